@@ -1,0 +1,1 @@
+//! Bots for Aeroplane Chess (飞行棋).

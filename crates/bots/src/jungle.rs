@@ -1,0 +1,1 @@
+//! Bots for Jungle (斗兽棋).

@@ -1,0 +1,1 @@
+//! Aeroplane Chess (飞行棋) rules, as specified in `shared/spec/flight.md`.

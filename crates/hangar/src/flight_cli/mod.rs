@@ -1,0 +1,19 @@
+//! The Aeroplane Chess side of the command line: `sim`, `rules flight` and `play`.
+
+use crate::play::PlayArgs;
+use crate::sim::SimArgs;
+
+/// `hangar sim --game flight`.
+pub fn sim(_args: &SimArgs) -> anyhow::Result<()> {
+    anyhow::bail!("flight simulation is not built yet")
+}
+
+/// `hangar rules flight`: reads one JSON request from standard input.
+pub fn rules() -> anyhow::Result<()> {
+    anyhow::bail!("flight rules are not built yet")
+}
+
+/// `hangar play --game flight`.
+pub fn play(_args: &PlayArgs) -> anyhow::Result<()> {
+    anyhow::bail!("flight play is not built yet")
+}

@@ -1,0 +1,58 @@
+//! `hangar`: the hall server and the command-line tools around Hangar's two games.
+
+mod flight_cli;
+mod hall_cli;
+mod jungle_cli;
+mod play;
+mod rules;
+mod sim;
+
+use clap::{Parser, Subcommand};
+
+/// Hangar: an online hall for Aeroplane Chess (飞行棋) and Jungle (斗兽棋).
+#[derive(Parser, Debug)]
+#[command(name = "hangar", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve the hall over HTTP and WebSocket (the default command).
+    Serve(hall_cli::ServeArgs),
+    /// Play a game in the terminal against bots.
+    Play(play::PlayArgs),
+    /// Play many bot games and report win rates and speed.
+    Sim(sim::SimArgs),
+    /// The rule engines as JSON in, JSON out: legal moves, apply a move, result.
+    Rules(rules::RulesArgs),
+    /// Count the legal move sequences of a Jungle position (perft).
+    Perft(jungle_cli::PerftArgs),
+    /// Check the fair-dice commitment and every roll of a finished game's record.
+    Verify(hall_cli::VerifyArgs),
+    /// Show a finished game's record move by move.
+    Replay(hall_cli::ReplayArgs),
+    /// Load-test a running hall with a swarm of WebSocket clients.
+    Load(hall_cli::LoadArgs),
+}
+
+fn main() -> anyhow::Result<()> {
+    // With no subcommand, `hangar` serves the hall with every default (`cargo run --release`).
+    let command = match Cli::parse().command {
+        Some(command) => command,
+        None => Cli::parse_from(["hangar", "serve"])
+            .command
+            .expect("`serve` is a subcommand"),
+    };
+    match command {
+        Command::Serve(args) => hall_cli::serve(&args),
+        Command::Play(args) => play::run(&args),
+        Command::Sim(args) => sim::run(&args),
+        Command::Rules(args) => rules::run(&args),
+        Command::Perft(args) => jungle_cli::perft(&args),
+        Command::Verify(args) => hall_cli::verify(&args),
+        Command::Replay(args) => hall_cli::replay(&args),
+        Command::Load(args) => hall_cli::load(&args),
+    }
+}

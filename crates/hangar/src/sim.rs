@@ -1,0 +1,52 @@
+//! `hangar sim`: bot tournaments for either game.
+
+use clap::{Args, ValueEnum};
+
+/// Which game a command is about.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// Aeroplane Chess (飞行棋).
+    Flight,
+    /// Jungle (斗兽棋).
+    Jungle,
+}
+
+/// Arguments of `hangar sim`.
+#[derive(Args, Debug)]
+pub struct SimArgs {
+    /// The game to simulate.
+    #[arg(long, value_enum, default_value = "flight")]
+    pub game: Game,
+    /// Number of players (flight: 2–4; jungle is always 2).
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// The bots, one per seat, comma-separated (e.g. `random,heuristic` or `ab:depth=6,random`).
+    #[arg(long, default_value = "random")]
+    pub bots: String,
+    /// Number of games to play.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Master seed: the same seed gives the same games whatever the thread count.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rules preset (flight: `traditional` or `improved`).
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// A rule option `key=value`, repeatable; applied after the preset.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print the report as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `hangar sim`.
+pub fn run(args: &SimArgs) -> anyhow::Result<()> {
+    match args.game {
+        Game::Flight => crate::flight_cli::sim(args),
+        Game::Jungle => crate::jungle_cli::sim(args),
+    }
+}
