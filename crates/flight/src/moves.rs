@@ -490,20 +490,37 @@ impl Game {
             return moves;
         }
         let colour = self.turn;
-        let board = Board::new(self, colour);
         if let Some(plane) = self.forced {
+            let board = Board::new(self, colour);
             if let Some(m) = self.resolve(&board, colour, plane, roll, &mut NoEvents) {
                 moves.push(m);
             }
             return moves;
         }
+        let takeoff = self.options.is_takeoff(roll);
+        // The board is built only when a plane on it may move: early in a game most rolls
+        // move nothing, and the simulation speed depends on it.
+        let mut board: Option<Board> = None;
         let planes = &self.planes[colour.index()][..self.plane_count()];
         for (i, &p) in planes.iter().enumerate() {
             // Planes on one spot are interchangeable: only the first is listed.
-            if planes[..i].contains(&p) {
+            if p.is_finished() || planes[..i].contains(&p) {
                 continue;
             }
-            if let Some(m) = self.resolve(&board, colour, i as u8, roll, &mut NoEvents) {
+            if p.is_hangar() {
+                if takeoff {
+                    moves.push(Move {
+                        plane: i as u8,
+                        from: p,
+                        to: Progress::PAD,
+                        captured: 0,
+                        sits: false,
+                    });
+                }
+                continue;
+            }
+            let board = board.get_or_insert_with(|| Board::new(self, colour));
+            if let Some(m) = self.resolve(board, colour, i as u8, roll, &mut NoEvents) {
                 moves.push(m);
             }
         }
