@@ -31,8 +31,14 @@ fn f_roll_no_legal_move_is_spent() {
     assert_eq!(
         events,
         vec![
-            Event::Rolled { colour: Red, value: 3 },
-            Event::RollSpent { colour: Red, value: 3 },
+            Event::Rolled {
+                colour: Red,
+                value: 3
+            },
+            Event::RollSpent {
+                colour: Red,
+                value: 3
+            },
             Event::Turn { colour: Blue },
         ]
     );
@@ -43,14 +49,30 @@ fn f_roll_no_legal_move_is_spent() {
 fn f_roll_refuses_bad_actions() {
     let mut g = two(Options::traditional(), &[3, 10, -1, -1], &[-1; 4]);
     let before = g;
-    assert_eq!(g.play(Action::Move { plane: 0 }, &mut Vec::new()), Err(PlayError::RollExpected));
-    assert_eq!(g.play(Action::Roll { value: 7 }, &mut Vec::new()), Err(PlayError::BadDie { value: 7 }));
+    assert_eq!(
+        g.play(Action::Move { plane: 0 }, &mut Vec::new()),
+        Err(PlayError::RollExpected)
+    );
+    assert_eq!(
+        g.play(Action::Roll { value: 7 }, &mut Vec::new()),
+        Err(PlayError::BadDie { value: 7 })
+    );
     assert_eq!(g, before);
     g.roll(2, &mut Vec::new()).unwrap();
     let pending = g;
-    assert_eq!(g.roll(2, &mut Vec::new()), Err(PlayError::MoveExpected), "no passing");
-    assert_eq!(g.choose(2, &mut Vec::new()), Err(PlayError::IllegalMove { plane: 2, roll: 2 }));
-    assert_eq!(g.choose(9, &mut Vec::new()), Err(PlayError::NoSuchPlane { plane: 9 }));
+    assert_eq!(
+        g.roll(2, &mut Vec::new()),
+        Err(PlayError::MoveExpected),
+        "no passing"
+    );
+    assert_eq!(
+        g.choose(2, &mut Vec::new()),
+        Err(PlayError::IllegalMove { plane: 2, roll: 2 })
+    );
+    assert_eq!(
+        g.choose(9, &mut Vec::new()),
+        Err(PlayError::NoSuchPlane { plane: 9 })
+    );
     assert_eq!(g, pending);
 }
 
@@ -63,8 +85,14 @@ fn f_takeoff_six() {
     roll_only(&mut g, 1);
     let events = roll_move(&mut g, 6, 0);
     assert_eq!(planes_of(&g, Red), vec![0, -1, -1, -1]);
-    assert!(has(&events, |e| matches!(e, Event::TookOff { plane: 0, .. })));
-    assert!(has(&events, |e| matches!(e, Event::BonusRoll { colour: Red })));
+    assert!(has(&events, |e| matches!(
+        e,
+        Event::TookOff { plane: 0, .. }
+    )));
+    assert!(has(&events, |e| matches!(
+        e,
+        Event::BonusRoll { colour: Red }
+    )));
     assert_eq!(g.turn(), Red);
 }
 
@@ -87,8 +115,14 @@ fn f_bonus_six_even_when_unused() {
     };
     let mut g = two(o, &[53, 56, 56, 56], &[-1; 4]);
     let events = roll_only(&mut g, 6);
-    assert!(has(&events, |e| matches!(e, Event::RollSpent { value: 6, .. })));
-    assert!(has(&events, |e| matches!(e, Event::BonusRoll { colour: Red })));
+    assert!(has(&events, |e| matches!(
+        e,
+        Event::RollSpent { value: 6, .. }
+    )));
+    assert!(has(&events, |e| matches!(
+        e,
+        Event::BonusRoll { colour: Red }
+    )));
     assert_eq!(g.turn(), Red);
     assert_eq!(g.phase(), Phase::Roll);
 }
@@ -112,8 +146,18 @@ fn f_three_sixes_all_to_hangar() {
     roll_move(&mut g, 6, 2);
     roll_move(&mut g, 6, 1);
     let events = roll_only(&mut g, 6);
-    assert!(has(&events, |e| matches!(e, Event::ThreeSixes { colour: Red })));
-    assert!(has(&events, |e| matches!(e, Event::Returned { plane: 0, reason: ReturnReason::ThreeSixes, .. })));
+    assert!(has(&events, |e| matches!(
+        e,
+        Event::ThreeSixes { colour: Red }
+    )));
+    assert!(has(&events, |e| matches!(
+        e,
+        Event::Returned {
+            plane: 0,
+            reason: ReturnReason::ThreeSixes,
+            ..
+        }
+    )));
     assert_eq!(planes_of(&g, Red), vec![-1, -1, -1, -1]);
     assert_eq!(g.turn(), Blue);
 }
@@ -122,7 +166,11 @@ fn f_three_sixes_all_to_hangar() {
 /// back, even a finished one and one that took off; a spent 6 still counts.
 #[test]
 fn f_three_sixes_moved_to_hangar() {
-    let mut g = two(sixes(ThreeSixes::MovedToHangar), &[50, -1, 20, 52], &[-1; 4]);
+    let mut g = two(
+        sixes(ThreeSixes::MovedToHangar),
+        &[50, -1, 20, 52],
+        &[-1; 4],
+    );
     roll_move(&mut g, 6, 0); // 50 + 6 = 56: finished
     roll_move(&mut g, 6, 1); // takes off
     assert_eq!(planes_of(&g, Red), vec![56, 0, 20, 52]);
@@ -172,7 +220,10 @@ fn f_d_sixes_team_penalty_own_planes_only() {
 fn f_choice_player_chooses() {
     let mut g = two(Options::traditional(), &[3, 21, -1, -1], &[-1; 4]);
     let moves = g.roll(2, &mut Vec::new()).unwrap();
-    assert_eq!(moves.iter().map(|m| m.plane).collect::<Vec<_>>(), vec![0, 1]);
+    assert_eq!(
+        moves.iter().map(|m| m.plane).collect::<Vec<_>>(),
+        vec![0, 1]
+    );
     g.choose(1, &mut Vec::new()).unwrap();
     assert_eq!(planes_of(&g, Red), vec![3, 23, -1, -1]);
 }
@@ -231,9 +282,17 @@ fn f_d_seats_draws() {
     for pair in 0..2 {
         let mut draws = vec![pair, 0, 0].into_iter();
         let s = Seating::draw(2, false, |_| draws.next().unwrap()).unwrap();
-        let expected = if pair == 0 { vec![Red, Blue] } else { vec![Yellow, Green] };
+        let expected = if pair == 0 {
+            vec![Red, Blue]
+        } else {
+            vec![Yellow, Green]
+        };
         assert_eq!(s.seated(), expected);
-        assert_eq!(s.colours, vec![expected[1], expected[0]], "shuffled by the draw");
+        assert_eq!(
+            s.colours,
+            vec![expected[1], expected[0]],
+            "shuffled by the draw"
+        );
     }
     let mut counter = 0;
     let s = Seating::draw(4, false, |n| {
