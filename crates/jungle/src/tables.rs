@@ -173,8 +173,8 @@ mod tests {
         assert!(leaps_from("b4").is_empty(), "no leap starts in water");
         assert_eq!(
             LEAP_FROM.count(),
-            6 + 8,
-            "a4-6, d4-6 (two each), g4-6, b3 c3 e3 f3 b7 c7 e7 f7"
+            9 + 8,
+            "a4-6, d4-6, g4-6, then b3 c3 e3 f3 b7 c7 e7 f7"
         );
         let path = LEAP_PATH[sq("c3").index()][2];
         assert_eq!(path, [sq("c4"), sq("c5"), sq("c6")].into_iter().collect());
