@@ -1,20 +1,15 @@
 //! The Jungle side of the command line: `perft`, `sim --game jungle`, `rules jungle` and `play`.
 
-use clap::Args;
+mod perft;
 
 use crate::play::PlayArgs;
 use crate::sim::SimArgs;
 
-/// Arguments of `hangar perft`.
-#[derive(Args, Debug)]
-pub struct PerftArgs {
-    /// Search depth in plies.
-    pub depth: u32,
-}
+pub use perft::PerftArgs;
 
 /// `hangar perft`.
-pub fn perft(_args: &PerftArgs) -> anyhow::Result<()> {
-    anyhow::bail!("perft is not built yet")
+pub fn perft(args: &PerftArgs) -> anyhow::Result<()> {
+    perft::run(args)
 }
 
 /// `hangar sim --game jungle`.
