@@ -1,5 +1,7 @@
 //! The end of the game and the history rules: J-WIN-DEN, J-WIN-WIPE, J-REPEAT, J-DRAW.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
 mod common;
 
 use common::{mv, red, yellow};

@@ -2,6 +2,8 @@
 //! rule-by-rule `is_legal`, the bulk count and the incremental hash all agree, and every
 //! position reached stays valid (cozy-chess style; the fuzz target checks the same).
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
 use hangar_jungle::{Color, Move, Piece, Position, Role, Rules, Setup, Square, perft};
 use proptest::prelude::*;
 

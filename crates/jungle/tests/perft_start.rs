@@ -1,5 +1,7 @@
 //! Perft from the start position: the given test vectors (jungle.md §5).
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
 use hangar_jungle::{Order, Position, Rules, perft, perft_divide};
 
 #[test]

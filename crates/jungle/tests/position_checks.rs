@@ -1,6 +1,8 @@
 //! The checked `Position`: impossible setups are refused with a reason; text and JSON
 //! round-trip, including the optional rules field.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
 mod common;
 
 use common::try_position;

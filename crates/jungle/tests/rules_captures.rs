@@ -1,6 +1,8 @@
 //! Hand-made positions for the capture rules: J-RANK, J-RAT-ELEPHANT, J-WATER-CAPTURE, J-TRAP,
 //! and the `order` and `elephant-takes-rat` options. Expected sets come from the rules' text.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
 mod common;
 
 use common::{mv, red, targets, try_position, yellow};

@@ -1,6 +1,8 @@
 //! Hand-made positions for the movement rules: J-STEP, J-WATER, J-LEAP, J-DEN.
 //! Every expected move set is derived by reading the rule, not by running the engine.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
 mod common;
 
 use common::{mv, red, targets, try_position, yellow};
