@@ -8,7 +8,7 @@ use hangar_dice::{Dice, Seed};
 use hangar_jungle::{Game, Move, Position, Rules};
 
 fn game(text: &str) -> Game {
-    Game::from_position(text.parse::<Position>().unwrap())
+    Game::from_position(text.parse::<Position>().expect("test position"))
 }
 
 fn depth(d: u32) -> Limits {
