@@ -1,6 +1,7 @@
 //! The Jungle side of the command line: `perft`, `sim --game jungle`, `rules jungle` and `play`.
 
 mod perft;
+mod sim;
 
 use crate::play::PlayArgs;
 use crate::sim::SimArgs;
@@ -13,8 +14,8 @@ pub fn perft(args: &PerftArgs) -> anyhow::Result<()> {
 }
 
 /// `hangar sim --game jungle`.
-pub fn sim(_args: &SimArgs) -> anyhow::Result<()> {
-    anyhow::bail!("jungle simulation is not built yet")
+pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
+    sim::run(args)
 }
 
 /// `hangar rules jungle`: reads one JSON request from standard input.
