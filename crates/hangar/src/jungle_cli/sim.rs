@@ -108,7 +108,7 @@ fn play_one(index: u64, master: Seed, rules: Rules, players: &mut [JunglePlayer;
     let mut game = opening(rules, master.derive(index / 2));
     let mut dice = Dice::new(master.derive(u64::MAX - index));
     // The first bot is red in even games.
-    let first_color = if index % 2 == 0 {
+    let first_color = if index.is_multiple_of(2) {
         Color::Red
     } else {
         Color::Yellow
