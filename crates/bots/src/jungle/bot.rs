@@ -87,6 +87,11 @@ pub enum JungleBot {
 }
 
 impl JungleBot {
+    /// The default searcher (`ab`, the normal level: 200 ms per move).
+    pub fn default_bot() -> JungleBot {
+        JungleBot::level(JungleLevel::Normal)
+    }
+
     /// The bot of a hall level.
     pub fn level(level: JungleLevel) -> JungleBot {
         JungleBot::AlphaBeta(level.config())

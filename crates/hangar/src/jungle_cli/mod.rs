@@ -1,6 +1,8 @@
 //! The Jungle side of the command line: `perft`, `sim --game jungle`, `rules jungle` and `play`.
 
 mod perft;
+mod play;
+mod rules_json;
 mod sim;
 
 use crate::play::PlayArgs;
@@ -20,10 +22,10 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
 
 /// `hangar rules jungle`: reads one JSON request from standard input.
 pub fn rules() -> anyhow::Result<()> {
-    anyhow::bail!("jungle rules are not built yet")
+    rules_json::run()
 }
 
 /// `hangar play --game jungle`.
-pub fn play(_args: &PlayArgs) -> anyhow::Result<()> {
-    anyhow::bail!("jungle play is not built yet")
+pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    play::run(args)
 }
