@@ -167,7 +167,8 @@ impl Hall {
     fn unlist(&self, code: &str) {
         let removed = self.listings.lock().expect("listings lock").remove(code);
         if let Some(listing) = removed {
-            let frame = json!({"type": "hall_room_removed", "game": listing.game.name(), "code": code});
+            let frame =
+                json!({"type": "hall_room_removed", "game": listing.game.name(), "code": code});
             self.tell_subscribers(listing.game, Utf8Bytes::from(frame.to_string()));
         }
     }

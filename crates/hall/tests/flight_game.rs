@@ -13,7 +13,11 @@ fn expected_deltas(players: &[Value], stake: i64, planes: i64) -> Vec<i64> {
     let mut deltas: Vec<i64> = players
         .iter()
         .map(|p| {
-            let loss = if p["rank"] == 1 { 0 } else { v * (planes - p["finished"].as_i64().unwrap()) };
+            let loss = if p["rank"] == 1 {
+                0
+            } else {
+                v * (planes - p["finished"].as_i64().unwrap())
+            };
             pool += loss;
             -loss
         })
@@ -32,7 +36,9 @@ async fn four_players_play_a_flight_game_to_the_end_with_the_right_scores() {
     let hall = TestHall::start().await;
     let mut clients = Vec::new();
     let mut host = hall.guest("ana").await;
-    let code = host.create("flight", json!({"seats": 4, "stake": 100})).await;
+    let code = host
+        .create("flight", json!({"seats": 4, "stake": 100}))
+        .await;
     assert_eq!(host.seat, Some(0));
     clients.push(host);
     for name in ["bo", "cy", "di"] {
@@ -64,16 +70,32 @@ async fn four_players_play_a_flight_game_to_the_end_with_the_right_scores() {
         results.push(r);
     }
     let result = &results[0];
-    assert!(results.iter().all(|r| r == result), "everyone sees the same result");
+    assert!(
+        results.iter().all(|r| r == result),
+        "everyone sees the same result"
+    );
     assert_eq!(result["reason"], "finished");
     let players = result["players"].as_array().unwrap();
     let winner = players.iter().find(|p| p["rank"] == 1).unwrap();
-    assert_eq!(winner["finished"], 4, "the winner finished every plane (F-WIN)");
-    let deltas: Vec<i64> = players.iter().map(|p| p["delta"].as_i64().unwrap()).collect();
-    assert_eq!(deltas, expected_deltas(players, 100, 4), "F-SCORE and F-CAPTURE-BONUS");
+    assert_eq!(
+        winner["finished"], 4,
+        "the winner finished every plane (F-WIN)"
+    );
+    let deltas: Vec<i64> = players
+        .iter()
+        .map(|p| p["delta"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        deltas,
+        expected_deltas(players, 100, 4),
+        "F-SCORE and F-CAPTURE-BONUS"
+    );
     // P-SCORE: the stored scores moved by the deltas.
     for p in players {
-        assert_eq!(p["score"].as_i64().unwrap(), 1000 + p["delta"].as_i64().unwrap());
+        assert_eq!(
+            p["score"].as_i64().unwrap(),
+            1000 + p["delta"].as_i64().unwrap()
+        );
     }
     let (status, board) = hall.get("/api/leaderboard?limit=10").await;
     assert_eq!(status, 200);

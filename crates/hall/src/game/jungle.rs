@@ -49,7 +49,12 @@ impl JungleSession {
 
     /// The wire view (protocol §6).
     pub fn view(&self) -> Value {
-        let moves: Vec<String> = self.game.legal_moves().iter().map(Move::to_string).collect();
+        let moves: Vec<String> = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(Move::to_string)
+            .collect();
         json!({
             "kind": "jungle",
             "fen": self.game.position().to_string(),
@@ -70,14 +75,8 @@ impl JungleSession {
         else {
             return Err(illegal("a jungle move is {\"move\": \"e3e4\"}"));
         };
-        let m: Move = text
-            .parse()
-            .map_err(|e| illegal(format!("{text}: {e}")))?;
-        let captured = self
-            .game
-            .position()
-            .piece_at(m.to)
-            .map(|p| p.to_string());
+        let m: Move = text.parse().map_err(|e| illegal(format!("{text}: {e}")))?;
+        let captured = self.game.position().piece_at(m.to).map(|p| p.to_string());
         self.game
             .play(m)
             .map_err(|e| illegal(format!("{text}: {e}")))?;
@@ -98,7 +97,9 @@ impl JungleSession {
         self.game.pass().map_err(|e| illegal(e.to_string()))?;
         self.last = None;
         Ok(Played {
-            events: vec![json!({"kind": "passed", "seat": seat, "reason": "timeout", "game": self.view()})],
+            events: vec![
+                json!({"kind": "passed", "seat": seat, "reason": "timeout", "game": self.view()}),
+            ],
             roll: None,
             ack: json!({}),
         })

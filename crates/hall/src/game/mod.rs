@@ -110,7 +110,12 @@ pub enum GameSession {
 impl GameSession {
     /// Starts a game for `seats` seats with checked `options`; every random draw comes from
     /// `seed` (P-FAIR-DICE).
-    pub fn start(game: GameKind, options: &Value, seats: usize, seed: Seed) -> Result<Self, ProtoError> {
+    pub fn start(
+        game: GameKind,
+        options: &Value,
+        seats: usize,
+        seed: Seed,
+    ) -> Result<Self, ProtoError> {
         Ok(match game {
             GameKind::Flight => GameSession::Flight(FlightSession::start(options, seats, seed)?),
             GameKind::Jungle => GameSession::Jungle(JungleSession::start(options)?),

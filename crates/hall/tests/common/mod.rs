@@ -42,6 +42,7 @@ pub fn test_config(database: String) -> Config {
         reconnect_grace: Duration::from_secs(180),
         bot_delay: Duration::from_millis(0),
         web_dir: None,
+        turn_unit: Duration::from_secs(1),
     }
 }
 
@@ -116,7 +117,10 @@ pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, Value) {
     let body_start = text.find("\r\n\r\n").unwrap() + 4;
     let mut body = &text[body_start..];
     // Chunked bodies: take the first chunk's content.
-    if text[..body_start].to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    if text[..body_start]
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         let line_end = body.find("\r\n").unwrap();
         let len = usize::from_str_radix(body[..line_end].trim(), 16).unwrap();
         body = &body[line_end + 2..line_end + 2 + len];
@@ -238,7 +242,10 @@ impl Client {
     /// Sends a command that must fail with `code`; returns the error.
     pub async fn fails(&mut self, command: Value, code: &str) -> Value {
         let answer = self.call(command.clone()).await;
-        assert_eq!(answer["type"], "error", "command {command} answered {answer}");
+        assert_eq!(
+            answer["type"], "error",
+            "command {command} answered {answer}"
+        );
         assert_eq!(answer["code"], code, "command {command} answered {answer}");
         answer
     }
@@ -294,7 +301,8 @@ impl Client {
     /// Marks ready.
     pub async fn ready(&mut self) {
         let room = self.room.clone().unwrap();
-        self.ok(json!({"type": "ready", "room": room, "ready": true})).await;
+        self.ok(json!({"type": "ready", "room": room, "ready": true}))
+            .await;
     }
 
     /// Drops every kept frame.
@@ -332,6 +340,35 @@ pub async fn play_flight(client: &mut Client) -> Value {
                 };
                 let answer = client.call(command.clone()).await;
                 assert_eq!(answer["type"], "ack", "{command} → {answer}");
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Plays this client's jungle seat with `pick` choosing among the legal moves, until the game
+/// is over; returns the `game_over` result.
+pub async fn play_jungle(client: &mut Client, pick: impl Fn(&[Value]) -> usize) -> Value {
+    let room = client.room.clone().unwrap();
+    let me = client.seat.unwrap();
+    let mut moves: Vec<Value> = Vec::new();
+    loop {
+        let v = client.next().await;
+        if v["type"] != "event" {
+            continue;
+        }
+        let event = &v["event"];
+        if let Some(list) = event["game"]["moves"].as_array() {
+            moves = list.clone();
+        }
+        match event["kind"].as_str().unwrap_or_default() {
+            "game_over" => return event["result"].clone(),
+            "turn" if event["seat"] == json!(me) => {
+                let m = moves[pick(&moves)].clone();
+                let answer = client
+                    .call(json!({"type": "move", "room": room, "move": m}))
+                    .await;
+                assert_eq!(answer["type"], "ack", "{m} → {answer}");
             }
             _ => {}
         }
