@@ -305,6 +305,11 @@ impl Client {
             .await;
     }
 
+    /// The next raw message from the socket (None when closed).
+    pub async fn raw_next(&mut self) -> Option<Message> {
+        self.ws.next().await.and_then(Result::ok)
+    }
+
     /// Drops every kept frame.
     pub fn clear(&mut self) {
         self.inbox.clear();
