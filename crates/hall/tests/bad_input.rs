@@ -41,24 +41,40 @@ async fn malformed_unknown_and_oversized_messages_get_errors_and_the_socket_stay
     let mut c = hall.client().await;
     c.send_text("{this is not json").await;
     let e = c.next().await;
-    assert_eq!((e["type"].as_str(), e["code"].as_str()), (Some("error"), Some("bad_message")));
+    assert_eq!(
+        (e["type"].as_str(), e["code"].as_str()),
+        (Some("error"), Some("bad_message"))
+    );
     assert_eq!(e["id"], Value::Null);
 
     c.send_text(r#"{"type":"teleport","id":41}"#).await;
     let e = c.next().await;
-    assert_eq!((e["code"].as_str(), &e["id"]), (Some("unknown_type"), &json!(41)));
+    assert_eq!(
+        (e["code"].as_str(), &e["id"]),
+        (Some("unknown_type"), &json!(41))
+    );
 
     c.send_text(r#"{"type":"roll","id":42}"#).await;
     let e = c.next().await;
-    assert_eq!((e["code"].as_str(), &e["id"]), (Some("bad_message"), &json!(42)), "missing room");
+    assert_eq!(
+        (e["code"].as_str(), &e["id"]),
+        (Some("bad_message"), &json!(42)),
+        "missing room"
+    );
 
     c.send_text(r#"[1,2,3]"#).await;
     assert_eq!(c.next().await["code"], "bad_message");
 
-    let big = format!(r#"{{"type":"chat","id":43,"room":"X","text":"{}"}}"#, "x".repeat(5000));
+    let big = format!(
+        r#"{{"type":"chat","id":43,"room":"X","text":"{}"}}"#,
+        "x".repeat(5000)
+    );
     c.send_text(&big).await;
     let e = c.next().await;
-    assert_eq!((e["code"].as_str(), &e["id"]), (Some("too_large"), &json!(43)));
+    assert_eq!(
+        (e["code"].as_str(), &e["id"]),
+        (Some("too_large"), &json!(43))
+    );
 
     // Still connected and answering.
     c.ok(json!({"type": "ping"})).await;
@@ -95,16 +111,34 @@ async fn c_next_raw(c: &mut Client) -> Option<tokio_tungstenite::tungstenite::Me
 async fn missing_and_wrong_tokens_are_refused() {
     let hall = TestHall::start().await;
     let mut c = hall.client().await;
-    c.fails(json!({"type": "create_room", "game": "flight"}), "unauthenticated").await;
-    c.fails(json!({"type": "quick_match", "game": "flight"}), "unauthenticated").await;
-    c.fails(json!({"type": "auth", "token": "not-a-token"}), "bad_token").await;
-    c.fails(json!({"type": "auth", "token": "00000000000000000000000000000000"}), "bad_token").await;
-    c.fails(json!({"type": "my_games"}), "unauthenticated").await;
+    c.fails(
+        json!({"type": "create_room", "game": "flight"}),
+        "unauthenticated",
+    )
+    .await;
+    c.fails(
+        json!({"type": "quick_match", "game": "flight"}),
+        "unauthenticated",
+    )
+    .await;
+    c.fails(json!({"type": "auth", "token": "not-a-token"}), "bad_token")
+        .await;
+    c.fails(
+        json!({"type": "auth", "token": "00000000000000000000000000000000"}),
+        "bad_token",
+    )
+    .await;
+    c.fails(json!({"type": "my_games"}), "unauthenticated")
+        .await;
     // A real token works, on a new connection too (P-GUEST).
     let mut g = hall.guest("gus").await;
     let token = g.token.clone().unwrap();
     let code = g.create("flight", json!({})).await;
-    c.fails(json!({"type": "ready", "room": code, "ready": true}), "unauthenticated").await;
+    c.fails(
+        json!({"type": "ready", "room": code, "ready": true}),
+        "unauthenticated",
+    )
+    .await;
     let me = c.ok(json!({"type": "auth", "token": token})).await;
     assert_eq!(me["player"]["name"], "gus");
     assert_eq!(me["rooms"], json!([code]));
@@ -116,20 +150,54 @@ async fn p_auth_out_of_turn_and_illegal_actions_change_nothing() {
     let hall = TestHall::start().await;
     let (mut on_turn, mut other, code) = flight_pair(&hall).await;
     let before = room_state(&hall, &code).await;
-    other.fails(json!({"type": "roll", "room": code}), "not_your_turn").await;
-    on_turn.fails(json!({"type": "move", "room": code, "plane": 0}), "illegal").await;
-    on_turn.fails(json!({"type": "move", "room": code, "move": "e3e4"}), "illegal").await;
-    on_turn.fails(json!({"type": "move", "room": code}), "bad_message").await;
-    on_turn.fails(json!({"type": "use_item", "room": code, "item": "booster"}), "illegal").await;
-    on_turn.fails(json!({"type": "resign", "room": code}), "too_early").await;
-    on_turn.fails(json!({"type": "offer_draw", "room": code}), "illegal").await;
-    on_turn.fails(json!({"type": "leave_room", "room": code}), "confirm_escape").await;
-    on_turn.fails(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}), "already_playing").await;
-    on_turn.fails(json!({"type": "roll", "room": "NOSUCH"}), "no_room").await;
+    other
+        .fails(json!({"type": "roll", "room": code}), "not_your_turn")
+        .await;
+    on_turn
+        .fails(json!({"type": "move", "room": code, "plane": 0}), "illegal")
+        .await;
+    on_turn
+        .fails(
+            json!({"type": "move", "room": code, "move": "e3e4"}),
+            "illegal",
+        )
+        .await;
+    on_turn
+        .fails(json!({"type": "move", "room": code}), "bad_message")
+        .await;
+    on_turn
+        .fails(
+            json!({"type": "use_item", "room": code, "item": "booster"}),
+            "illegal",
+        )
+        .await;
+    on_turn
+        .fails(json!({"type": "resign", "room": code}), "too_early")
+        .await;
+    on_turn
+        .fails(json!({"type": "offer_draw", "room": code}), "illegal")
+        .await;
+    on_turn
+        .fails(
+            json!({"type": "leave_room", "room": code}),
+            "confirm_escape",
+        )
+        .await;
+    on_turn
+        .fails(
+            json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}),
+            "already_playing",
+        )
+        .await;
+    on_turn
+        .fails(json!({"type": "roll", "room": "NOSUCH"}), "no_room")
+        .await;
     // A watcher acts on nothing (P-SPECTATE).
     let mut watcher = hall.guest("w").await;
     watcher.ok(json!({"type": "spectate", "room": code})).await;
-    watcher.fails(json!({"type": "roll", "room": code}), "spectator").await;
+    watcher
+        .fails(json!({"type": "roll", "room": code}), "spectator")
+        .await;
     let after = room_state(&hall, &code).await;
     assert_eq!(before, after, "no refused action changed the room");
     // And a legal one does.
@@ -155,15 +223,22 @@ async fn a_repeated_command_id_is_handled_once() {
     // Over a new connection with the same client id too.
     let mut c = hall.client().await;
     let mut p = hall.guest("p").await;
-    p.ok(json!({"type": "auth", "token": p.token.clone().unwrap(), "client": "tab-1"})).await;
-    p.send_text(&json!({"type": "create_room", "game": "jungle", "id": 900}).to_string()).await;
+    p.ok(json!({"type": "auth", "token": p.token.clone().unwrap(), "client": "tab-1"}))
+        .await;
+    p.send_text(&json!({"type": "create_room", "game": "jungle", "id": 900}).to_string())
+        .await;
     let first = p.answer(900).await;
     let token = p.token.clone().unwrap();
-    c.ok(json!({"type": "auth", "token": token, "client": "tab-1"})).await;
-    c.send_text(&json!({"type": "create_room", "game": "jungle", "id": 900}).to_string()).await;
+    c.ok(json!({"type": "auth", "token": token, "client": "tab-1"}))
+        .await;
+    c.send_text(&json!({"type": "create_room", "game": "jungle", "id": 900}).to_string())
+        .await;
     let again = c.answer(900).await;
     assert_eq!(again["repeat"], true, "{again} after {first}");
-    assert_eq!(again["result"]["room"], first["result"]["room"], "no second room");
+    assert_eq!(
+        again["result"]["room"], first["result"]["room"],
+        "no second room"
+    );
     hall.stop().await;
 }
 
@@ -172,7 +247,8 @@ async fn a_flood_is_rate_limited() {
     let hall = TestHall::start().await;
     let mut c = hall.client().await;
     for id in 0..120u64 {
-        c.send_text(&json!({"type": "ping", "id": id}).to_string()).await;
+        c.send_text(&json!({"type": "ping", "id": id}).to_string())
+            .await;
     }
     let mut acks = 0;
     let mut limited = 0;

@@ -100,9 +100,14 @@ impl Room {
                     rank: i64::from(rank),
                 });
             }
+            let finished = if seat.out.is_some() {
+                seat.out_finished
+            } else {
+                ending.finished[i]
+            };
             players.push(json!({
                 "seat": i, "name": seat.name(), "player_id": seat.player_id(), "rank": rank,
-                "finished": ending.finished[i], "captures": ending.captures[i],
+                "finished": finished, "captures": ending.captures[i],
                 "delta": deltas[i], "score": Value::Null, "out": seat.out.map(|o| o.name()),
             }));
         }
