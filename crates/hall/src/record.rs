@@ -212,7 +212,7 @@ pub fn replay_lines(record: &Value) -> Result<Vec<String>, RecordError> {
         let view = session.view();
         let state = match view["kind"].as_str() {
             Some("flight") => format!("planes {}", view["planes"]),
-            _ => format!("{}", view["fen"].as_str().unwrap_or_default()),
+            _ => view["fen"].as_str().unwrap_or_default().to_owned(),
         };
         lines.push(format!("{:>4}. {who} {what}{auto}   → {state}", index + 1));
     })?;

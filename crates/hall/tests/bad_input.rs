@@ -1,6 +1,7 @@
 //! Bad input gets a clear error naming the command id and changes nothing (platform §5,
 //! P-AUTH): malformed JSON, unknown type, oversized frame, out of turn, illegal move, wrong or
 //! missing token, repeated id, flood.
+#![allow(clippy::unwrap_used)] // tests fail loudly
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! A full four-player flight game played by test clients over real sockets (P-SEATS,
 //! P-AUTH, P-SCORE, F-SCORE, P-CAPTURE-BONUS, P-FAIR-DICE, P-RECORD).
+#![allow(clippy::unwrap_used)] // tests fail loudly
 
 mod common;
 

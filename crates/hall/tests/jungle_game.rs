@@ -1,5 +1,6 @@
 //! Jungle games over real sockets: to the end (J-WIN-…, P-JUNGLE-DRAW scores), draw by
 //! agreement, timeouts (P-JUNGLE-TIMEOUT) and disconnections (P-JUNGLE-DISCONNECT).
+#![allow(clippy::unwrap_used)] // tests fail loudly
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! P-DURABLE: the real `hangar serve` process is killed (SIGKILL) in the middle of a flight
 //! game and a jungle game, restarted on the same database, and both games go on from their
 //! last acknowledged action to the end.
+#![allow(clippy::unwrap_used)] // tests fail loudly
 
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;

@@ -1,8 +1,6 @@
 //! Seats, watchers, readiness, bots, chat and leaving (P-SEATS, P-SPECTATE, P-CHAT,
 //! P-DISCONNECT's bookkeeping).
 
-use std::collections::VecDeque;
-
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -279,7 +277,7 @@ impl Room {
         };
         let now = Instant::now();
         let window = std::time::Duration::from_secs(CHAT_WINDOW_SECONDS);
-        let times = self.chat_times.entry(player).or_insert_with(VecDeque::new);
+        let times = self.chat_times.entry(player).or_default();
         while times
             .front()
             .is_some_and(|t| now.duration_since(*t) >= window)

@@ -175,10 +175,8 @@ impl Client {
             match message {
                 Message::Text(text) => {
                     let value: Value = serde_json::from_str(&text).unwrap();
-                    if value["type"] == "event" {
-                        if let Some(v) = value["v"].as_u64() {
-                            self.version = self.version.max(v);
-                        }
+                    if let Some(v) = value["v"].as_u64().filter(|_| value["type"] == "event") {
+                        self.version = self.version.max(v);
                     }
                     if value["type"] == "snapshot" {
                         self.version = value["v"].as_u64().unwrap();
