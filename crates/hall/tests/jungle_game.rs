@@ -162,3 +162,26 @@ async fn p_jungle_disconnect_costs_10_and_resign_loses() {
     assert_eq!(result["players"][1]["delta"], 2);
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_seats_a_jungle_bot_of_a_chosen_level_plays_to_the_end() {
+    let hall = TestHall::start().await;
+    let mut host = hall.guest("host").await;
+    let code = host.create("jungle", json!({})).await;
+    host.fails(
+        json!({"type": "add_bot", "room": code, "seat": 1, "bot": "heuristic"}),
+        "invalid",
+    )
+    .await;
+    host.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "easy"}))
+        .await;
+    host.ready().await;
+    host.event("game_started").await;
+    host.ok(json!({"type": "autoplay", "room": code, "on": true}))
+        .await;
+    let over = host.event("game_over").await;
+    let result = &over["event"]["result"];
+    assert!(result["players"][1]["player_id"].is_null());
+    assert_eq!(result["players"][1]["name"], "bot:easy");
+    hall.stop().await;
+}

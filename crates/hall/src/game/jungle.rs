@@ -1,5 +1,6 @@
 //! Jungle through `hangar-jungle`: seat 0 plays red (moves first), seat 1 yellow.
 
+use hangar_bots::jungle::{JungleBot, JungleLevel, choose_move};
 use hangar_dice::{Dice, Seed};
 use hangar_jungle::{Color, DrawReason, Game, Move, Outcome, WinReason};
 use serde_json::{Value, json};
@@ -105,11 +106,20 @@ impl JungleSession {
         })
     }
 
-    /// A bot's move (`random`, or a greedy one-ply choice standing in for `alphabeta`).
+    /// A bot's move: `random`, `greedy` (wins or captures when it can), or the alpha-beta
+    /// searchers of `hangar-bots` (`easy`, `normal`, `hard`; `alphabeta` is `normal`).
     pub fn bot_act(&mut self, level: &str) -> Act {
         let moves = self.game.legal_moves();
+        let searcher = match level {
+            "easy" => Some(JungleLevel::Easy),
+            "normal" | "alphabeta" => Some(JungleLevel::Normal),
+            "hard" => Some(JungleLevel::Hard),
+            _ => None,
+        };
         let pick = if moves.is_empty() {
             None
+        } else if let Some(searcher) = searcher {
+            choose_move(&self.game, &JungleBot::level(searcher), &mut self.bot_rng)
         } else if level == "random" {
             Some(moves[self.bot_rng.roll_below(moves.len() as u32) as usize])
         } else {
