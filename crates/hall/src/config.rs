@@ -21,6 +21,10 @@ pub struct Config {
     /// How long one second of a turn timer lasts: one second, except in tests that need
     /// timers to run out quickly.
     pub turn_unit: Duration,
+    /// Messages per second allowed per connection (P-… floods; protocol default 20).
+    pub messages_per_second: u32,
+    /// Burst of messages allowed per connection (protocol default 40).
+    pub message_burst: u32,
 }
 
 impl Default for Config {
@@ -33,6 +37,8 @@ impl Default for Config {
             bot_delay: Duration::from_millis(600),
             web_dir: None,
             turn_unit: Duration::from_secs(1),
+            messages_per_second: crate::protocol::MESSAGES_PER_SECOND,
+            message_burst: crate::protocol::MESSAGE_BURST,
         }
     }
 }

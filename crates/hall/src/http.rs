@@ -20,6 +20,9 @@ use crate::ws::{HARD_MAX_MESSAGE_BYTES, serve_socket};
 /// Read buffer per WebSocket: small, since messages are at most a few KiB.
 pub const WS_READ_BUFFER: usize = 4 * 1024;
 
+/// Write buffer per WebSocket: the frames of one batch are written together.
+pub const WS_WRITE_BUFFER: usize = 8 * 1024;
+
 /// The hall's router (tests run it on port 0).
 pub fn app(hall: Arc<Hall>) -> Router {
     let mut router = Router::new()
@@ -44,7 +47,8 @@ async fn health(State(hall): State<Arc<Hall>>) -> Json<serde_json::Value> {
 
 async fn upgrade(ws: WebSocketUpgrade, State(hall): State<Arc<Hall>>) -> Response {
     ws.read_buffer_size(WS_READ_BUFFER)
-        .write_buffer_size(0)
+        // Frames of one batch gather here and leave in one write at the flush.
+        .write_buffer_size(WS_WRITE_BUFFER)
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(HARD_MAX_MESSAGE_BYTES.max(MAX_MESSAGE_BYTES))
         .max_frame_size(HARD_MAX_MESSAGE_BYTES)

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 
 use crate::config::Config;
@@ -54,7 +55,11 @@ impl Running {
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let router = app(self.hall.clone());
-        axum::serve(self.listener, router)
+        // Small frames must leave at once: no Nagle delay (it adds tens of ms to acks).
+        let listener = self.listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        axum::serve(listener, router)
             .with_graceful_shutdown(shutdown)
             .await?;
         self.hall.store.close().await;

@@ -18,8 +18,8 @@ use crate::accounts::{
 use crate::hall::{AnswerCache, Hall};
 use crate::outbox::{Out, Outbox};
 use crate::protocol::{
-    Answer, Command, ErrorCode, GameKind, MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND,
-    ProtoError, answer_frame, error_frame, parse_command, welcome_frame,
+    Answer, Command, ErrorCode, GameKind, MAX_MESSAGE_BYTES, ProtoError, answer_frame, error_frame,
+    parse_command, welcome_frame,
 };
 use crate::room::{RoomHandle, RoomSettings, open_room};
 
@@ -30,13 +30,17 @@ pub const HARD_MAX_MESSAGE_BYTES: usize = 64 * 1024;
 struct RateLimit {
     tokens: f64,
     last: Instant,
+    rate: f64,
+    burst: f64,
 }
 
 impl RateLimit {
-    fn new() -> Self {
+    fn new(rate: u32, burst: u32) -> Self {
         RateLimit {
-            tokens: f64::from(MESSAGE_BURST),
+            tokens: f64::from(burst),
             last: Instant::now(),
+            rate: f64::from(rate),
+            burst: f64::from(burst),
         }
     }
 
@@ -44,8 +48,7 @@ impl RateLimit {
         let now = Instant::now();
         let elapsed = now.duration_since(self.last).as_secs_f64();
         self.last = now;
-        self.tokens =
-            (self.tokens + elapsed * f64::from(MESSAGES_PER_SECOND)).min(f64::from(MESSAGE_BURST));
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
             true
@@ -111,7 +114,8 @@ pub async fn serve_socket(socket: WebSocket, hall: Arc<Hall>) {
         answers: Answers::Local(AnswerCache::default()),
         rooms: HashMap::new(),
     };
-    let mut rate = RateLimit::new();
+    let (per_second, burst) = (hall.config.messages_per_second, hall.config.message_burst);
+    let mut rate = RateLimit::new(per_second, burst);
     while let Some(message) = stream.next().await {
         let text = match message {
             Ok(Message::Text(text)) => text,
@@ -132,12 +136,11 @@ pub async fn serve_socket(socket: WebSocket, hall: Arc<Hall>) {
             }
         };
         if !rate.allow() {
+            let (id, _) = parse_command(&text);
             conn.error(
-                None,
+                id,
                 ErrorCode::RateLimited,
-                format!(
-                    "at most {MESSAGES_PER_SECOND} messages per second (burst {MESSAGE_BURST})"
-                ),
+                format!("at most {per_second} messages per second (burst {burst})"),
             );
             continue;
         }

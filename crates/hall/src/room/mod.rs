@@ -25,7 +25,7 @@ use crate::protocol::{Answer, Command, ErrorCode, GameKind, ProtoError, answer_f
 pub use act::LoggedAct;
 
 /// Events a room keeps for clients that resume (`since`).
-pub const KEPT_EVENTS: usize = 512;
+pub const KEPT_EVENTS: usize = 64;
 
 /// A message to a room's task.
 enum RoomMsg {

@@ -43,6 +43,8 @@ pub fn test_config(database: String) -> Config {
         bot_delay: Duration::from_millis(0),
         web_dir: None,
         turn_unit: Duration::from_secs(1),
+        messages_per_second: 20,
+        message_burst: 40,
     }
 }
 

@@ -32,6 +32,10 @@ pub struct ServeArgs {
     /// How long a disconnected player keeps the seat, in seconds (P-DISCONNECT: 180).
     #[arg(long, env = "HANGAR_RECONNECT_SECONDS", default_value_t = 180)]
     pub reconnect_seconds: u64,
+    /// Messages per second allowed per connection (bursts of twice as many); floods beyond get
+    /// `rate_limited` errors.
+    #[arg(long, env = "HANGAR_RATE_LIMIT", default_value_t = 20)]
+    pub rate_limit: u32,
     /// Log as JSON lines instead of text.
     #[arg(long, env = "HANGAR_LOG_JSON")]
     pub log_json: bool,
@@ -73,6 +77,8 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         bot_delay: Duration::from_millis(args.bot_delay_ms),
         web_dir: args.web_dir.clone().or_else(find_web_dir),
         turn_unit: Duration::from_secs(1),
+        messages_per_second: args.rate_limit,
+        message_burst: args.rate_limit.saturating_mul(2),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
