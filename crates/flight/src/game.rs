@@ -214,13 +214,12 @@ impl Game {
     /// Bit mask of the colours that are enemies of `colour` and on the board.
     #[inline]
     pub(crate) fn enemies(&self, colour: Colour) -> u8 {
-        let mut mask = 0;
-        for c in Colour::ALL {
-            if !self.same_side(c, colour) {
-                mask |= 1 << c as u8;
-            }
-        }
-        mask & self.on_board()
+        let own_side = if self.options.teams {
+            0b0101 << (colour as u8 & 1)
+        } else {
+            1 << colour as u8
+        };
+        !own_side & self.on_board()
     }
 
     /// The next colour after `colour`, clockwise, that still takes turns.
