@@ -536,11 +536,16 @@ impl Game {
         // move nothing, and the simulation speed depends on it.
         let mut board: Option<Board> = None;
         let planes = &self.planes[colour.index()][..self.plane_count()];
+        // Spots already listed, one bit per progress (the hangar is bit 63); finished
+        // planes never move, so their spot counts as listed.
+        let mut seen = 1u64 << Progress::FINISHED.get();
         for (i, &p) in planes.iter().enumerate() {
             // Planes on one spot are interchangeable: only the first is listed.
-            if p.is_finished() || planes[..i].contains(&p) {
+            let bit = 1u64 << (p.get() & 63);
+            if seen & bit != 0 {
                 continue;
             }
+            seen |= bit;
             if p.is_hangar() {
                 if takeoff {
                     moves.push(Move {
