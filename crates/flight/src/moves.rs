@@ -537,15 +537,23 @@ impl Game {
         let mut board: Option<Board> = None;
         let planes = &self.planes[colour.index()][..self.plane_count()];
         // Spots already listed, one bit per progress (the hangar is bit 63); finished
-        // planes never move, so their spot counts as listed.
-        let mut seen = 1u64 << Progress::FINISHED.get();
+        // planes never move, so their spot counts as listed. Under `moved-to-hangar` a plane
+        // already moved by this run of sixes differs from its neighbours while the run goes
+        // on (a 6), so marked and unmarked planes are listed apart.
+        let finished = 1u64 << Progress::FINISHED.get();
+        let mut seen = [finished, finished];
         for (i, &p) in planes.iter().enumerate() {
             // Planes on one spot are interchangeable: only the first is listed.
             let bit = 1u64 << (p.get() & 63);
-            if seen & bit != 0 {
+            let marked = if roll == 6 {
+                (self.six_moved >> i) as usize & 1
+            } else {
+                0
+            };
+            if seen[marked] & bit != 0 {
                 continue;
             }
-            seen |= bit;
+            seen[marked] |= bit;
             if p.is_hangar() {
                 if takeoff {
                     moves.push(Move {
@@ -592,8 +600,9 @@ impl Game {
     }
 }
 
-/// Two moves of planes on different spots give the same position only when neither
-/// captures and they swap the two planes' spots or both change nothing (F-D-SAME).
+/// Two moves of planes on different spots give the same position only when both change
+/// nothing (a full lap of the loop, a turn-back onto the start square): then neither
+/// captures, and the planes stay where they were (F-D-SAME).
 fn merge_equivalent(moves: &mut Moves) {
     let mut i = 0;
     while i < moves.len as usize {
@@ -601,10 +610,8 @@ fn merge_equivalent(moves: &mut Moves) {
         let mut j = i + 1;
         while j < moves.len as usize {
             let b = moves.items[j];
-            let quiet = a.captured == 0 && b.captured == 0 && !a.sits && !b.sits;
-            let swap = a.to == b.from && b.to == a.from;
-            let both_still = a.to == a.from && b.to == b.from;
-            if quiet && (swap || both_still) {
+            let both_still = a.to == a.from && b.to == b.from && a.captured == 0 && b.captured == 0;
+            if both_still {
                 moves.remove(j);
             } else {
                 j += 1;
