@@ -207,6 +207,33 @@ proptest! {
         prop_assert_eq!(&back, table.record());
     }
 
+    /// The fast path (`roll_and_pick`, `play_unchecked`, `NoEvents`) and the checked path
+    /// with events (`play`) give the same game at every step.
+    #[test]
+    fn fast_path_matches_checked_path(
+        (options, players) in options(),
+        seed in any::<u64>(),
+        choices in proptest::collection::vec(any::<u8>(), 1..16),
+    ) {
+        let table = Table::new(options, players, Seed::from_u64(seed)).unwrap();
+        let mut fast = *table.game();
+        let mut slow = fast;
+        let mut dice = hangar_dice::Dice::new(Seed::from_u64(seed ^ 0xABCD));
+        let mut step = 0usize;
+        while fast.phase() != Phase::Over && step < 3000 {
+            let roll = dice.roll();
+            let pick = choices[step % choices.len()] as usize;
+            fast.roll_and_pick(roll, |_, m| pick % m.len()).unwrap();
+            let mut events = Vec::new();
+            let moves = slow.roll(roll, &mut events).unwrap();
+            if !moves.is_empty() {
+                slow.play(hangar_flight::Action::Move { plane: moves[pick % moves.len()].plane }, &mut events).unwrap();
+            }
+            prop_assert_eq!(fast, slow);
+            step += 1;
+        }
+    }
+
     /// Serde round-trips of positions and events along random games.
     #[test]
     fn serde_round_trips(
