@@ -324,6 +324,28 @@ impl Game {
                 }
             }
         }
+        // The common case first: a plain walk to a square with no enemy and no jump.
+        if stack_at == 0 && !circle && pos.get() < 56 && !pos.jumps() {
+            let s = square_bit(colour, pos);
+            if s == NO_SQUARE || board.one & (1u64 << s) == 0 {
+                sink.push(Event::Walked {
+                    colour,
+                    plane,
+                    from,
+                    to: pos,
+                });
+                let mut walk = Walk {
+                    game: self,
+                    board,
+                    colour,
+                    plane,
+                    captured: 0,
+                    sink,
+                };
+                self.report_stack(&mut walk, from, pos);
+                return Some(done(pos, 0, false));
+            }
+        }
         let mut walk = Walk {
             game: self,
             board,
