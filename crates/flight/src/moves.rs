@@ -125,7 +125,9 @@ impl Game {
         // The board is built only when a plane on it may move: early in a game most rolls
         // move nothing, and the simulation speed depends on it.
         let mut board: Option<Board> = None;
-        let planes = &self.planes[colour.index()][..self.plane_count()];
+        // All four slots: unused ones hold FINISHED and are skipped like finished planes,
+        // and a fixed-length loop unrolls.
+        let planes = &self.planes[colour.index()];
         // Spots already listed, one bit per progress (the hangar is bit 63); finished
         // planes never move, so their spot counts as listed. Under `moved-to-hangar` a plane
         // already moved by this run of sixes differs from its neighbours while the run goes

@@ -33,7 +33,8 @@ impl Board {
             if enemies & (1 << c as u8) == 0 {
                 continue;
             }
-            for &p in &game.planes[c.index()] {
+            let row = game.planes[c.index()];
+            for p in row {
                 // Private places map to bit 63, cleared below: no branch per plane.
                 let bit = 1u64 << square_bit(c, p);
                 two |= one & bit;
