@@ -1,5 +1,7 @@
 //! The Aeroplane Chess side of the command line: `sim`, `rules flight` and `play`.
 
+mod rules;
+
 use crate::play::PlayArgs;
 use crate::sim::SimArgs;
 
@@ -10,7 +12,7 @@ pub fn sim(_args: &SimArgs) -> anyhow::Result<()> {
 
 /// `hangar rules flight`: reads one JSON request from standard input.
 pub fn rules() -> anyhow::Result<()> {
-    anyhow::bail!("flight rules are not built yet")
+    rules::run()
 }
 
 /// `hangar play --game flight`.
