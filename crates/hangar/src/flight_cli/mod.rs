@@ -1,5 +1,9 @@
 //! The Aeroplane Chess side of the command line: `sim`, `rules flight` and `play`.
 
+mod board;
+mod pool;
+mod tally;
+
 use crate::play::PlayArgs;
 use crate::sim::SimArgs;
 
