@@ -193,7 +193,10 @@ pub fn render(marks: &[PlaneMark], colour: bool) -> String {
                     (true, Some(bg)) => {
                         out.push_str(&format!(
                             "{}",
-                            cell.text.as_str().with(Color::White).on(terminal_colour(bg))
+                            cell.text
+                                .as_str()
+                                .with(Color::White)
+                                .on(terminal_colour(bg))
                         ));
                     }
                     _ => out.push_str(&cell.text),
