@@ -36,6 +36,8 @@ pub struct Weights {
     pub race: f32,
     /// Weight of the strongest opponent against the mean of the opponents (0..=1).
     pub leader: f32,
+    /// Worth of being the side about to roll (a roll is worth about 3.5 pips and a chance).
+    pub tempo: f32,
 }
 
 impl Default for Weights {
@@ -48,6 +50,7 @@ impl Default for Weights {
             stack_guard: 0.3,
             race: 60.0,
             leader: 0.5,
+            tempo: 4.0,
         }
     }
 }
@@ -55,7 +58,7 @@ impl Default for Weights {
 /// Why a weight setting is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown or bad weight `{0}` (known: pad, home, finished, danger, stack_guard, race, leader)"
+    "unknown or bad weight `{0}` (known: pad, home, finished, danger, stack_guard, race, leader, tempo)"
 )]
 pub struct WeightError(pub String);
 
@@ -76,6 +79,7 @@ impl Weights {
             "stack_guard" => &mut self.stack_guard,
             "race" => &mut self.race,
             "leader" => &mut self.leader,
+            "tempo" => &mut self.tempo,
             _ => return Err(WeightError(key.to_owned())),
         };
         *slot = parsed;
@@ -87,14 +91,15 @@ impl fmt::Display for Weights {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "pad={},home={},finished={},danger={},stack_guard={},race={},leader={}",
+            "pad={},home={},finished={},danger={},stack_guard={},race={},leader={},tempo={}",
             self.pad,
             self.home,
             self.finished,
             self.danger,
             self.stack_guard,
             self.race,
-            self.leader
+            self.leader,
+            self.tempo
         )
     }
 }
@@ -227,7 +232,12 @@ fn side_worth(snapshot: &Snapshot, side: usize, weights: &Weights) -> f32 {
     } else {
         0.0
     };
-    worth + weights.race * share.powi(4) * (colours * snapshot.planes) as f32
+    let to_roll = snapshot
+        .to_roll
+        .is_some_and(|c| snapshot.side[c] == side);
+    worth
+        + weights.race * share.powi(4) * (colours * snapshot.planes) as f32
+        + if to_roll { weights.tempo } else { 0.0 }
 }
 
 /// How good the position is for the side of `colour`: its worth minus a blend of the strongest
@@ -268,6 +278,7 @@ mod tests {
             planes: 4,
             at: [red, [At::Hangar; 4], blue, [At::Hangar; 4]],
             stacks_block: true,
+            to_roll: None,
             winner_side: None,
         }
     }

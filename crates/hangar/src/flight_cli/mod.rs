@@ -2,14 +2,15 @@
 
 mod board;
 mod pool;
+mod sim;
 mod tally;
 
 use crate::play::PlayArgs;
 use crate::sim::SimArgs;
 
 /// `hangar sim --game flight`.
-pub fn sim(_args: &SimArgs) -> anyhow::Result<()> {
-    anyhow::bail!("flight simulation is not built yet")
+pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
+    self::sim::sim(args)
 }
 
 /// `hangar rules flight`: reads one JSON request from standard input.
