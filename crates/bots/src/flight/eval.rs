@@ -232,9 +232,7 @@ fn side_worth(snapshot: &Snapshot, side: usize, weights: &Weights) -> f32 {
     } else {
         0.0
     };
-    let to_roll = snapshot
-        .to_roll
-        .is_some_and(|c| snapshot.side[c] == side);
+    let to_roll = snapshot.to_roll.is_some_and(|c| snapshot.side[c] == side);
     worth
         + weights.race * share.powi(4) * (colours * snapshot.planes) as f32
         + if to_roll { weights.tempo } else { 0.0 }

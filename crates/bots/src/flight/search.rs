@@ -123,7 +123,13 @@ impl Searcher<'_> {
 
     /// The best root move searched `depth` rolls deep, with Star1 cuts against `bound`: a
     /// leaf is assumed never to exceed the root's static value by more than `bound`.
-    fn root(&mut self, game: &Game, moves: &Moves, depth: u32, bound: f32) -> Result<usize, OutOfTime> {
+    fn root(
+        &mut self,
+        game: &Game,
+        moves: &Moves,
+        depth: u32,
+        bound: f32,
+    ) -> Result<usize, OutOfTime> {
         let ceiling = value_for(game, self.me, self.weights) + bound;
         let mut best = (f32::MIN, 0);
         for (i, m) in moves.iter().enumerate() {
@@ -174,7 +180,11 @@ pub fn search_index(game: &Game, moves: &Moves, weights: &Weights, limits: Searc
     };
     // Depth 0 is the greedy answer: always there, whatever the clock says.
     let mut best = greedy_index(game, moves, weights);
-    let first = if limits.time.is_some() { 1 } else { limits.max_depth };
+    let first = if limits.time.is_some() {
+        1
+    } else {
+        limits.max_depth
+    };
     for depth in first..=limits.max_depth {
         match searcher.root(game, moves, depth, leaf_bound(depth)) {
             Ok(index) => best = index,

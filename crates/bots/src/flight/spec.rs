@@ -172,26 +172,57 @@ mod tests {
             parse_bot("search:depth=4,ms=20").unwrap().name(),
             "search:depth=4,ms=20"
         );
-        assert!(parse_bot("heuristic:danger=2").unwrap().name().contains("danger=2"));
+        assert!(
+            parse_bot("heuristic:danger=2")
+                .unwrap()
+                .name()
+                .contains("danger=2")
+        );
         assert_eq!(FlightLevel::Hard.bot().name(), "search:depth=6,ms=50");
-        assert_eq!("Normal".parse::<FlightLevel>().unwrap(), FlightLevel::Normal);
+        assert_eq!(
+            "Normal".parse::<FlightLevel>().unwrap(),
+            FlightLevel::Normal
+        );
     }
 
     #[test]
     fn bot_lists_keep_settings_with_their_bot() {
         assert_eq!(
             split_bot_list("random, search:depth=2,ms=5,heuristic:race=3,random"),
-            vec!["random", "search:depth=2,ms=5", "heuristic:race=3", "random"]
+            vec![
+                "random",
+                "search:depth=2,ms=5",
+                "heuristic:race=3",
+                "random"
+            ]
         );
     }
 
     #[test]
     fn bad_specs_are_refused_with_a_reason() {
-        assert!(matches!(parse_bot("alphago"), Err(BotSpecError::UnknownBot(_))));
-        assert!(matches!(parse_bot("random:depth=2"), Err(BotSpecError::BadSetting { .. })));
-        assert!(matches!(parse_bot("heuristic:depth=2"), Err(BotSpecError::BadSetting { .. })));
-        assert!(matches!(parse_bot("search:depth=x"), Err(BotSpecError::BadSetting { .. })));
-        assert!(matches!(parse_bot("search:depth=40"), Err(BotSpecError::BadSetting { .. })));
-        assert!(matches!(parse_bot("heuristic:bogus=1"), Err(BotSpecError::BadSetting { .. })));
+        assert!(matches!(
+            parse_bot("alphago"),
+            Err(BotSpecError::UnknownBot(_))
+        ));
+        assert!(matches!(
+            parse_bot("random:depth=2"),
+            Err(BotSpecError::BadSetting { .. })
+        ));
+        assert!(matches!(
+            parse_bot("heuristic:depth=2"),
+            Err(BotSpecError::BadSetting { .. })
+        ));
+        assert!(matches!(
+            parse_bot("search:depth=x"),
+            Err(BotSpecError::BadSetting { .. })
+        ));
+        assert!(matches!(
+            parse_bot("search:depth=40"),
+            Err(BotSpecError::BadSetting { .. })
+        ));
+        assert!(matches!(
+            parse_bot("heuristic:bogus=1"),
+            Err(BotSpecError::BadSetting { .. })
+        ));
     }
 }
