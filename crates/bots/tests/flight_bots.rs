@@ -2,6 +2,8 @@
 //! teams; whole games between them end; a seed replays a game exactly; and the heuristic
 //! follows the advice of seed 000 §F in hand-made positions.
 
+#![allow(clippy::unwrap_used)] // Tests fail loudly on any error.
+
 use hangar_bots::flight::{FlightBot, HeuristicBot, RandomBot, SearchBot, parse_bot, play_game};
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{

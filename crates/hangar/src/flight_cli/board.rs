@@ -137,7 +137,7 @@ pub fn render(marks: &[PlaneMark], colour: bool) -> String {
             text: " . ".to_owned(),
         });
     }
-    for seat in 0..4 {
+    for (seat, letter) in LETTERS.iter().enumerate() {
         for step in 1..=5 {
             let (r, c) = home_cell(seat, step);
             grid[r][c] = Some(Cell {
@@ -153,7 +153,7 @@ pub fn render(marks: &[PlaneMark], colour: bool) -> String {
         let (r, c) = pad_cell(seat);
         grid[r][c] = Some(Cell {
             background: None,
-            text: format!("{}> ", LETTERS[seat]),
+            text: format!("{letter}> "),
         });
         for number in 1..=4 {
             let (r, c) = hangar_cell(seat, number);

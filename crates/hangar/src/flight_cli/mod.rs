@@ -1,6 +1,7 @@
 //! The Aeroplane Chess side of the command line: `sim`, `rules flight` and `play`.
 
 mod board;
+mod play;
 mod pool;
 mod sim;
 mod tally;
@@ -19,6 +20,6 @@ pub fn rules() -> anyhow::Result<()> {
 }
 
 /// `hangar play --game flight`.
-pub fn play(_args: &PlayArgs) -> anyhow::Result<()> {
-    anyhow::bail!("flight play is not built yet")
+pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    self::play::play(args)
 }
