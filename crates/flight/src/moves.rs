@@ -3,7 +3,10 @@
 
 use std::ops::Deref;
 
-use crate::board::{CROSSING, Progress, SHORTCUT_FROM, SHORTCUT_TO, Square, square};
+use crate::board::{
+    CROSSING, NO_SQUARE, Progress, SHORTCUT_FROM, SHORTCUT_TO, Square, TURN_IN, route_origin,
+    square, square_bit,
+};
 use crate::colour::Colour;
 use crate::event::{Event, EventSink, NoEvents, ReturnReason};
 use crate::game::{Game, Phase};
@@ -104,32 +107,44 @@ impl<'a> IntoIterator for &'a Moves {
     }
 }
 
-/// What the move resolver reads: shared-square occupancy and the enemy mask of the mover.
+/// What the move resolver reads: where the mover's enemies stand, as bit sets of shared
+/// squares (bit `s` for [`Square`] `s`), so that lookups are single instructions.
 pub(crate) struct Board {
-    occ: [u16; Square::COUNT],
-    /// 0xF in each enemy colour's nibble.
-    enemy_nibbles: u16,
+    /// Squares holding at least one enemy plane.
+    one: u64,
+    /// Squares holding two or more enemy planes: stacks (F-D-SINGLE).
+    two: u64,
     /// Enemy colours (bit per colour).
     enemies: u8,
 }
 
+const TRACK_MASK: u64 = (1 << 52) - 1;
+
 impl Board {
+    #[inline]
     pub(crate) fn new(game: &Game, colour: Colour) -> Board {
         let enemies = game.enemies(colour);
-        let mut enemy_nibbles = 0u16;
+        let (mut one, mut two) = (0u64, 0u64);
         for c in Colour::ALL {
-            if enemies & (1 << c as u8) != 0 {
-                enemy_nibbles |= 0xF << (4 * c as u16);
+            if enemies & (1 << c as u8) == 0 {
+                continue;
+            }
+            for &p in &game.planes[c.index()] {
+                // Private places map to bit 63, cleared below: no branch per plane.
+                let bit = 1u64 << square_bit(c, p);
+                two |= one & bit;
+                one |= bit;
             }
         }
+        let shared = !(1u64 << NO_SQUARE);
         Board {
-            occ: game.occupancy(),
-            enemy_nibbles,
+            one: one & shared,
+            two: two & shared,
             enemies,
         }
     }
 
-    /// Enemy planes on square `s`.
+    /// Enemy planes on square `s`: 0, 1, or 2 meaning two or more.
     #[inline]
     pub(crate) fn enemy_count_at(&self, s: Square) -> u16 {
         self.enemy_count(s)
@@ -137,14 +152,23 @@ impl Board {
 
     #[inline]
     fn enemy_count(&self, s: Square) -> u16 {
-        let x = self.occ[s.0 as usize] & self.enemy_nibbles;
-        (x & 0xF) + ((x >> 4) & 0xF) + ((x >> 8) & 0xF) + (x >> 12)
+        (((self.one >> s.0) & 1) + ((self.two >> s.0) & 1)) as u16
     }
 
-    /// Planes of `colour`'s side on square `s`.
-    fn side_count(&self, s: Square) -> u16 {
-        let x = self.occ[s.0 as usize] & !self.enemy_nibbles;
-        (x & 0xF) + ((x >> 4) & 0xF) + ((x >> 8) & 0xF) + (x >> 12)
+    /// The first progress in `from+1 ..= to` (track only, `to ≤ 50`) of `colour`'s route
+    /// holding an enemy stack.
+    #[inline]
+    fn first_stack_on_track(&self, colour: Colour, from: u8, to: u8) -> Option<u8> {
+        if to <= from {
+            return None;
+        }
+        // Rotate the track bits so that bit p is progress p of this route.
+        let k = route_origin(colour);
+        let x = self.two & TRACK_MASK;
+        let route = ((x >> k) | (x << (52 - k))) & TRACK_MASK;
+        let range = ((1u64 << (to + 1)) - 1) & !((1u64 << (from + 1)) - 1);
+        let hits = route & range;
+        (hits != 0).then(|| hits.trailing_zeros() as u8)
     }
 }
 
@@ -375,17 +399,25 @@ impl Game {
         // The forward walk, stopping at the first enemy stack under `block` (F-D-SINGLE).
         let mut pos = from;
         let mut stack_at = 0u8;
-        for i in 1..=roll {
-            if !circle && pos.get() == 56 {
-                break;
-            }
-            pos = step_forward(pos, circle);
+        if !circle {
+            let target = (from.get() + roll).min(56);
+            pos = Progress::new(target).expect("walks end on the route");
             if block
-                && let Some(s) = square(colour, pos)
-                && board.enemy_count(s) >= 2
+                && let Some(q) = board.first_stack_on_track(colour, from.get(), target.min(TURN_IN))
             {
-                stack_at = i;
-                break;
+                stack_at = q - from.get();
+                pos = Progress::new(q).expect("stacks stand on the track");
+            }
+        } else {
+            for i in 1..=roll {
+                pos = step_forward(pos, circle);
+                if block
+                    && let Some(s) = square(colour, pos)
+                    && board.enemy_count(s) >= 2
+                {
+                    stack_at = i;
+                    break;
+                }
             }
         }
         let mut walk = Walk {
@@ -467,9 +499,11 @@ impl Game {
         let Some(s) = square(walk.colour, end) else {
             return;
         };
-        let mut height = walk.board.side_count(s) + 1;
-        if square(walk.colour, from) == Some(s) {
-            height -= 1;
+        let side = walk.game.on_board() & !walk.board.enemies;
+        let mut height = walk.game.planes_on(s, side).count_ones() as u16;
+        // planes_on counts the mover at its old spot only when it ends where it began.
+        if square(walk.colour, from) != Some(s) {
+            height += 1;
         }
         if height >= 2 {
             walk.sink.push(Event::Stacked {
@@ -490,20 +524,42 @@ impl Game {
             return moves;
         }
         let colour = self.turn;
-        let board = Board::new(self, colour);
         if let Some(plane) = self.forced {
+            let board = Board::new(self, colour);
             if let Some(m) = self.resolve(&board, colour, plane, roll, &mut NoEvents) {
                 moves.push(m);
             }
             return moves;
         }
+        let takeoff = self.options.is_takeoff(roll);
+        // The board is built only when a plane on it may move: early in a game most rolls
+        // move nothing, and the simulation speed depends on it.
+        let mut board: Option<Board> = None;
         let planes = &self.planes[colour.index()][..self.plane_count()];
+        // Spots already listed, one bit per progress (the hangar is bit 63); finished
+        // planes never move, so their spot counts as listed.
+        let mut seen = 1u64 << Progress::FINISHED.get();
         for (i, &p) in planes.iter().enumerate() {
             // Planes on one spot are interchangeable: only the first is listed.
-            if planes[..i].contains(&p) {
+            let bit = 1u64 << (p.get() & 63);
+            if seen & bit != 0 {
                 continue;
             }
-            if let Some(m) = self.resolve(&board, colour, i as u8, roll, &mut NoEvents) {
+            seen |= bit;
+            if p.is_hangar() {
+                if takeoff {
+                    moves.push(Move {
+                        plane: i as u8,
+                        from: p,
+                        to: Progress::PAD,
+                        captured: 0,
+                        sits: false,
+                    });
+                }
+                continue;
+            }
+            let board = board.get_or_insert_with(|| Board::new(self, colour));
+            if let Some(m) = self.resolve(board, colour, i as u8, roll, &mut NoEvents) {
                 moves.push(m);
             }
         }

@@ -77,3 +77,21 @@ impl Rng {
         self.next() % n
     }
 }
+
+/// The progress of `to`'s route on the track square where `from` has progress `progress`.
+pub fn same(from: Colour, progress: i16, to: Colour) -> i16 {
+    let square = (13 * from.index() as i16 + 2 + progress).rem_euclid(52);
+    let q = (square - 13 * to.index() as i16 - 2).rem_euclid(52);
+    assert!((1..=50).contains(&q), "{to} never visits that square");
+    q
+}
+
+/// Whether the events contain one matching `pred`.
+pub fn has(events: &[Event], pred: impl Fn(&Event) -> bool) -> bool {
+    events.iter().any(pred)
+}
+
+/// The planes of `colour` as numbers (-1 hangar).
+pub fn planes_of(game: &Game, colour: Colour) -> Vec<i16> {
+    game.planes(colour).iter().map(|p| p.to_i16()).collect()
+}

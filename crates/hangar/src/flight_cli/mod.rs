@@ -3,6 +3,7 @@
 mod board;
 mod play;
 mod pool;
+mod rules;
 mod sim;
 mod tally;
 
@@ -16,7 +17,7 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
 
 /// `hangar rules flight`: reads one JSON request from standard input.
 pub fn rules() -> anyhow::Result<()> {
-    anyhow::bail!("flight rules are not built yet")
+    rules::run()
 }
 
 /// `hangar play --game flight`.
