@@ -42,13 +42,15 @@ pub struct Weights {
 
 impl Default for Weights {
     fn default() -> Self {
+        // Tuned by self-play with `hangar sim` (docs/benchmarks.md, "Bots"): each weight
+        // moved up and down against three bots with the previous defaults, 6,000 games each.
         Weights {
-            pad: 12.0,
+            pad: 30.0,
             home: 6.0,
             finished: 8.0,
-            danger: 1.0,
-            stack_guard: 0.3,
-            race: 60.0,
+            danger: 0.6,
+            stack_guard: 0.6,
+            race: 0.0,
             leader: 0.5,
             tempo: 4.0,
         }
