@@ -159,6 +159,16 @@ impl Game {
                 continue;
             }
             let board = board.get_or_insert_with(|| Board::new(self, colour));
+            if let Some(to) = board.plain_walk(&self.options, colour, p, roll) {
+                moves.push(Move {
+                    plane: i as u8,
+                    from: p,
+                    to,
+                    captured: 0,
+                    sits: false,
+                });
+                continue;
+            }
             if let Some(m) = self.resolve(board, colour, i as u8, roll, &mut NoEvents) {
                 moves.push(m);
             }
