@@ -11,8 +11,19 @@ import { FairDicePanel } from './fairdice.js';
 
 const FLIGHT_COLOURS = ['red', 'yellow', 'blue', 'green'];
 
+/**
+ * Bring a game view to one shape: planes in the hangar are `null` (the engine may write -1).
+ */
+export function normalizeGame(game) {
+  if (game && game.kind === 'flight' && Array.isArray(game.planes)) {
+    game.planes = game.planes.map((list) => (list || []).map((p) => (p === null || p === undefined || p < 0 ? null : p)));
+  }
+  return game;
+}
+
 /** Apply one room event to the room state (everything but animation). */
 export function applyEvent(state, ev) {
+  if (ev.game) normalizeGame(ev.game);
   const seat = state.seats?.[ev.seat];
   switch (ev.kind) {
     case 'joined':
@@ -191,6 +202,7 @@ export class RoomView {
 
   onSnapshot(msg) {
     this.state = msg.state;
+    normalizeGame(this.state.game);
     this.v = msg.v;
     this.render();
   }

@@ -329,69 +329,110 @@ export class FlightBoard {
   }
 
   /**
+   * Turn one effect of a `moved` event into a step {op, seat, plane, to, from}. Effects come
+   * either as in docs/protocol.md ({"kind":"walk","to":14}, {"kind":"capture","seat":1,…}) or
+   * as the flight engine's events ({"type":"walked","colour":"red","plane":2,"from":3,"to":7}).
+   */
+  normalizeEffect(effect, event) {
+    const seatOfColour = (c) => (c === undefined ? event.seat : this.colours.indexOf(c));
+    const name = effect.kind || effect.type;
+    const seat = effect.colour !== undefined ? seatOfColour(effect.colour) : (effect.seat ?? event.seat);
+    const plane = effect.plane ?? event.plane;
+    const to = effect.to === -1 ? null : effect.to;
+    const from = effect.from === -1 ? null : effect.from;
+    switch (name) {
+      case 'takeoff': case 'took_off': case 'take_off':
+        return { op: 'takeoff', seat: effect.colour !== undefined ? seat : event.seat, plane, to: 0 };
+      case 'walk': case 'walked': case 'bounce': case 'bounced': case 'turned_back': case 'turn_back':
+        return { op: 'walk', seat: effect.colour !== undefined ? seat : event.seat, plane, to, from, bounce: /bounce|turn/.test(name) };
+      case 'jump': case 'jumped':
+        return { op: 'jump', seat: effect.colour !== undefined ? seat : event.seat, plane, to };
+      case 'fly': case 'flew': case 'flight':
+        return { op: 'fly', seat: effect.colour !== undefined ? seat : event.seat, plane, to };
+      case 'capture': case 'captured': case 'crossing_capture': case 'returned': case 'sent_home':
+        return { op: 'home', seat, plane: effect.plane, planes: effect.planes };
+      case 'crossing_blocked': case 'sat_on_stack': case 'finished': case 'three_sixes':
+        return { op: 'flash', seat, plane, what: name };
+      default:
+        return null;
+    }
+  }
+
+  /**
    * Animate a `moved` event (docs/protocol.md §5) from the planes' previous positions:
    * square by square for walks and bounces, a hop for jumps, a long glide for flights,
    * and captured planes flying home. Resolves when done; the caller then renders the new view.
    */
   async animateMove(event, previous) {
-    const { seat, plane } = event;
-    const c = this.colourIndex(seat);
-    const el = this.planes.get(`${seat}:${plane}`);
-    if (!el || !previous) return;
+    if (!previous) return;
     const step = 150 / this.speed;
-    let cur = previous.planes?.[seat]?.[plane] ?? null;
-    this.planeLayer.append(el); // on top while moving
-    el.classList.add('moving');
-    const captures = [];
-    for (const effect of event.effects || []) {
-      const kind = effect.kind;
-      if (kind === 'capture' || kind === 'captured' || kind === 'sent_home') {
-        captures.push(effect);
+    const where = new Map(); // "seat:plane" → progress, as the animation goes
+    const cur = (seat, plane) => {
+      const key = `${seat}:${plane}`;
+      if (!where.has(key)) where.set(key, previous.planes?.[seat]?.[plane] ?? null);
+      return where.get(key);
+    };
+    const moving = new Set();
+    for (const raw of event.effects || []) {
+      const e = this.normalizeEffect(raw, event);
+      if (!e || e.seat === null || e.seat === undefined || e.seat < 0) continue;
+      const c = this.colourIndex(e.seat);
+      if (e.op === 'home') {
+        await this.animateCapture(e);
+        for (const p of e.planes ?? [e.plane]) where.set(`${e.seat}:${p}`, null);
         continue;
       }
-      let to = effect.to;
-      if (kind === 'takeoff' || kind === 'take_off') to = 0;
-      if (to === null || to === undefined) continue;
-      if (kind === 'jump' || kind === 'fly' || kind === 'flight' || cur === null || to > 56 || cur > 56) {
-        const target = planePosition(c, to, plane);
-        const here = cur === null ? hangarSlot(c, plane) : planePosition(c, cur, plane);
-        const ms = kind === 'fly' || kind === 'flight' ? step * 5 : step * 2.2;
-        if (kind === 'fly' || kind === 'flight') this.flash(target, '✈', 'fx-fly');
-        await this.glide(el, target, headingBetween(here, target), ms, { hop: kind === 'fly' || kind === 'flight' ? 1.6 : 1.35 });
-        if (kind === 'jump') this.flash(target, '↑', 'fx-jump');
-        cur = to;
-      } else {
-        // A walk or bounce: one square at a time, turning back after the finish if needed.
-        const dir = to >= cur ? 1 : -1;
-        while (cur !== to) {
-          const next = cur + dir;
-          const a = planePosition(c, cur, plane);
-          const b = planePosition(c, next, plane);
-          await this.glide(el, b, headingBetween(a, b), step, { hop: 1.12 });
-          cur = next;
-        }
-        if (kind === 'bounce') this.flash(planePosition(c, cur, plane), '↩', 'fx-bounce');
+      if (e.plane === null || e.plane === undefined) continue;
+      const el = this.planes.get(`${e.seat}:${e.plane}`);
+      if (!el) continue;
+      if (!moving.has(el)) {
+        moving.add(el);
+        el.classList.add('moving');
+        this.planeLayer.append(el); // on top while moving
       }
-      // Captures that happen at this resting point are shown right away.
-      for (const cap of captures.splice(0)) await this.animateCapture(cap, previous);
+      const here = cur(e.seat, e.plane);
+      const herePoint = here === null ? hangarSlot(c, e.plane) : planePosition(c, here, e.plane);
+      if (e.op === 'flash') {
+        const text = { crossing_blocked: '⛔', sat_on_stack: '⤒', finished: '🏁', three_sixes: '⚠' }[e.what] || '!';
+        this.flash(herePoint, text, 'fx-jump');
+        continue;
+      }
+      if (e.to === null || e.to === undefined) continue;
+      if (e.op === 'walk' && here !== null && here <= 56 && e.to <= 56) {
+        if (e.from !== null && e.from !== undefined && e.from !== here) {
+          await this.glide(el, planePosition(c, e.from, e.plane), 0, step);
+        }
+        let p = e.from ?? here;
+        const dir = e.to >= p ? 1 : -1;
+        while (p !== e.to) {
+          const a = planePosition(c, p, e.plane);
+          const b = planePosition(c, p + dir, e.plane);
+          await this.glide(el, b, headingBetween(a, b), step, { hop: 1.12 });
+          p += dir;
+        }
+        if (e.bounce) this.flash(planePosition(c, p, e.plane), '↩', 'fx-bounce');
+      } else {
+        const target = planePosition(c, e.to, e.plane);
+        const fly = e.op === 'fly';
+        if (fly) this.flash(target, '✈', 'fx-fly');
+        await this.glide(el, target, headingBetween(herePoint, target), fly ? step * 5 : step * 2.2, { hop: fly ? 1.6 : 1.35 });
+        if (e.op === 'jump') this.flash(target, '↑', 'fx-jump');
+      }
+      where.set(`${e.seat}:${e.plane}`, e.to);
     }
-    for (const cap of captures) await this.animateCapture(cap, previous);
-    el.classList.remove('moving');
+    for (const el of moving) el.classList.remove('moving');
   }
 
-  async animateCapture(effect, previous) {
-    const victimSeat = effect.seat;
-    const planesOf = effect.planes ?? (effect.plane !== undefined ? [effect.plane] : []);
-    const vc = this.colourIndex(victimSeat);
-    for (const vp of planesOf) {
-      const vel = this.planes.get(`${victimSeat}:${vp}`);
+  async animateCapture(e) {
+    const vc = this.colourIndex(e.seat);
+    for (const vp of e.planes ?? [e.plane]) {
+      const vel = this.planes.get(`${e.seat}:${vp}`);
       if (!vel) continue;
       const from = { x: Number(vel.dataset.x), y: Number(vel.dataset.y) };
       this.flash(from, '💥', 'fx-capture');
       const home = hangarSlot(vc, vp);
       await this.glide(vel, home, headingBetween(from, home), 450 / this.speed, { hop: 1.5 });
     }
-    void previous;
   }
 }
 

@@ -158,8 +158,11 @@ export class FlightView {
       } finally {
         this.busy = false;
       }
-      const caps = (ev.effects || []).filter((e) => e.kind === 'capture');
-      for (const c of caps) this.addLog(`💥 ${t('captured', { name: this.seatName(c.seat) })}`);
+      const caps = (ev.effects || []).filter((e) => ['capture', 'captured', 'crossing_capture'].includes(e.kind || e.type));
+      for (const c of caps) {
+        const victim = c.colour !== undefined ? state.game.colours.indexOf(c.colour) : c.seat;
+        this.addLog(`💥 ${t('captured', { name: this.seatName(victim) })}`);
+      }
     } else if (ev.kind === 'passed') {
       this.addLog(t(ev.reason === 'timeout' ? 'timed_out' : 'no_move', { name: this.seatName(ev.seat) }));
     } else if (ev.kind === 'autoplay' && ev.on && ev.seat === this.room.mySeat()) {
