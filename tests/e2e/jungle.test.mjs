@@ -36,8 +36,7 @@ test('J-BOARD/J-STEP: a jungle game against a bot, to the end', { timeout: 60000
       await page.locator('#result').waitFor();
       break;
     }
-    const before = await page.locator('.jungle-board').getAttribute('data-fen').catch(() => null);
-    void before;
+    const plies = Number(await page.locator('.jungle-board').getAttribute('data-plies'));
     if (moves % 4 === 3) {
       // Type a legal move in notation.
       const mv = await page.evaluate(() => window.hangar.view.state.game.moves[0]);
@@ -50,7 +49,8 @@ test('J-BOARD/J-STEP: a jungle game against a bot, to the end', { timeout: 60000
       await target.click({ force: true });
       await page.locator('.jungle-board .target-dot').first().click({ force: true });
     }
-    await page.waitForFunction(() => !document.querySelector('.jungle-board .movable-from') || document.querySelector('#result'), null, { timeout: 20000 });
+    // The move is taken: the ply count grows (the bot may answer at once).
+    await page.waitForFunction((n) => Number(document.querySelector('.jungle-board')?.dataset.plies) > n || document.querySelector('#result'), plies, { timeout: 20000 });
     moves += 1;
     if (moves === 8) await shot(page, 'jungle-mid', '.jungle-board');
   }

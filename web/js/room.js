@@ -21,6 +21,21 @@ export function normalizeGame(game) {
   return game;
 }
 
+/**
+ * The room's game, 'flight' or 'jungle'. The snapshot names it in `game`, but `game` is also
+ * the game view (a JSON object with the later key wins), so fall back on the view's `kind` and
+ * on the options only the one game has.
+ */
+export function gameKind(state) {
+  if (typeof state.game === 'string') return state.game;
+  if (state.game?.kind) return state.game.kind;
+  if (state.game_kind) return state.game_kind;
+  const o = state.options || {};
+  if ('stake' in o || 'preset' in o || 'planes' in o) return 'flight';
+  if ('order' in o || 'level' in o || 'leopard_leaps' in o) return 'jungle';
+  return (state.seats?.length || 0) > 2 ? 'flight' : 'jungle';
+}
+
 /** Apply one room event to the room state (everything but animation). */
 export function applyEvent(state, ev) {
   if (ev.game) normalizeGame(ev.game);
@@ -202,6 +217,8 @@ export class RoomView {
 
   onSnapshot(msg) {
     this.state = msg.state;
+    this.state.game_kind = gameKind(msg.state);
+    if (typeof this.state.game === 'string') this.state.game = null;
     normalizeGame(this.state.game);
     this.v = msg.v;
     this.render();
@@ -266,7 +283,7 @@ export class RoomView {
     const opts = st.options || {};
     mount(this.header,
       h('a', { class: 'btn btn-ghost btn-small', href: '#/', onclick: (e) => this.leave(e) }, '← ', t('leave')),
-      h('h1', {}, st.game === 'flight' ? '✈ ' : '🐘 ', t(st.game)),
+      h('h1', {}, st.game_kind === 'flight' ? '✈ ' : '🐘 ', t(st.game_kind)),
       h('button', {
         class: 'room-code-btn', type: 'button', title: t('room_code'), id: 'room-code',
         onclick: () => navigator.clipboard?.writeText(st.code).then(() => toast(t('copied'))).catch(() => {}),
@@ -289,9 +306,9 @@ export class RoomView {
       this.renderSide();
       return;
     }
-    if (!this.gameView || this.gameView.kind !== this.state.game?.kind) {
+    if (!this.gameView || this.gameView.kind !== gameKind(this.state)) {
       this.gameView?.destroy?.();
-      this.gameView = this.state.game?.kind === 'jungle' ? new JungleView(this) : new FlightView(this);
+      this.gameView = gameKind(this.state) === 'jungle' ? new JungleView(this) : new FlightView(this);
       mount(this.main, this.gameView.el);
     }
     this.gameView.update(this.state, this.mySeat());
@@ -302,7 +319,7 @@ export class RoomView {
     const st = this.state;
     const me = this.mySeat();
     const isHost = st.host === this.app.player?.id;
-    const flight = st.game === 'flight';
+    const flight = st.game_kind === 'flight';
     const botLevels = flight ? ['heuristic', 'random'] : ['alphabeta', 'random'];
     const cards = st.seats.map((seat, i) => {
       const colour = flight ? FLIGHT_COLOURS[i] : (i === 0 ? 'red' : 'yellow');
@@ -351,8 +368,9 @@ export class RoomView {
   renderSide() {
     if (!this.side || !this.state) return;
     const parts = [];
+    if (this.gameView?.dock) parts.push(this.gameView.dock);
     if (this.gameView?.sidePanel) parts.push(this.gameView.sidePanel());
-    if (this.state.game?.kind !== 'jungle' && (this.state.commitment || this.state.status !== 'waiting')) {
+    if (gameKind(this.state) !== 'jungle' && (this.state.commitment || this.state.status !== 'waiting')) {
       parts.push(this.fair.render(this.state.commitment, this.state.seed));
     }
     mount(this.side, parts);
@@ -393,11 +411,11 @@ export class RoomView {
         h('h2', {}, '🏁 ', t('game_over')),
         h('p', { class: 'result-reason' }, t(`reason_${r.reason}`)),
         h('table', { class: 'result-table' },
-          h('thead', {}, h('tr', {}, h('th', {}, t('rank')), h('th', {}, t('player')), this.state.game?.kind === 'flight' ? h('th', {}, '✈') : null, h('th', {}, t('delta')))),
+          h('thead', {}, h('tr', {}, h('th', {}, t('rank')), h('th', {}, t('player')), gameKind(this.state) === 'flight' ? h('th', {}, '✈') : null, h('th', {}, t('delta')))),
           h('tbody', {}, rows.map((p) => h('tr', { class: p.player_id && p.player_id === me ? 'me-row' : '' },
             h('td', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
             h('td', {}, h('span', { class: `dot c-${this.state.seats[p.seat]?.colour || ''}` }), p.name),
-            this.state.game?.kind === 'flight' ? h('td', {}, `${p.finished ?? 0}`, p.captures ? ` · 💥${p.captures}` : '') : null,
+            gameKind(this.state) === 'flight' ? h('td', {}, `${p.finished ?? 0}`, p.captures ? ` · 💥${p.captures}` : '') : null,
             h('td', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
         h('div', { class: 'row' },
           r.game_id ? h('a', { class: 'btn btn-primary', href: `#/replay/${r.game_id}`, id: 'view-replay' }, '▶ ', t('view_replay')) : null,

@@ -19,11 +19,11 @@ export class FlightView {
     this.timerBar = h('div', { class: 'timer-bar' }, h('div', { class: 'timer-fill' }));
     this.timerText = h('span', { class: 'timer-text', id: 'timer' });
     this.log = h('div', { class: 'game-log', id: 'game-log' });
-    this.el = h('div', { class: 'flight-view' },
-      h('div', { class: 'board-wrap' }, this.board.svg),
-      h('div', { class: 'dock card' },
-        this.die.el,
-        h('div', { class: 'dock-info' }, this.status, h('div', { class: 'timer' }, this.timerBar, this.timerText), h('p', { class: 'hint kbd-hint' }, t('roll_hint')))));
+    this.el = h('div', { class: 'flight-view' }, h('div', { class: 'board-wrap' }, this.board.svg));
+    // The die and the turn sit at the top of the side column (under the board on phones).
+    this.dock = h('div', { class: 'dock card' },
+      this.die.el,
+      h('div', { class: 'dock-info' }, this.status, h('div', { class: 'timer' }, this.timerBar, this.timerText), h('p', { class: 'hint kbd-hint' }, t('roll_hint'))));
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
     this.busy = false;
@@ -53,6 +53,7 @@ export class FlightView {
     const canMove = this.myTurn() && g.need === 'move' && !this.busy;
     this.die.setEnabled(canRoll);
     this.el.classList.toggle('my-turn', this.myTurn());
+    this.dock.classList.toggle('my-turn', this.myTurn());
     if (canMove) {
       this.board.highlight(mySeat, g.moves, (plane) => this.move(plane));
     } else {
@@ -76,7 +77,7 @@ export class FlightView {
     else if (this.myTurn()) text = g.need === 'move' ? t('choose_plane') : t('your_turn');
     else text = t('turn_of', { name: this.seatName(g.to_move) });
     mount(this.status, h('span', { class: `dot c-${colour}` }), text);
-    this.el.style.setProperty('--turn-colour', colour ? PALETTE[colour].main : '#888');
+    for (const el of [this.el, this.dock]) el.style.setProperty('--turn-colour', colour ? PALETTE[colour].main : '#888');
   }
 
   tick() {
@@ -164,7 +165,9 @@ export class FlightView {
         this.addLog(`💥 ${t('captured', { name: this.seatName(victim) })}`);
       }
     } else if (ev.kind === 'passed') {
-      this.addLog(t(ev.reason === 'timeout' ? 'timed_out' : 'no_move', { name: this.seatName(ev.seat) }));
+      const mine = ev.seat === this.room.mySeat();
+      if (ev.reason === 'timeout') this.addLog(mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) }));
+      else this.addLog(mine ? t('no_move_you') : t('no_move', { name: this.seatName(ev.seat) }));
     } else if (ev.kind === 'autoplay' && ev.on && ev.seat === this.room.mySeat()) {
       toast(`🤖 ${t('autoplay_on')}`);
     }

@@ -17,7 +17,8 @@ export class JungleBoard {
     this.cells = s('g');
     this.marks = s('g', { class: 'marks' });
     this.pieces = s('g', { class: 'pieces' });
-    this.svg.append(this.cells, this.marks, this.pieces);
+    this.dots = s('g', { class: 'dots' }); // target dots above the pieces, so captures stay clickable
+    this.svg.append(this.cells, this.marks, this.pieces, this.dots);
     this.selected = null;
     this.cursor = null;
     this.moves = [];
@@ -118,6 +119,7 @@ export class JungleBoard {
 
   drawMarks() {
     const out = [];
+    const dots = [];
     const mark = (name, cls) => {
       const sq = parseSquare(name);
       if (!sq) return;
@@ -135,15 +137,13 @@ export class JungleBoard {
         for (const m of this.moves.filter((mv) => mv.startsWith(this.selected))) {
           const sq = parseSquare(m.slice(2, 4));
           const { x, y } = this.xy(sq[0], sq[1]);
-          out.push(s('circle', { cx: x + C / 2, cy: y + C / 2, r: 11, class: 'target-dot', 'data-square': m.slice(2, 4), 'data-move': m }));
+          dots.push(s('circle', { cx: x + C / 2, cy: y + C / 2, r: 11, class: 'target-dot', 'data-square': m.slice(2, 4), 'data-move': m }));
         }
       }
     }
     if (this.cursor) mark(this.cursor, 'cursor');
     this.marks.replaceChildren(...out);
-    // Marks sit under the pieces except the target dots, which must stay clickable on captures.
-    this.svg.append(this.pieces);
-    for (const dot of this.marks.querySelectorAll('.target-dot')) this.svg.append(dot);
+    this.dots.replaceChildren(...dots);
   }
 
   clickSquare(name) {

@@ -16,9 +16,8 @@ export class JungleView {
     this.timerText = h('span', { class: 'timer-text', id: 'timer' });
     this.timerBar = h('div', { class: 'timer-bar' }, h('div', { class: 'timer-fill' }));
     this.moveInput = h('input', { name: 'move', id: 'move-input', placeholder: t('move_input'), maxlength: 4, autocomplete: 'off', spellcheck: 'false' });
-    this.el = h('div', { class: 'jungle-view' },
-      h('div', { class: 'board-wrap jungle-wrap' }, this.board.svg),
-      h('div', { class: 'dock card' },
+    this.el = h('div', { class: 'jungle-view' }, h('div', { class: 'board-wrap jungle-wrap' }, this.board.svg));
+    this.dock = h('div', { class: 'dock card' },
         h('div', { class: 'dock-info' }, this.status, h('div', { class: 'timer' }, this.timerBar, this.timerText),
           h('form', {
             class: 'move-form',
@@ -29,7 +28,7 @@ export class JungleView {
               this.moveInput.value = '';
             },
           }, this.moveInput, h('button', { class: 'btn btn-small', type: 'submit' }, '↵')),
-          h('p', { class: 'hint kbd-hint' }, t('jungle_hint')))));
+          h('p', { class: 'hint kbd-hint' }, t('jungle_hint'))));
     this.keyHandler = (e) => {
       if (e.target.closest('input, textarea, select')) return;
       if (this.canMove() && this.board.key(e.key)) e.preventDefault();
@@ -55,8 +54,11 @@ export class JungleView {
     if (!g) return;
     this.board.setFlipped(mySeat === 1);
     this.board.render(g.fen, g.last);
+    this.board.svg.dataset.plies = g.plies ?? 0;
+    this.board.svg.dataset.fen = g.fen;
     this.board.setMoves(g.moves, this.canMove(), (mv) => this.play(mv));
     this.el.classList.toggle('my-turn', this.canMove());
+    this.dock.classList.toggle('my-turn', this.canMove());
     const side = g.to_move === 0 ? 'red' : 'yellow';
     let text;
     if (state.status === 'finished') text = t('game_over');
