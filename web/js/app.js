@@ -74,7 +74,9 @@ app.conn.onReconnect = async () => {
         app.token = null;
         app.player = null;
         renderMe();
-      } else throw err;
+      } else {
+        console.warn('auth failed', err);
+      }
     }
   }
   if (app.view?.resume) await app.view.resume();

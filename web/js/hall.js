@@ -242,7 +242,7 @@ export class HallView {
       field('order', select('order', [['standard', 'order_standard'], ['wolf-over-dog', 'order_wolf']], 'standard')),
       h('div', { class: 'checks' }, checkbox('leopard_leaps', 'leopard_leaps'), checkbox('elephant_takes_rat', 'elephant_takes_rat')),
     ];
-    mount(form, common, h('div', { class: 'form-grid' }, flightOpts),
+    mount(form, common[0], h('div', { class: 'form-grid' }, common.slice(1), flightOpts),
       checkbox('private', 'private_room'),
       h('div', { class: 'row' },
         h('button', { class: 'btn btn-primary', type: 'submit' }, t('create')),

@@ -236,7 +236,13 @@ export class RoomView {
     const hurry = this.pendingEvents > 3; // catching up: skip animations
     this.v = msg.v;
     applyEvent(this.state, ev);
-    if (ev.kind === 'game_started' || ev.kind === 'closed') {
+    if (ev.kind === 'closed') {
+      toast(`${t('room')} ${this.code}: ${ev.reason || 'closed'}`);
+      location.hash = '#/';
+      return;
+    }
+    if (ev.kind === 'game_started') {
+      this.el.querySelector('.result-overlay')?.remove();
       this.render();
       return;
     }

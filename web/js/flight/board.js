@@ -195,9 +195,10 @@ export class FlightBoard {
     });
     this.staticLayer = s('g');
     this.markLayer = s('g', { class: 'marks' });
+    this.itemLayer = s('g', { class: 'items' });
     this.planeLayer = s('g', { class: 'planes' });
     this.fxLayer = s('g', { class: 'fx' });
-    this.svg.append(this.staticLayer, this.markLayer, this.planeLayer, this.fxLayer);
+    this.svg.append(this.staticLayer, this.itemLayer, this.markLayer, this.planeLayer, this.fxLayer);
     this.planes = new Map(); // "seat:plane" → element
     this.colours = COLOURS;
     this.game = null;
@@ -236,10 +237,30 @@ export class FlightBoard {
     return el;
   }
 
+  /** Draw the items lying on the board and the weather cell (F-ITEM-SPAWN, F-WEATHER). */
+  renderItems(game) {
+    const out = [];
+    for (const item of game.items || []) {
+      const p = px(trackSquare(item.square));
+      out.push(s('g', { class: 'board-item', transform: `translate(${p.x},${p.y})` },
+        s('circle', { r: 0.36 * U, fill: '#fff', opacity: 0.9 }),
+        s('text', { y: 7, 'text-anchor': 'middle', class: 'item-glyph' }, item.item === 'booster' ? '🚀' : '🎲')));
+    }
+    if (game.weather) {
+      const p = px(trackSquare(game.weather.square));
+      const glyph = { storm: '⛈', tailwind: '🌬', headwind: '🌪' }[game.weather.kind] || '☁';
+      out.push(s('g', { class: 'board-weather', transform: `translate(${p.x},${p.y})` },
+        s('circle', { r: 0.46 * U, fill: 'rgba(30,41,59,.25)' }),
+        s('text', { y: 8, 'text-anchor': 'middle', class: 'item-glyph' }, glyph)));
+    }
+    this.itemLayer.replaceChildren(...out);
+  }
+
   /** Put every plane where `game` says, stacking planes that share a square. */
   render(game) {
     this.game = game;
     if (game.colours) this.setColours(game.colours);
+    this.renderItems(game);
     const spots = new Map();
     const present = new Set();
     game.planes.forEach((planes, seat) => {

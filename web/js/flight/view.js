@@ -48,7 +48,7 @@ export class FlightView {
     const g = state.game;
     if (!g) return;
     this.board.render(g);
-    this.die.show(g.die);
+    this.die.show(g.die ?? this.lastRoll ?? null);
     const canRoll = this.myTurn() && g.need === 'roll' && !this.busy;
     const canMove = this.myTurn() && g.need === 'move' && !this.busy;
     this.die.setEnabled(canRoll);
@@ -148,6 +148,7 @@ export class FlightView {
     const speed = hurry ? 8 : Number(this.room.app.anim) || 1;
     this.board.speed = speed;
     if (ev.kind === 'rolled') {
+      this.lastRoll = ev.value;
       await this.die.roll(ev.value, hurry ? 0 : 420 / speed);
       this.addLog(t('rolled', { name: this.seatName(ev.seat), n: ev.value }));
     } else if (ev.kind === 'moved') {
