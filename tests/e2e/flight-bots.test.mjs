@@ -88,5 +88,8 @@ test('P-RECORD: the replay of the finished game steps forward, back, plays and j
   await shot(page, 'flight-replay-end');
   await page.locator('#fair-verdict[data-verified]').waitFor();
   assert.equal(await page.locator('#fair-verdict').getAttribute('data-verified'), 'true');
+  // Every recorded roll is re-drawn from the revealed seed in the browser and matches.
+  assert.ok(Number(await page.locator('#fair-rolls').getAttribute('data-checked')) > 10);
+  assert.equal(await page.locator('#fair-rolls').getAttribute('data-mismatches'), '0');
   assert.deepEqual(page.errors, []);
 });

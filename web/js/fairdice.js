@@ -32,13 +32,16 @@ export class FairDicePanel {
     this.cache = new Map();
   }
 
-  render(commitment, seed) {
+  /** `rolls`: optional {checked, mismatches} from re-drawing the recorded rolls. */
+  render(commitment, seed, rolls = null) {
     const verdict = h('span', { class: 'fair-verdict', id: 'fair-verdict' });
     const el = h('section', { class: 'card fair-dice', id: 'fair-dice' },
       h('h2', {}, '🎲 ', t('fair_dice')),
       h('div', { class: 'fair-row' }, h('span', {}, t('commitment')), h('code', { class: 'hash', id: 'commitment' }, commitment || '—')),
       h('div', { class: 'fair-row' }, h('span', {}, t('seed')), seed ? h('code', { class: 'hash', id: 'seed' }, seed) : h('em', {}, t('seed_hidden'))),
-      verdict);
+      verdict,
+      rolls ? h('div', { class: `fair-rolls ${rolls.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': rolls.checked, 'data-mismatches': rolls.mismatches.length },
+        rolls.mismatches.length ? t('rolls_bad', { n: rolls.mismatches.length }) : t('rolls_ok', { n: rolls.checked })) : null);
     if (seed && commitment) {
       const key = `${seed}/${commitment}`;
       const show = (ok) => {

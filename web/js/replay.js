@@ -6,7 +6,7 @@ import { t } from './i18n.js';
 import { FlightBoard } from './flight/board.js';
 import { JungleBoard } from './jungle/board.js';
 import { START_FEN, parseFen, applyMove, toFen } from './jungle/position.js';
-import { replayFlight } from './flight/engine.js';
+import { replayFlight, checkRolls } from './flight/engine.js';
 import { FairDicePanel } from './fairdice.js';
 
 /** Frames of a jungle record: one per action, each {fen, last, label}. */
@@ -110,7 +110,7 @@ export class ReplayView {
               h('span', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
               h('span', { class: 'player-name' }, p.name),
               h('span', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
-          r.game === 'flight' ? fair.render(r.commitment, r.seed) : null,
+          r.game === 'flight' ? fair.render(r.commitment, r.seed, checkRolls(r)) : null,
           h('section', { class: 'card' }, this.log))));
     this.go(this.index);
   }

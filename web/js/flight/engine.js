@@ -5,6 +5,8 @@
 // overshoot / exact-only, teams); the `circle` finish, items and weather are not replayed.
 
 import { COLOURS, FINISH, TURN_IN, FLY_FROM, FLY_TO, CROSS_PROGRESS } from './geometry.js';
+import { Dice, drawSeating } from '../dice.js';
+import { hexToBytes } from '../fairdice.js';
 
 /** Raised for records this engine cannot replay. */
 export class UnsupportedReplay extends Error {}
@@ -214,20 +216,50 @@ export class FlightReplayState {
   }
 }
 
-/** Default colours when a record does not carry them (F-D-SEATS order). */
-function recordColours(record) {
-  if (Array.isArray(record.colours)) return record.colours;
-  const n = record.options?.seats || record.seats.length;
-  if (record.seats.every((s) => s.colour)) return record.seats.map((s) => s.colour);
-  if (n === 2) return ['red', 'blue'];
-  return COLOURS.slice(0, n);
+/**
+ * The seat colours of a record: given in it, or drawn from the revealed seed exactly as the
+ * hall drew them (F-D-SEATS); also returns the dice, ready for the first roll, when seeded.
+ */
+export function recordSeating(record) {
+  const n = record.seats?.length || record.options?.seats || 4;
+  const bytes = hexToBytes(record.seed);
+  let dice = null;
+  let colours = null;
+  if (bytes && bytes.length === 32) {
+    dice = new Dice(bytes);
+    colours = drawSeating(dice, n, !!record.options?.teams).colours;
+  }
+  if (Array.isArray(record.colours)) colours = record.colours;
+  else if (record.seats?.every((s) => s.colour)) colours = record.seats.map((s) => s.colour);
+  if (!colours) colours = n === 2 ? ['red', 'blue'] : COLOURS.slice(0, n);
+  return { colours, dice };
+}
+
+/**
+ * Re-draw every recorded roll from the revealed seed (P-FAIR-DICE): {checked, mismatches}, or
+ * null when the game drew other things from the dice too (items, weather).
+ */
+export function checkRolls(record) {
+  const opts = effectiveOptions(record.options);
+  if (opts.items || opts.weather) return null;
+  const { dice } = recordSeating(record);
+  if (!dice) return null;
+  let checked = 0;
+  const mismatches = [];
+  record.actions.forEach((a, index) => {
+    if (a.action?.kind !== 'roll' || a.roll === undefined || a.roll === null) return;
+    const drawn = dice.roll();
+    checked += 1;
+    if (drawn !== a.roll) mismatches.push({ index, drawn, recorded: a.roll });
+  });
+  return { checked, mismatches };
 }
 
 /** Replay a flight record into frames: [{game, label}], frame 0 the start. */
 export function replayFlight(record) {
   const opts = effectiveOptions(record.options);
   if (opts.items || opts.weather || opts.finish === 'circle') throw new UnsupportedReplay('items, weather and the circle finish are not replayed');
-  const state = new FlightReplayState(recordColours(record), record.options);
+  const state = new FlightReplayState(recordSeating(record).colours, record.options);
   const frames = [{ game: state.view(), label: '—' }];
   const icon = (seat) => ({ red: '🔴', yellow: '🟡', blue: '🔵', green: '🟢' }[state.colours[seat]] || `#${seat}`);
   for (const a of record.actions) {
