@@ -65,7 +65,7 @@ export class FlightView {
   seatName(seat) {
     const x = this.state.seats[seat];
     if (!x) return '?';
-    if (x.player) return x.player.id === this.room.app.player?.id ? t('you') : x.player.name;
+    if (x.player) return x.player.id === this.room.app.player?.id ? t('you_subject') : x.player.name;
     return `🤖 ${t(`bot_${x.bot}`)}`;
   }
 
@@ -179,7 +179,11 @@ export class FlightView {
     if (!this.myTurn() || this.state.game.need !== 'roll' || this.busy) return;
     this.die.setEnabled(false);
     this.die.spin();
-    await this.room.cmd('roll');
+    const res = await this.room.cmd('roll');
+    if (!res) {
+      this.die.el.classList.remove('rolling');
+      this.update(this.state, this.room.mySeat());
+    }
   }
 
   async move(plane) {

@@ -70,7 +70,7 @@ export class JungleView {
   seatName(seat) {
     const x = this.state.seats[seat];
     if (!x) return '?';
-    if (x.player) return x.player.id === this.room.app.player?.id ? t('you') : x.player.name;
+    if (x.player) return x.player.id === this.room.app.player?.id ? t('you_subject') : x.player.name;
     return `🤖 ${t(`bot_${x.bot}`)}`;
   }
 
