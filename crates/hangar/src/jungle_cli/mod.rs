@@ -1,33 +1,31 @@
 //! The Jungle side of the command line: `perft`, `sim --game jungle`, `rules jungle` and `play`.
 
-use clap::Args;
+mod perft;
+mod play;
+mod rules_json;
+mod sim;
 
 use crate::play::PlayArgs;
 use crate::sim::SimArgs;
 
-/// Arguments of `hangar perft`.
-#[derive(Args, Debug)]
-pub struct PerftArgs {
-    /// Search depth in plies.
-    pub depth: u32,
-}
+pub use perft::PerftArgs;
 
 /// `hangar perft`.
-pub fn perft(_args: &PerftArgs) -> anyhow::Result<()> {
-    anyhow::bail!("perft is not built yet")
+pub fn perft(args: &PerftArgs) -> anyhow::Result<()> {
+    perft::run(args)
 }
 
 /// `hangar sim --game jungle`.
-pub fn sim(_args: &SimArgs) -> anyhow::Result<()> {
-    anyhow::bail!("jungle simulation is not built yet")
+pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
+    sim::run(args)
 }
 
 /// `hangar rules jungle`: reads one JSON request from standard input.
 pub fn rules() -> anyhow::Result<()> {
-    anyhow::bail!("jungle rules are not built yet")
+    rules_json::run()
 }
 
 /// `hangar play --game jungle`.
-pub fn play(_args: &PlayArgs) -> anyhow::Result<()> {
-    anyhow::bail!("jungle play is not built yet")
+pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    play::run(args)
 }

@@ -1,1 +1,0 @@
-//! Bots for Jungle (斗兽棋).

@@ -1,0 +1,370 @@
+//! The alpha-beta searcher: iterative deepening, transposition table, PVS with late-move
+//! reductions, quiescence on captures, limited by depth, time or nodes.
+
+use std::time::{Duration, Instant};
+
+use hangar_jungle::{Bitboard, Color, Game, Move, Position};
+
+use crate::jungle::eval::{Evaluator, den_neighbours};
+use crate::jungle::ordering::{MAX_PLY, Ordering};
+use crate::jungle::tt::{Bound, Entry, TranspositionTable};
+
+/// Score of a win now; a win `n` plies away scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+const INF: i32 = 32_000;
+/// Scores beyond this are wins or losses at a known distance.
+const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
+/// How often (in nodes) the clock is read.
+const CHECK_EVERY: u64 = 1024;
+
+/// What ends a search: the first limit reached. With none, the depth defaults to 6.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// Wall-clock budget for the move.
+    pub time: Option<Duration>,
+    /// Node budget (deterministic, unlike time).
+    pub nodes: Option<u64>,
+}
+
+/// The result of a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchReport {
+    /// The chosen move.
+    pub best: Move,
+    /// Its score for the side to move (±[`WIN`] minus plies for forced results).
+    pub score: i32,
+    /// The last fully searched depth (0 when the move was forced).
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// An alpha-beta searcher. Keep one per player across a game: its tables carry over.
+pub struct Searcher {
+    tt: TranspositionTable,
+    eval: Evaluator,
+    ordering: Ordering,
+    /// Hashes of the game's positions since the last capture, then of the search path.
+    path: Vec<u64>,
+    den_neighbours: [Bitboard; 2],
+    nodes: u64,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    can_stop: bool,
+    stopped: bool,
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Searcher::new(18)
+    }
+}
+
+#[inline]
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score + ply as i32
+    } else if score < -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score - ply as i32
+    } else if score < -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of `2^tt_bits` entries.
+    pub fn new(tt_bits: u32) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(tt_bits),
+            eval: Evaluator::default(),
+            ordering: Ordering::default(),
+            path: Vec::with_capacity(512),
+            den_neighbours: [den_neighbours(Color::Red), den_neighbours(Color::Yellow)],
+            nodes: 0,
+            deadline: None,
+            node_limit: None,
+            can_stop: false,
+            stopped: false,
+        }
+    }
+
+    /// Forgets what earlier searches learnt (call between games).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.ordering = Ordering::default();
+    }
+
+    /// Searches the game's position and returns the best move it may play (never one refused
+    /// by J-REPEAT), or `None` when it has none.
+    pub fn search(&mut self, game: &Game, limits: Limits) -> Option<SearchReport> {
+        let mut root_moves = game.legal_moves();
+        let first = *root_moves.first()?;
+        if root_moves.len() == 1 {
+            return Some(SearchReport {
+                best: first,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+            });
+        }
+        let started = Instant::now();
+        self.deadline = limits.time.map(|t| started + t);
+        self.node_limit = limits.nodes;
+        let max_depth = match limits {
+            Limits { depth: Some(d), .. } => d.max(1),
+            Limits {
+                time: None,
+                nodes: None,
+                ..
+            } => 6,
+            _ => MAX_PLY as u32 - 8,
+        };
+        self.nodes = 0;
+        self.stopped = false;
+        self.can_stop = false;
+        self.ordering.new_search();
+        self.path.clear();
+        self.path.extend_from_slice(game.recent_hashes());
+        let pos = *game.position();
+        let tt_move = self.tt.probe(pos.hash()).and_then(|e| e.best);
+        self.ordering.sort(&pos, &mut root_moves, tt_move, 0);
+
+        let mut report = SearchReport {
+            best: first,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        for depth in 1..=max_depth {
+            let (score, best) = self.root(&pos, &mut root_moves, depth as i32);
+            if self.stopped {
+                break;
+            }
+            report = SearchReport {
+                best,
+                score,
+                depth,
+                nodes: self.nodes,
+            };
+            self.can_stop = true;
+            if score.abs() > WIN_BOUND {
+                break; // a forced result: deeper search cannot change it
+            }
+            if let Some(t) = limits.time {
+                // The next iteration would take several times longer: do not start it.
+                if started.elapsed() * 3 > t {
+                    break;
+                }
+            }
+        }
+        report.nodes = self.nodes;
+        Some(report)
+    }
+
+    fn root(&mut self, pos: &Position, moves: &mut [Move], depth: i32) -> (i32, Move) {
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best = moves[0];
+        let mut best_index = 0;
+        for (i, &m) in moves.iter().enumerate() {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, 1, -beta, -alpha)
+            } else {
+                let s = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha);
+                if s > alpha && !self.stopped {
+                    -self.negamax(&child, depth - 1, 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                best = m;
+                best_index = i;
+            }
+        }
+        // The best move goes first in the next iteration.
+        moves[..=best_index].rotate_right(1);
+        (alpha, best)
+    }
+
+    #[inline]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.can_stop && self.nodes.is_multiple_of(CHECK_EVERY) {
+            let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let out_of_nodes = self.node_limit.is_some_and(|n| self.nodes >= n);
+            self.stopped = out_of_time || out_of_nodes;
+        }
+    }
+
+    /// Scores that need no search: a lost position, or a den entry available now.
+    #[inline]
+    fn settled(&self, pos: &Position, ply: usize) -> Option<i32> {
+        let us = pos.turn();
+        if pos.den_winner().is_some() || pos.pieces(us).is_empty() {
+            return Some(-WIN + ply as i32);
+        }
+        if (pos.pieces(us) & self.den_neighbours[us.other().index()]).has_any() {
+            return Some(WIN - ply as i32 - 1);
+        }
+        None
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        if let Some(score) = self.settled(pos, ply) {
+            return score;
+        }
+        let key = pos.hash();
+        if self.path.contains(&key) {
+            return 0; // a repetition: treated as a draw, and J-REPEAT forbids cycling anyway
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(pos, ply, alpha, beta);
+        }
+        let mut tt_move = None;
+        if let Some(entry) = self.tt.probe(key) {
+            tt_move = entry.best;
+            if entry.depth >= depth {
+                let score = from_tt(entry.score, ply);
+                match entry.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return -WIN + ply as i32; // J-WIN-WIPE: no legal move loses
+        }
+        self.ordering.sort(pos, moves.as_mut_slice(), tt_move, ply);
+        self.path.push(key);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for (i, &m) in moves.iter().enumerate() {
+            let capture = pos.is_capture(m);
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                // Late quiet moves are searched one ply shallower first (LMR).
+                let reduction = i32::from(depth >= 3 && i >= 4 && !capture);
+                let mut s =
+                    -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                if reduction > 0 && s > alpha {
+                    s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
+                }
+                s
+            };
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if !capture {
+                    self.ordering.record_cutoff(pos, m, depth, ply);
+                }
+                break;
+            }
+        }
+        self.path.pop();
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt.store(Entry {
+            key,
+            best: best_move,
+            score: to_tt(best, ply),
+            depth,
+            bound,
+        });
+        best
+    }
+
+    fn quiescence(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        if let Some(score) = self.settled(pos, ply) {
+            return score;
+        }
+        let us = pos.turn();
+        // An enemy beside our den wins next move unless captured: no standing pat then.
+        let threatened = (pos.pieces(us.other()) & self.den_neighbours[us.index()]).has_any();
+        let stand = if threatened {
+            -WIN + ply as i32 + 2
+        } else {
+            self.eval.evaluate(pos)
+        };
+        if stand >= beta || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut captures = pos.capture_moves();
+        self.ordering
+            .sort(pos, captures.as_mut_slice(), None, MAX_PLY);
+        for &m in &captures {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let score = -self.quiescence(&child, ply + 1, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                return score;
+            }
+            alpha = alpha.max(score);
+        }
+        alpha
+    }
+}

@@ -1,0 +1,76 @@
+//! `hangar perft`: count the legal move sequences of a Jungle position.
+
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Args;
+use hangar_jungle::{Position, Rules, perft, perft_divide};
+
+/// Arguments of `hangar perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Search depth in plies.
+    pub depth: u32,
+    /// The position, in position text (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Print the count below each first move.
+    #[arg(long)]
+    pub divide: bool,
+    /// A rule option `key=value`, repeatable (order, elephant-takes-rat, leopard-leaps).
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+}
+
+/// Parses `--option key=value` flags on top of the default rules.
+pub(crate) fn parse_rules(options: &[String]) -> anyhow::Result<Rules> {
+    let mut rules = Rules::default();
+    for pair in options {
+        rules
+            .set_pair(pair)
+            .with_context(|| format!("bad --option {pair:?}"))?;
+    }
+    Ok(rules)
+}
+
+/// The position of `--fen` (or the start) under the rules of `--option`. A rules field in the
+/// text itself is overridden only by options given on the command line.
+pub(crate) fn parse_position(fen: Option<&str>, options: &[String]) -> anyhow::Result<Position> {
+    let rules = parse_rules(options)?;
+    match fen {
+        None => Ok(Position::start(rules)),
+        Some(text) => {
+            let pos: Position = text
+                .parse()
+                .with_context(|| format!("bad --fen {text:?}"))?;
+            Ok(if options.is_empty() {
+                pos
+            } else {
+                pos.with_rules(rules)
+            })
+        }
+    }
+}
+
+/// Runs `hangar perft`.
+pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
+    let pos = parse_position(args.fen.as_deref(), &args.options)?;
+    let started = Instant::now();
+    let nodes = if args.divide {
+        let divided = perft_divide(&pos, args.depth);
+        for (m, n) in &divided {
+            println!("{m}: {n}");
+        }
+        divided.iter().map(|(_, n)| n).sum()
+    } else {
+        perft(&pos, args.depth)
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    println!("nodes {nodes}");
+    println!(
+        "time {:.3} s, {:.1} million nodes/s",
+        seconds,
+        nodes as f64 / seconds.max(1e-9) / 1e6
+    );
+    Ok(())
+}
