@@ -33,7 +33,7 @@ has() { grep -q -- "$1" <<<"$HELP"; }
 if has "--database"; then EXTRA+=(--database "sqlite:$WORK/hangar.db"); fi
 if has "--bot-delay-ms"; then EXTRA+=(--bot-delay-ms "${HANGAR_BOT_DELAY_MS:-40}"); fi
 if has "--web-dir"; then EXTRA+=(--web-dir "$ROOT/web"); fi
-if has "--reconnect-grace"; then EXTRA+=(--reconnect-grace 30); fi
+if has "--reconnect-seconds"; then EXTRA+=(--reconnect-seconds 30); fi
 
 (cd "$WORK" && exec "$HANGAR" serve --addr "127.0.0.1:$PORT" "${EXTRA[@]}") >"$LOG" 2>&1 &
 SERVER=$!

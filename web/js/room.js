@@ -94,21 +94,22 @@ export function applyEvent(state, ev) {
       if (seat) Object.assign(seat, { away_until: null, connected: true });
       break;
     case 'timeout':
-      if (state.game?.timeouts) state.game.timeouts[ev.seat] = ev.count;
+      state.timeouts = { ...(state.timeouts || {}), [ev.seat]: ev.count };
       break;
     case 'out':
       if (seat) seat.out = ev.reason;
       break;
     case 'draw_offered':
-      if (state.game) state.game.draw_offer = ev.seat;
+      state.draw_offer = ev.seat;
       break;
     case 'draw_declined':
-      if (state.game) state.game.draw_offer = null;
+      state.draw_offer = null;
       break;
     case 'chat':
       state.chat = [...(state.chat || []), { seat: ev.seat, name: ev.name, text: ev.text, at: ev.at }].slice(-100);
       break;
     case 'game_over':
+      state.draw_offer = null;
       state.status = 'finished';
       state.result = ev.result;
       state.seed = ev.result?.seed ?? state.seed;
@@ -218,6 +219,7 @@ export class RoomView {
   onSnapshot(msg) {
     this.state = msg.state;
     this.state.game_kind = gameKind(msg.state);
+    if (this.state.draw_offer === undefined) this.state.draw_offer = this.state.game?.draw_offer ?? null;
     if (typeof this.state.game === 'string') this.state.game = null;
     normalizeGame(this.state.game);
     this.v = msg.v;

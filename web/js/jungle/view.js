@@ -4,7 +4,7 @@
 import { h, mount, secondsLeft } from '../dom.js';
 import { t } from '../i18n.js';
 import { JungleBoard } from './board.js';
-import { HANZI, parseFen } from './position.js';
+import { parseFen } from './position.js';
 
 /** The jungle game view inside a room. */
 export class JungleView {
@@ -95,19 +95,20 @@ export class JungleView {
     const rows = st.seats.map((seat, i) => h('li', { class: `player-row ${g?.to_move === i && st.status === 'playing' ? 'to-move' : ''}`, 'data-seat': i },
       h('span', { class: `dot c-${i === 0 ? 'red' : 'yellow'}` }),
       h('span', { class: 'player-name' }, seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`, i === me ? h('small', {}, ` (${t('you')})`) : null),
-      h('span', { class: 'player-stats' }, `${HANZI.E}×${counts[i]}`, g?.timeouts?.[i] ? ` ⏱${g.timeouts[i]}` : ''),
+      h('span', { class: 'player-stats' }, `🐾 ${counts[i]}`, st.timeouts?.[i] ? ` ⏱${st.timeouts[i]}` : ''),
       seat.away_until ? h('span', { class: 'chip chip-away', 'data-until': seat.away_until }, t('away', { s: secondsLeft(seat.away_until) })) : null,
       seat.out ? h('span', { class: 'chip chip-out' }, t(`out_${seat.out}`)) : null));
     const controls = [];
     if (me !== null && st.status === 'playing' && !st.seats[me].out) {
-      if (g?.draw_offer !== null && g?.draw_offer !== undefined && g.draw_offer !== me) {
+      const offer = st.draw_offer;
+      if (offer !== null && offer !== undefined && offer !== me) {
         controls.push(h('div', { class: 'draw-offer', id: 'draw-offer' },
-          t('draw_offered', { name: this.seatName(g.draw_offer) }),
+          t('draw_offered', { name: this.seatName(offer) }),
           h('button', { class: 'btn btn-small btn-primary', type: 'button', onclick: () => this.room.cmd('answer_draw', { accept: true }) }, t('accept')),
           h('button', { class: 'btn btn-small', type: 'button', onclick: () => this.room.cmd('answer_draw', { accept: false }) }, t('decline'))));
       } else {
         controls.push(h('button', {
-          class: 'btn btn-small', type: 'button', id: 'offer-draw', disabled: g?.draw_offer === me,
+          class: 'btn btn-small', type: 'button', id: 'offer-draw', disabled: offer === me,
           onclick: () => this.room.cmd('offer_draw'),
         }, '🤝 ', t('offer_draw')));
       }
