@@ -193,7 +193,7 @@ export class HallView {
       const { games } = await this.app.conn.send('my_games', { limit: 20 });
       mount(this.gamesBox, games.length ? h('ul', { class: 'games-list' }, games.map((g) => h('li', {},
         h('span', {}, g.game === 'flight' ? '✈' : '🐘'),
-        h('span', { class: 'games-players' }, g.players.join(' · ')),
+        h('span', { class: 'games-players' }, g.players ? g.players.join(' · ') : `${t('room')} ${g.room} · ${t('result_rank', { n: g.rank })}`),
         h('span', { class: `delta ${g.delta >= 0 ? 'up' : 'down'}` }, g.delta >= 0 ? `+${g.delta}` : g.delta),
         h('a', { class: 'btn btn-small', href: `#/replay/${g.game_id}` }, t('replay'))))) : h('p', { class: 'empty' }, t('no_games')));
     } catch (err) {
@@ -269,7 +269,22 @@ export class HallView {
         seats: 2, turn_seconds: Number(f.get('turn_seconds')), level: Number(f.get('level')), order: f.get('order'),
         leopard_leaps: bool('leopard_leaps'), elephant_takes_rat: bool('elephant_takes_rat'),
       };
-      const { room } = await this.app.conn.send('create_room', { game: this.game, private: bool('private'), options });
+      // Rule options equal to the preset's are left to the preset (flight.md §9).
+      if (flight) {
+        const improved = options.preset === 'improved';
+        const preset = { takeoff: improved ? '5,6' : '6', three_sixes: improved ? 'all-to-hangar' : 'none', stacks: improved ? 'pass' : 'block', finish: improved ? 'overshoot' : 'bounce' };
+        for (const [k, v] of Object.entries(preset)) if (String(options[k]) === v) delete options[k];
+      }
+      let room;
+      try {
+        ({ room } = await this.app.conn.send('create_room', { game: this.game, private: bool('private'), options }));
+      } catch (err) {
+        // The hall's engine spells take-off rolls "six" / "five-or-six"; the protocol page says
+        // [6] / [5,6]. Accept either server.
+        if (err.code !== 'invalid' || !options.takeoff) throw err;
+        options.takeoff = options.takeoff.includes(5) ? 'five-or-six' : 'six';
+        ({ room } = await this.app.conn.send('create_room', { game: this.game, private: bool('private'), options }));
+      }
       location.hash = `#/room/${room}`;
     });
     return form;

@@ -250,6 +250,7 @@ export class RoomView {
     }
     if (ev.kind === 'game_over') {
       this.gameView?.update(this.state, this.mySeat());
+      this.renderHeader();
       this.renderSide();
       this.showResult();
       this.refreshScore();

@@ -14,8 +14,10 @@ export class UnsupportedReplay extends Error {}
 /** Rule options with preset defaults filled in (flight.md §9). */
 export function effectiveOptions(options = {}) {
   const improved = options.preset === 'improved';
+  let takeoff = options.takeoff || (improved ? [5, 6] : [6]);
+  if (typeof takeoff === 'string') takeoff = takeoff === 'five-or-six' ? [5, 6] : [6];
   return {
-    takeoff: options.takeoff || (improved ? [5, 6] : [6]),
+    takeoff,
     three_sixes: options.three_sixes || (improved ? 'all-to-hangar' : 'none'),
     stacks: options.stacks || (improved ? 'pass' : 'block'),
     finish: options.finish || (improved ? 'overshoot' : 'bounce'),
