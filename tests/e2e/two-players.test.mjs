@@ -22,11 +22,17 @@ async function step(pages) {
   return true;
 }
 
+// Both boards show the same planes (polling: a page may still be animating the last move).
 async function sameBoard(a, b) {
-  const want = await flightPlanes(a);
-  await b.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('.flight-board .plane')]
-    .map((p) => `${p.dataset.seat}:${p.dataset.plane}:${p.dataset.progress}`).sort()) === w, JSON.stringify(want), { timeout: 20000 });
-  return want;
+  let last = null;
+  for (let i = 0; i < 100; i += 1) {
+    const [x, y] = [await flightPlanes(a), await flightPlanes(b)];
+    if (JSON.stringify(x) === JSON.stringify(y)) return x;
+    last = [x, y];
+    await a.waitForTimeout(200);
+  }
+  assert.fail(`boards differ: ${JSON.stringify(last)}`);
+  return null;
 }
 
 test('P-SEATS/P-SPECTATE/P-DISCONNECT: two players see each other\'s moves; a reload resumes the game', { timeout: 600000 }, async () => {

@@ -269,6 +269,9 @@ export class HallView {
         seats: 2, turn_seconds: Number(f.get('turn_seconds')), level: Number(f.get('level')), order: f.get('order'),
         leopard_leaps: bool('leopard_leaps'), elephant_takes_rat: bool('elephant_takes_rat'),
       };
+      // The standard animal order is the default: send `order` only when it differs (the
+      // hall's engine spells the default "dog-over-wolf", the protocol page "standard").
+      if (!flight && options.order === 'standard') delete options.order;
       // Rule options equal to the preset's are left to the preset (flight.md §9).
       if (flight) {
         const improved = options.preset === 'improved';
