@@ -196,9 +196,10 @@ export class FlightBoard {
     this.staticLayer = s('g');
     this.markLayer = s('g', { class: 'marks' });
     this.itemLayer = s('g', { class: 'items' });
+    this.labelLayer = s('g', { class: 'hangar-labels' });
     this.planeLayer = s('g', { class: 'planes' });
     this.fxLayer = s('g', { class: 'fx' });
-    this.svg.append(this.staticLayer, this.itemLayer, this.markLayer, this.planeLayer, this.fxLayer);
+    this.svg.append(this.staticLayer, this.labelLayer, this.itemLayer, this.markLayer, this.planeLayer, this.fxLayer);
     this.planes = new Map(); // "seat:plane" → element
     this.colours = COLOURS;
     this.game = null;
@@ -235,6 +236,28 @@ export class FlightBoard {
       this.planeLayer.append(el);
     }
     return el;
+  }
+
+  /**
+   * Write each player's name on the outer edge of its hangar, with 🤖 when on auto-play and
+   * ⚡ on the seat to move. `labels[seat]` = {name, auto, toMove} or null.
+   */
+  setLabels(labels) {
+    const key = JSON.stringify(labels);
+    if (key === this.labelsKey) return;
+    this.labelsKey = key;
+    const out = [];
+    labels.forEach((label, seat) => {
+      if (!label || !this.colours[seat]) return;
+      const c = hangarCentre(this.colourIndex(seat));
+      const y = (c.y + Math.sign(c.y) * 1.52) * U;
+      const text = `${label.toMove ? '▶ ' : ''}${label.name}${label.auto ? ' 🤖' : ''}`;
+      out.push(s('text', {
+        x: c.x * U, y: y + (c.y > 0 ? 9 : 4), 'text-anchor': 'middle',
+        class: `hangar-label ${label.toMove ? 'to-move' : ''}`, fill: PALETTE[this.colours[seat]].dark,
+      }, text.length > 18 ? `${text.slice(0, 17)}…` : text));
+    });
+    this.labelLayer.replaceChildren(...out);
   }
 
   /** Draw the items lying on the board and the weather cell (F-ITEM-SPAWN, F-WEATHER). */

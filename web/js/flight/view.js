@@ -48,6 +48,11 @@ export class FlightView {
     const g = state.game;
     if (!g) return;
     this.board.render(g);
+    this.board.setLabels(state.seats.map((seat, i) => (seat.player || seat.bot ? {
+      name: seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`,
+      auto: !!seat.autoplay,
+      toMove: state.status === 'playing' && g.to_move === i,
+    } : null)));
     this.die.show(g.die ?? this.lastRoll ?? null);
     const canRoll = this.myTurn() && g.need === 'roll' && !this.busy;
     const canMove = this.myTurn() && g.need === 'move' && !this.busy;
