@@ -12,14 +12,22 @@ after(async () => { await browser?.close(); });
 
 // One decision by whichever page can act; returns false when neither can within the wait.
 async function step(pages) {
-  const which = await Promise.race(pages.map((p, i) => flightWait(p, 60000).then((w) => [i, w])));
-  const [i, what] = which;
-  if (what === 'over') return false;
-  const page = pages[i];
-  if (what === 'roll') await page.locator('#die').click({ force: true });
-  else await page.locator('.flight-board .plane.movable').first().click({ force: true });
-  await page.waitForFunction((w) => (w === 'roll' ? document.querySelector('#die')?.disabled : !document.querySelector('.plane.movable')), what, { timeout: 30000 });
-  return true;
+  for (let attempt = 0; ; attempt += 1) {
+    const which = await Promise.race(pages.map((p, i) => flightWait(p, 60000).then((w) => [i, w])));
+    const [i, what] = which;
+    if (what === 'over') return false;
+    const page = pages[i];
+    try {
+      // A short timeout: the control can be redrawn under the click (an event just came in).
+      if (what === 'roll') await page.locator('#die').click({ force: true, timeout: 3000 });
+      else await page.locator('.flight-board .plane.movable').first().click({ force: true, timeout: 3000 });
+    } catch (err) {
+      if (attempt < 5) continue;
+      throw err;
+    }
+    await page.waitForFunction((w) => (w === 'roll' ? document.querySelector('#die')?.disabled : !document.querySelector('.plane.movable')), what, { timeout: 30000 });
+    return true;
+  }
 }
 
 // Both boards show the same planes (polling: a page may still be animating the last move).
@@ -97,6 +105,26 @@ test('P-SEATS/P-SPECTATE/P-DISCONNECT: two players see each other\'s moves; a re
   await step([ana, bo]);
   await step([ana, bo]);
   await sameBoard(ana, bo);
-  assert.deepEqual(ana.errors, []);
   assert.deepEqual(bo.errors, []);
+
+  // Bo goes away for good: Ana sees his countdown and that auto-play plays for him.
+  await bo.context().close();
+  const boRow = ana.locator('.player-row[data-seat="1"]');
+  await boRow.locator('.chip-away').waitFor({ timeout: 20000 });
+  assert.match(await boRow.locator('.chip-away').textContent(), /offline \d+s/);
+  await boRow.locator('.chip-auto').waitFor({ timeout: 20000 });
+  await shot(ana, 'two-players-away');
+  // Ana plays on until resigning is allowed (P-RESIGN: 15 turns), then resigns.
+  for (let i = 0; i < 400; i += 1) {
+    if (await ana.locator('#resign-btn:not([disabled])').count()) break;
+    const what = await flightWait(ana, 60000);
+    if (what === 'over') break;
+    await step([ana]);
+  }
+  if (!(await ana.locator('#result').count())) {
+    await ana.locator('#resign-btn').click();
+    await ana.locator('#result').waitFor();
+  }
+  assert.equal(await ana.locator('#result tbody tr').count(), 2);
+  assert.deepEqual(ana.errors, []);
 });
