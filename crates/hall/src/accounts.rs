@@ -1,7 +1,7 @@
 //! Players, names, tokens and passwords (P-GUEST, P-ACCOUNT, P-SCORE).
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 

@@ -18,6 +18,9 @@ pub struct Config {
     pub bot_delay: Duration,
     /// Directory of the web client served at `/`, if any.
     pub web_dir: Option<PathBuf>,
+    /// How long one second of a turn timer lasts: one second, except in tests that need
+    /// timers to run out quickly.
+    pub turn_unit: Duration,
 }
 
 impl Default for Config {
@@ -29,6 +32,7 @@ impl Default for Config {
             reconnect_grace: Duration::from_secs(180),
             bot_delay: Duration::from_millis(600),
             web_dir: None,
+            turn_unit: Duration::from_secs(1),
         }
     }
 }

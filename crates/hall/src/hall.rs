@@ -41,6 +41,9 @@ impl AnswerCache {
     }
 }
 
+/// Answer memories by (player, client).
+type Caches = HashMap<(i64, String), Arc<Mutex<AnswerCache>>>;
+
 /// A listed room as the hall shows it.
 #[derive(Clone, Debug)]
 struct Listing {
@@ -60,7 +63,7 @@ pub struct Hall {
     rooms: Mutex<HashMap<String, RoomHandle>>,
     listings: Mutex<HashMap<String, Listing>>,
     subscribers: Mutex<HashMap<ConnId, (GameKind, Outbox)>>,
-    caches: Mutex<HashMap<(i64, String), Arc<Mutex<AnswerCache>>>>,
+    caches: Mutex<Caches>,
     seats: Mutex<HashMap<i64, Vec<String>>>,
     connections: AtomicUsize,
 }
@@ -167,7 +170,8 @@ impl Hall {
     fn unlist(&self, code: &str) {
         let removed = self.listings.lock().expect("listings lock").remove(code);
         if let Some(listing) = removed {
-            let frame = json!({"type": "hall_room_removed", "game": listing.game.name(), "code": code});
+            let frame =
+                json!({"type": "hall_room_removed", "game": listing.game.name(), "code": code});
             self.tell_subscribers(listing.game, Utf8Bytes::from(frame.to_string()));
         }
     }

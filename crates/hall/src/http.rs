@@ -52,7 +52,11 @@ async fn upgrade(ws: WebSocketUpgrade, State(hall): State<Arc<Hall>>) -> Respons
 }
 
 fn not_found(what: &str) -> Response {
-    (StatusCode::NOT_FOUND, Json(json!({"error": format!("no {what}")}))).into_response()
+    (
+        StatusCode::NOT_FOUND,
+        Json(json!({"error": format!("no {what}")})),
+    )
+        .into_response()
 }
 
 fn failed() -> Response {

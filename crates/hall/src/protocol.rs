@@ -51,7 +51,10 @@ pub enum Command {
     /// Heartbeat.
     Ping,
     /// Play as a guest.
-    Guest { name: String, client: Option<String> },
+    Guest {
+        name: String,
+        client: Option<String>,
+    },
     /// Register an account.
     Register {
         name: String,
@@ -65,7 +68,10 @@ pub enum Command {
         client: Option<String>,
     },
     /// Come back with a token.
-    Auth { token: String, client: Option<String> },
+    Auth {
+        token: String,
+        client: Option<String>,
+    },
     /// Best scores.
     Leaderboard { limit: Option<i64> },
     /// My finished games.
@@ -261,17 +267,35 @@ pub fn welcome_frame() -> String {
 pub fn parse_command(text: &str) -> (Option<u64>, Result<Command, ProtoError>) {
     let value: Value = match serde_json::from_str(text) {
         Ok(value) => value,
-        Err(e) => return (None, Err(ProtoError::new(ErrorCode::BadMessage, e.to_string()))),
+        Err(e) => {
+            return (
+                None,
+                Err(ProtoError::new(ErrorCode::BadMessage, e.to_string())),
+            );
+        }
     };
     let Some(object) = value.as_object() else {
         return (
             None,
-            Err(ProtoError::new(ErrorCode::BadMessage, "a message is a JSON object")),
+            Err(ProtoError::new(
+                ErrorCode::BadMessage,
+                "a message is a JSON object",
+            )),
         );
     };
-    let id = object.get("id").and_then(Value::as_u64).filter(|id| *id < (1 << 53));
-    let Some(kind) = object.get("type").and_then(Value::as_str).map(str::to_owned) else {
-        return (id, Err(ProtoError::new(ErrorCode::BadMessage, "missing \"type\"")));
+    let id = object
+        .get("id")
+        .and_then(Value::as_u64)
+        .filter(|id| *id < (1 << 53));
+    let Some(kind) = object
+        .get("type")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+    else {
+        return (
+            id,
+            Err(ProtoError::new(ErrorCode::BadMessage, "missing \"type\"")),
+        );
     };
     if !COMMAND_TYPES.contains(&kind.as_str()) {
         return (

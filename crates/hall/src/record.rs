@@ -25,7 +25,9 @@ pub enum RecordError {
     #[error("the seed is not revealed: the game has not ended")]
     NoSeed,
     /// sha256(seed) differs from the published commitment.
-    #[error("the seed does not match the commitment: sha256(seed) = {actual}, published {published}")]
+    #[error(
+        "the seed does not match the commitment: sha256(seed) = {actual}, published {published}"
+    )]
     Commitment {
         /// sha256 of the revealed seed.
         actual: String,
@@ -133,7 +135,11 @@ fn walk(
                     .map_err(|e| illegal(e.message))?;
                 if let (Some(drawn), Some(recorded)) = (played.roll, logged.roll) {
                     if drawn != recorded {
-                        return Err(RecordError::Roll { index, recorded, drawn });
+                        return Err(RecordError::Roll {
+                            index,
+                            recorded,
+                            drawn,
+                        });
                     }
                     rolls += 1;
                 }
@@ -187,7 +193,10 @@ pub fn replay_lines(record: &Value) -> Result<Vec<String>, RecordError> {
     walk(record, |index, logged, session| {
         let who = format!("seat {} ({})", logged.seat, name(logged.seat));
         let what = match &logged.action {
-            Act::Roll => format!("rolls {}", logged.roll.map_or("?".into(), |r| r.to_string())),
+            Act::Roll => format!(
+                "rolls {}",
+                logged.roll.map_or("?".into(), |r| r.to_string())
+            ),
             Act::Move {
                 plane: Some(plane), ..
             } => format!("moves plane {plane}"),
@@ -203,7 +212,7 @@ pub fn replay_lines(record: &Value) -> Result<Vec<String>, RecordError> {
         let view = session.view();
         let state = match view["kind"].as_str() {
             Some("flight") => format!("planes {}", view["planes"]),
-            _ => format!("{}", view["fen"].as_str().unwrap_or_default()),
+            _ => view["fen"].as_str().unwrap_or_default().to_owned(),
         };
         lines.push(format!("{:>4}. {who} {what}{auto}   → {state}", index + 1));
     })?;

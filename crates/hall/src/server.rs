@@ -30,7 +30,9 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     for game in &running {
         match restore_room(&hall, game).await {
             Ok(()) => restored += 1,
-            Err(e) => tracing::error!(game_id = game.id, error = %e, "a running game could not be restored"),
+            Err(e) => {
+                tracing::error!(game_id = game.id, error = %e, "a running game could not be restored")
+            }
         }
     }
     if !running.is_empty() {
@@ -38,12 +40,19 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     }
     let listener = TcpListener::bind(&config.addr).await?;
     let addr = listener.local_addr()?;
-    Ok(Running { addr, hall, listener })
+    Ok(Running {
+        addr,
+        hall,
+        listener,
+    })
 }
 
 impl Running {
     /// Serves until `shutdown` completes.
-    pub async fn serve(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+    pub async fn serve(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
         let router = app(self.hall.clone());
         axum::serve(self.listener, router)
             .with_graceful_shutdown(shutdown)

@@ -345,13 +345,12 @@ impl Store {
         .await?;
         let mut scores = Vec::with_capacity(lines.len());
         for line in lines {
-            let row = sqlx::query(
-                "UPDATE players SET score = score + $1 WHERE id = $2 RETURNING score",
-            )
-            .bind(line.delta)
-            .bind(line.player_id)
-            .fetch_one(&mut *tx)
-            .await?;
+            let row =
+                sqlx::query("UPDATE players SET score = score + $1 WHERE id = $2 RETURNING score")
+                    .bind(line.delta)
+                    .bind(line.player_id)
+                    .fetch_one(&mut *tx)
+                    .await?;
             scores.push(row.try_get("score")?);
             sqlx::query(
                 "INSERT INTO game_players (game_id, player_id, seat, delta, rank) VALUES ($1, $2, $3, $4, $5)",
@@ -529,7 +528,10 @@ mod tests {
             normalise_url("hangar.db").unwrap(),
             (Backend::Sqlite, "sqlite:hangar.db?mode=rwc".to_owned())
         );
-        assert_eq!(normalise_url("postgres://u@h/db").unwrap().0, Backend::Postgres);
+        assert_eq!(
+            normalise_url("postgres://u@h/db").unwrap().0,
+            Backend::Postgres
+        );
         assert!(normalise_url("mysql://x").is_err());
     }
 }

@@ -12,12 +12,14 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::accounts::{Player, check_name, check_password, hash_password, token_well_formed, verify_password};
+use crate::accounts::{
+    Player, check_name, check_password, hash_password, token_well_formed, verify_password,
+};
 use crate::hall::{AnswerCache, Hall};
 use crate::outbox::{Out, Outbox};
 use crate::protocol::{
-    Answer, Command, ErrorCode, GameKind, MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND, ProtoError,
-    answer_frame, error_frame, parse_command, welcome_frame,
+    Answer, Command, ErrorCode, GameKind, MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND,
+    ProtoError, answer_frame, error_frame, parse_command, welcome_frame,
 };
 use crate::room::{RoomHandle, RoomSettings, open_room};
 
@@ -42,7 +44,8 @@ impl RateLimit {
         let now = Instant::now();
         let elapsed = now.duration_since(self.last).as_secs_f64();
         self.last = now;
-        self.tokens = (self.tokens + elapsed * f64::from(MESSAGES_PER_SECOND)).min(f64::from(MESSAGE_BURST));
+        self.tokens =
+            (self.tokens + elapsed * f64::from(MESSAGES_PER_SECOND)).min(f64::from(MESSAGE_BURST));
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
             true
@@ -113,7 +116,11 @@ pub async fn serve_socket(socket: WebSocket, hall: Arc<Hall>) {
         let text = match message {
             Ok(Message::Text(text)) => text,
             Ok(Message::Binary(_)) => {
-                conn.error(None, ErrorCode::BadMessage, "binary frames are not accepted: send JSON text");
+                conn.error(
+                    None,
+                    ErrorCode::BadMessage,
+                    "binary frames are not accepted: send JSON text",
+                );
                 continue;
             }
             Ok(Message::Close(_)) => break,
@@ -128,13 +135,19 @@ pub async fn serve_socket(socket: WebSocket, hall: Arc<Hall>) {
             conn.error(
                 None,
                 ErrorCode::RateLimited,
-                format!("at most {MESSAGES_PER_SECOND} messages per second (burst {MESSAGE_BURST})"),
+                format!(
+                    "at most {MESSAGES_PER_SECOND} messages per second (burst {MESSAGE_BURST})"
+                ),
             );
             continue;
         }
         if text.len() > MAX_MESSAGE_BYTES {
             let (id, _) = parse_command(&text);
-            conn.error(id, ErrorCode::TooLarge, format!("a message is at most {MAX_MESSAGE_BYTES} bytes"));
+            conn.error(
+                id,
+                ErrorCode::TooLarge,
+                format!("a message is at most {MAX_MESSAGE_BYTES} bytes"),
+            );
             continue;
         }
         conn.handle_text(&text).await;
@@ -181,7 +194,8 @@ async fn write_frames(
 
 impl Conn {
     fn error(&self, id: Option<u64>, code: ErrorCode, message: impl Into<String>) {
-        self.outbox.send_text(error_frame(id, &ProtoError::new(code, message)));
+        self.outbox
+            .send_text(error_frame(id, &ProtoError::new(code, message)));
     }
 
     async fn handle_text(&mut self, text: &str) {
@@ -223,12 +237,23 @@ impl Conn {
                 self.hall.subscribe(game, &self.outbox);
                 Reply::Sent(frame)
             }
-            Command::CreateRoom { game, private, options } => {
+            Command::CreateRoom {
+                game,
+                private,
+                options,
+            } => {
                 let player = match self.require_player() {
                     Ok(player) => player.clone(),
                     Err(e) => return Err(e).into(),
                 };
-                match open_room(&self.hall, RoomSettings { game, private, options }) {
+                match open_room(
+                    &self.hall,
+                    RoomSettings {
+                        game,
+                        private,
+                        options,
+                    },
+                ) {
                     Ok(handle) => self.enter_room(id, handle, player).await,
                     Err(e) => Err(e).into(),
                 }
@@ -244,31 +269,64 @@ impl Conn {
             Command::Ping => Ok(json!({"time": crate::time::now_ms()})),
             Command::Guest { name, client } => {
                 check_name(&name).map_err(|e| invalid(e.to_string()))?;
-                let (player, token) = self.hall.store.create_player(&name, None).await.map_err(internal)?;
+                let (player, token) = self
+                    .hall
+                    .store
+                    .create_player(&name, None)
+                    .await
+                    .map_err(internal)?;
                 self.sign_in(player.clone(), client.as_deref());
                 Ok(json!({"token": token, "player": player.view()}))
             }
-            Command::Register { name, password, client } => self.register(name, password, client).await,
-            Command::Login { name, password, client } => {
+            Command::Register {
+                name,
+                password,
+                client,
+            } => self.register(name, password, client).await,
+            Command::Login {
+                name,
+                password,
+                client,
+            } => {
                 let found = self.hall.store.account(&name).await.map_err(internal)?;
                 let Some((player, hash)) = found else {
-                    return Err(ProtoError::new(ErrorCode::BadCredentials, "wrong name or password"));
+                    return Err(ProtoError::new(
+                        ErrorCode::BadCredentials,
+                        "wrong name or password",
+                    ));
                 };
                 let ok = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
                     .await
                     .unwrap_or(false);
                 if !ok {
-                    return Err(ProtoError::new(ErrorCode::BadCredentials, "wrong name or password"));
+                    return Err(ProtoError::new(
+                        ErrorCode::BadCredentials,
+                        "wrong name or password",
+                    ));
                 }
-                let token = self.hall.store.issue_token(player.id).await.map_err(internal)?;
+                let token = self
+                    .hall
+                    .store
+                    .issue_token(player.id)
+                    .await
+                    .map_err(internal)?;
                 self.sign_in(player.clone(), client.as_deref());
                 Ok(json!({"token": token, "player": player.view()}))
             }
             Command::Auth { token, client } => {
                 if !token_well_formed(&token) {
-                    return Err(ProtoError::new(ErrorCode::BadToken, "a token is 32 hexadecimal digits"));
+                    return Err(ProtoError::new(
+                        ErrorCode::BadToken,
+                        "a token is 32 hexadecimal digits",
+                    ));
                 }
-                let Some(player) = self.hall.store.player_by_token(&token).await.map_err(internal)? else {
+                let Some(player) = self
+                    .hall
+                    .store
+                    .player_by_token(&token)
+                    .await
+                    .map_err(internal)?
+                else {
                     return Err(ProtoError::new(ErrorCode::BadToken, "unknown token"));
                 };
                 self.sign_in(player.clone(), client.as_deref());
@@ -304,7 +362,10 @@ impl Conn {
 
     fn require_player(&self) -> Result<&Player, ProtoError> {
         self.player.as_ref().ok_or_else(|| {
-            ProtoError::new(ErrorCode::Unauthenticated, "sign in first (guest, login, register or auth)")
+            ProtoError::new(
+                ErrorCode::Unauthenticated,
+                "sign in first (guest, login, register or auth)",
+            )
         })
     }
 
@@ -319,19 +380,31 @@ impl Conn {
         check_name(&name).map_err(|e| invalid(e.to_string()))?;
         check_password(&password).map_err(|e| invalid(e.to_string()))?;
         if self.hall.store.name_taken(&name).await.map_err(internal)? {
-            return Err(ProtoError::new(ErrorCode::NameTaken, format!("the name {name:?} is taken")));
+            return Err(ProtoError::new(
+                ErrorCode::NameTaken,
+                format!("the name {name:?} is taken"),
+            ));
         }
         let hash = tokio::task::spawn_blocking(move || hash_password(&password))
             .await
             .map_err(|_| ProtoError::new(ErrorCode::Internal, "hashing failed"))?;
         let (player, token) = match self.player.clone().filter(|p| p.guest) {
             Some(mut guest) => {
-                self.hall.store.upgrade_guest(guest.id, &name, &hash).await.map_err(|_| {
-                    ProtoError::new(ErrorCode::NameTaken, format!("the name {name:?} is taken"))
-                })?;
+                self.hall
+                    .store
+                    .upgrade_guest(guest.id, &name, &hash)
+                    .await
+                    .map_err(|_| {
+                        ProtoError::new(ErrorCode::NameTaken, format!("the name {name:?} is taken"))
+                    })?;
                 guest.name = name;
                 guest.guest = false;
-                let token = self.hall.store.issue_token(guest.id).await.map_err(internal)?;
+                let token = self
+                    .hall
+                    .store
+                    .issue_token(guest.id)
+                    .await
+                    .map_err(internal)?;
                 (guest, token)
             }
             None => self
@@ -339,7 +412,9 @@ impl Conn {
                 .store
                 .create_player(&name, Some(&hash))
                 .await
-                .map_err(|_| ProtoError::new(ErrorCode::NameTaken, format!("the name {name:?} is taken")))?,
+                .map_err(|_| {
+                    ProtoError::new(ErrorCode::NameTaken, format!("the name {name:?} is taken"))
+                })?,
         };
         self.sign_in(player.clone(), client.as_deref());
         Ok(json!({"token": token, "player": player.view()}))
@@ -352,12 +427,18 @@ impl Conn {
             seat: None,
             since: None,
         };
-        match handle.command(&self.outbox, Some(player), id, command, false).await {
+        match handle
+            .command(&self.outbox, Some(player), id, command, false)
+            .await
+        {
             Some(frame) => {
                 self.rooms.insert(handle.code().to_owned(), handle);
                 Reply::Sent(frame)
             }
-            None => Reply::Answer(Err(ProtoError::new(ErrorCode::NoRoom, "the room has closed"))),
+            None => Reply::Answer(Err(ProtoError::new(
+                ErrorCode::NoRoom,
+                "the room has closed",
+            ))),
         }
     }
 
@@ -367,10 +448,14 @@ impl Conn {
             Err(e) => return Err(e).into(),
         };
         for code in self.hall.quick_candidates(game) {
-            let Some(handle) = self.hall.room(&code) else { continue };
+            let Some(handle) = self.hall.room(&code) else {
+                continue;
+            };
             // Only a free seat is a match; a full room answers quietly and we try the next.
             let command = Command::QuickJoin;
-            if let Some(frame) = handle.command(&self.outbox, Some(player.clone()), id, command, true).await
+            if let Some(frame) = handle
+                .command(&self.outbox, Some(player.clone()), id, command, true)
+                .await
                 && frame.contains("\"type\":\"ack\"")
             {
                 self.rooms.insert(code, handle);
@@ -396,14 +481,23 @@ impl Conn {
         let handle = match self.hall.room(&code) {
             Some(handle) => handle,
             None => {
-                let frame = error_frame(Some(id), &ProtoError::new(ErrorCode::NoRoom, format!("no room {code}")));
+                let frame = error_frame(
+                    Some(id),
+                    &ProtoError::new(ErrorCode::NoRoom, format!("no room {code}")),
+                );
                 self.outbox.send_text(frame.clone());
                 return frame;
             }
         };
-        let joins = matches!(command, Command::JoinRoom { .. } | Command::Spectate { .. } | Command::TakeSeat { .. });
+        let joins = matches!(
+            command,
+            Command::JoinRoom { .. } | Command::Spectate { .. } | Command::TakeSeat { .. }
+        );
         let leaves = matches!(command, Command::LeaveRoom { .. });
-        match handle.command(&self.outbox, self.player.clone(), id, command, false).await {
+        match handle
+            .command(&self.outbox, self.player.clone(), id, command, false)
+            .await
+        {
             Some(frame) => {
                 let ok = frame.contains("\"type\":\"ack\"");
                 if ok && joins {
@@ -414,7 +508,10 @@ impl Conn {
                 frame
             }
             None => {
-                let frame = error_frame(Some(id), &ProtoError::new(ErrorCode::NoRoom, format!("room {code} has closed")));
+                let frame = error_frame(
+                    Some(id),
+                    &ProtoError::new(ErrorCode::NoRoom, format!("room {code} has closed")),
+                );
                 self.outbox.send_text(frame.clone());
                 frame
             }

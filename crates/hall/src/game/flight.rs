@@ -124,7 +124,8 @@ impl FlightSession {
                     .map_err(|e| illegal(e.to_string()))?;
                 self.count_turns(&events);
                 let moves = self.moves_view();
-                let mut out = vec![json!({"kind": "rolled", "seat": seat, "value": value, "moves": moves})];
+                let mut out =
+                    vec![json!({"kind": "rolled", "seat": seat, "value": value, "moves": moves})];
                 // A roll settled at once (spent, forced, three sixes) also moved the game on.
                 if !matches!(self.game.phase(), Phase::Move { .. }) {
                     out.push(json!({
@@ -192,7 +193,9 @@ impl FlightSession {
         let mut events = Vec::new();
         if self.game.resign(colour, &mut events).is_ok() {
             self.count_turns(&events);
-            vec![json!({"kind": "moved", "seat": seat, "plane": null, "effects": events, "game": self.view()})]
+            vec![
+                json!({"kind": "moved", "seat": seat, "plane": null, "effects": events, "game": self.view()}),
+            ]
         } else {
             Vec::new()
         }

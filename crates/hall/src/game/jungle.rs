@@ -1,5 +1,6 @@
 //! Jungle through `hangar-jungle`: seat 0 plays red (moves first), seat 1 yellow.
 
+use hangar_bots::jungle::{JungleBot, JungleLevel, choose_move};
 use hangar_dice::{Dice, Seed};
 use hangar_jungle::{Color, DrawReason, Game, Move, Outcome, WinReason};
 use serde_json::{Value, json};
@@ -49,7 +50,12 @@ impl JungleSession {
 
     /// The wire view (protocol §6).
     pub fn view(&self) -> Value {
-        let moves: Vec<String> = self.game.legal_moves().iter().map(Move::to_string).collect();
+        let moves: Vec<String> = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(Move::to_string)
+            .collect();
         json!({
             "kind": "jungle",
             "fen": self.game.position().to_string(),
@@ -70,14 +76,8 @@ impl JungleSession {
         else {
             return Err(illegal("a jungle move is {\"move\": \"e3e4\"}"));
         };
-        let m: Move = text
-            .parse()
-            .map_err(|e| illegal(format!("{text}: {e}")))?;
-        let captured = self
-            .game
-            .position()
-            .piece_at(m.to)
-            .map(|p| p.to_string());
+        let m: Move = text.parse().map_err(|e| illegal(format!("{text}: {e}")))?;
+        let captured = self.game.position().piece_at(m.to).map(|p| p.to_string());
         self.game
             .play(m)
             .map_err(|e| illegal(format!("{text}: {e}")))?;
@@ -98,17 +98,28 @@ impl JungleSession {
         self.game.pass().map_err(|e| illegal(e.to_string()))?;
         self.last = None;
         Ok(Played {
-            events: vec![json!({"kind": "passed", "seat": seat, "reason": "timeout", "game": self.view()})],
+            events: vec![
+                json!({"kind": "passed", "seat": seat, "reason": "timeout", "game": self.view()}),
+            ],
             roll: None,
             ack: json!({}),
         })
     }
 
-    /// A bot's move (`random`, or a greedy one-ply choice standing in for `alphabeta`).
+    /// A bot's move: `random`, `greedy` (wins or captures when it can), or the alpha-beta
+    /// searchers of `hangar-bots` (`easy`, `normal`, `hard`; `alphabeta` is `normal`).
     pub fn bot_act(&mut self, level: &str) -> Act {
         let moves = self.game.legal_moves();
+        let searcher = match level {
+            "easy" => Some(JungleLevel::Easy),
+            "normal" | "alphabeta" => Some(JungleLevel::Normal),
+            "hard" => Some(JungleLevel::Hard),
+            _ => None,
+        };
         let pick = if moves.is_empty() {
             None
+        } else if let Some(searcher) = searcher {
+            choose_move(&self.game, &JungleBot::level(searcher), &mut self.bot_rng)
         } else if level == "random" {
             Some(moves[self.bot_rng.roll_below(moves.len() as u32) as usize])
         } else {

@@ -23,6 +23,10 @@ pub fn choose(game: &Game, rng: &mut Dice) -> Option<Move> {
         .copied()
         .filter(|m| game.position().piece_at(m.to).is_some())
         .collect();
-    let pool = if captures.is_empty() { &moves } else { &captures };
+    let pool = if captures.is_empty() {
+        &moves
+    } else {
+        &captures
+    };
     Some(pool[rng.roll_below(pool.len() as u32) as usize])
 }

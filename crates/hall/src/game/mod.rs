@@ -94,7 +94,7 @@ pub struct Ending {
 pub fn bot_levels(game: GameKind) -> &'static [&'static str] {
     match game {
         GameKind::Flight => &["random", "heuristic"],
-        GameKind::Jungle => &["random", "alphabeta"],
+        GameKind::Jungle => &["random", "greedy", "easy", "normal", "hard", "alphabeta"],
     }
 }
 
@@ -110,7 +110,12 @@ pub enum GameSession {
 impl GameSession {
     /// Starts a game for `seats` seats with checked `options`; every random draw comes from
     /// `seed` (P-FAIR-DICE).
-    pub fn start(game: GameKind, options: &Value, seats: usize, seed: Seed) -> Result<Self, ProtoError> {
+    pub fn start(
+        game: GameKind,
+        options: &Value,
+        seats: usize,
+        seed: Seed,
+    ) -> Result<Self, ProtoError> {
         Ok(match game {
             GameKind::Flight => GameSession::Flight(FlightSession::start(options, seats, seed)?),
             GameKind::Jungle => GameSession::Jungle(JungleSession::start(options)?),
@@ -160,6 +165,12 @@ impl GameSession {
             GameSession::Flight(s) => s.bot_act(seat, level),
             GameSession::Jungle(s) => s.bot_act(level),
         }
+    }
+
+    /// Whether a bot of this level thinks long enough to be run off the async runtime.
+    pub fn bot_is_slow(&self, level: &str) -> bool {
+        matches!(self, GameSession::Jungle(_))
+            && matches!(level, "easy" | "normal" | "hard" | "alphabeta")
     }
 
     /// Jungle: the seat on turn passes (timeout). Flight has no passing.

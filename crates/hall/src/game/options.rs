@@ -40,7 +40,10 @@ pub fn check_options(
     }
 }
 
-fn flight_options(given: &Map<String, Value>, turn_seconds: u64) -> Result<(Value, usize, u64), ProtoError> {
+fn flight_options(
+    given: &Map<String, Value>,
+    turn_seconds: u64,
+) -> Result<(Value, usize, u64), ProtoError> {
     let seats = match given.get("seats") {
         None => 4,
         Some(v) => v
@@ -91,13 +94,20 @@ fn flight_options(given: &Map<String, Value>, turn_seconds: u64) -> Result<(Valu
         "preset": preset.to_string(),
     });
     let full_map = full.as_object_mut().expect("an object");
-    for (key, value) in serde_json::to_value(engine).expect("options serialise").as_object().expect("object") {
+    for (key, value) in serde_json::to_value(engine)
+        .expect("options serialise")
+        .as_object()
+        .expect("object")
+    {
         full_map.insert(key.clone(), value.clone());
     }
     Ok((full, seats, turn_seconds))
 }
 
-fn jungle_options(given: &Map<String, Value>, turn_seconds: u64) -> Result<(Value, usize, u64), ProtoError> {
+fn jungle_options(
+    given: &Map<String, Value>,
+    turn_seconds: u64,
+) -> Result<(Value, usize, u64), ProtoError> {
     let mut rules = hangar_jungle::Rules::default();
     let mut level = 1;
     for (key, value) in given {

@@ -38,7 +38,12 @@ pub struct FlightLine {
 ///
 /// `ended_by_leaving`: the game ended because the last opponent left, so the winner gains `v`
 /// per own finished plane (P-RESIGN with two players) plus what earlier leavers forfeited.
-pub fn flight_deltas(stake: i64, planes: u32, lines: &[FlightLine], ended_by_leaving: bool) -> Vec<i64> {
+pub fn flight_deltas(
+    stake: i64,
+    planes: u32,
+    lines: &[FlightLine],
+    ended_by_leaving: bool,
+) -> Vec<i64> {
     let v = stake / i64::from(planes.max(1));
     let unfinished = |line: &FlightLine| i64::from(planes.saturating_sub(line.finished));
     let last_leaver = lines
@@ -129,7 +134,10 @@ mod tests {
     fn f_score_example_from_the_spec() {
         // S = 1000, 4 planes: finished 4/3/2/1 → +1500 / −250 / −500 / −750.
         let lines = [line(4, 1, 0), line(3, 2, 1), line(2, 3, 2), line(1, 4, 3)];
-        assert_eq!(flight_deltas(1000, 4, &lines, false), vec![1500, -250, -500, -750]);
+        assert_eq!(
+            flight_deltas(1000, 4, &lines, false),
+            vec![1500, -250, -500, -750]
+        );
     }
 
     #[test]

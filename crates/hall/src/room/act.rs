@@ -2,8 +2,6 @@
 //! the acknowledgement, P-DURABLE), timers (P-TIMER), auto-play (P-AUTOPLAY), absence
 //! (P-DISCONNECT) and leaving (P-RESIGN, P-ESCAPE, P-JUNGLE-TIMEOUT, P-JUNGLE-DRAW).
 
-use std::time::Duration;
-
 use hangar_dice::Seed;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -41,10 +39,16 @@ impl Room {
     /// A command from a seated person.
     pub(super) async fn player_act(&mut self, player: i64, act: Act) -> Answer {
         if self.game.is_none() {
-            return Err(err(ErrorCode::NotPlaying, "no game is running in this room"));
+            return Err(err(
+                ErrorCode::NotPlaying,
+                "no game is running in this room",
+            ));
         }
         let Some(seat) = self.seat_of(player) else {
-            return Err(err(ErrorCode::Spectator, "watchers act on nothing (P-SPECTATE)"));
+            return Err(err(
+                ErrorCode::Spectator,
+                "watchers act on nothing (P-SPECTATE)",
+            ));
         };
         if self.seats[seat].out.is_some() {
             return Err(err(ErrorCode::Illegal, "you have left this game"));
@@ -67,8 +71,11 @@ impl Room {
         for event in events {
             self.emit(event);
         }
-        self.after_change(matches!(act, Act::Autoplay { .. } | Act::Disconnect | Act::DrawOffer))
-            .await;
+        self.after_change(matches!(
+            act,
+            Act::Autoplay { .. } | Act::Disconnect | Act::DrawOffer
+        ))
+        .await;
         Ok(ack)
     }
 
@@ -89,7 +96,12 @@ impl Room {
 
     /// The pure part of an action: validate and change the state; returns events, the roll
     /// drawn and the ack. An error changes nothing.
-    fn apply(&mut self, seat: usize, act: &Act, auto: bool) -> Result<(Vec<Value>, Option<u8>, Value), ProtoError> {
+    fn apply(
+        &mut self,
+        seat: usize,
+        act: &Act,
+        auto: bool,
+    ) -> Result<(Vec<Value>, Option<u8>, Value), ProtoError> {
         let kind = self.game_kind;
         let running = self
             .game
@@ -101,7 +113,10 @@ impl Room {
                 match running.session.turn() {
                     Some((on_turn, _)) if on_turn == seat => {}
                     Some((on_turn, _)) => {
-                        return Err(err(ErrorCode::NotYourTurn, format!("it is seat {on_turn}'s turn")));
+                        return Err(err(
+                            ErrorCode::NotYourTurn,
+                            format!("it is seat {on_turn}'s turn"),
+                        ));
                     }
                     None => return Err(err(ErrorCode::NotPlaying, "the game is over")),
                 }
@@ -204,8 +219,9 @@ impl Room {
         let (seat, need) = running.session.turn().expect("not over");
         if running.deadline.is_none() || !same_decision {
             let seconds = self.turn_seconds;
-            running.deadline = Some(Instant::now() + Duration::from_secs(seconds));
-            running.deadline_ms = now_ms() + 1000 * seconds as i64;
+            let length = self.hall.config.turn_unit * seconds as u32;
+            running.deadline = Some(Instant::now() + length);
+            running.deadline_ms = now_ms() + length.as_millis() as i64;
             let deadline = running.deadline_ms;
             self.emit(json!({"kind": "turn", "seat": seat, "need": need, "deadline": deadline, "seconds": seconds}));
         }
@@ -230,13 +246,14 @@ impl Room {
             return;
         }
         let seed = Seed::random();
-        let session = match GameSession::start(self.game_kind, &self.options, self.seats.len(), seed) {
-            Ok(session) => session,
-            Err(e) => {
-                tracing::error!(room = %self.code, error = %e, "the game could not start");
-                return;
-            }
-        };
+        let session =
+            match GameSession::start(self.game_kind, &self.options, self.seats.len(), seed) {
+                Ok(session) => session,
+                Err(e) => {
+                    tracing::error!(room = %self.code, error = %e, "the game could not start");
+                    return;
+                }
+            };
         let commitment = seed.commitment();
         let seats: Vec<Value> = self
             .seats
@@ -265,7 +282,13 @@ impl Room {
     }
 
     /// Puts a started (or restored) game in place and announces it.
-    pub(super) fn begin(&mut self, session: GameSession, game_id: i64, seed: Seed, commitment: String) {
+    pub(super) fn begin(
+        &mut self,
+        session: GameSession,
+        game_id: i64,
+        seed: Seed,
+        commitment: String,
+    ) {
         let colours = session.colours(self.seats.len());
         let first = session.turn().map(|(seat, _)| seat);
         let view = session.view();
@@ -300,7 +323,10 @@ impl Room {
     pub(super) fn next_wake(&self) -> Option<Instant> {
         let running = self.game.as_ref()?;
         let away = self.seats.iter().filter_map(|s| s.away_deadline).min();
-        [running.act_at, running.deadline, away].into_iter().flatten().min()
+        [running.act_at, running.deadline, away]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Timers fired: absences that ran out, bot moves, turn timeouts.
@@ -321,12 +347,23 @@ impl Room {
         if let (Some(at), Some((seat, _))) = (running.act_at, turn)
             && at <= now
         {
-            let level = self.seats[seat].bot.clone().unwrap_or_else(|| default_level(self.game_kind));
+            let level = self.seats[seat]
+                .bot
+                .clone()
+                .unwrap_or_else(|| default_level(self.game_kind));
             let running = self.game.as_mut().expect("checked above");
             running.act_at = None;
-            let act = running.session.bot_act(seat, &level);
+            let act = if running.session.bot_is_slow(&level) {
+                // A searching bot thinks off the runtime's threads (other rooms go on).
+                let mut session = running.session.clone();
+                tokio::task::spawn_blocking(move || session.bot_act(seat, &level))
+                    .await
+                    .expect("the bot does not panic")
+            } else {
+                running.session.bot_act(seat, &level)
+            };
             let answer = self.perform(seat, act, true).await;
-                self.report(answer);
+            self.report(answer);
         } else if let (Some(deadline), Some((seat, _))) = (running.deadline, turn)
             && deadline <= now
         {
@@ -348,7 +385,7 @@ impl Room {
                 // P-AUTOPLAY: auto-play takes over at once and stays on.
                 if !self.seats[seat].autoplay {
                     let answer = self.perform(seat, Act::Autoplay { on: true }, true).await;
-                self.report(answer);
+                    self.report(answer);
                 }
                 if let Some(running) = self.game.as_mut() {
                     running.act_at = Some(Instant::now());
@@ -407,6 +444,6 @@ impl Room {
 fn default_level(game: GameKind) -> String {
     match game {
         GameKind::Flight => "heuristic".to_owned(),
-        GameKind::Jungle => "alphabeta".to_owned(),
+        GameKind::Jungle => "easy".to_owned(),
     }
 }

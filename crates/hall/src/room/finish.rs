@@ -34,12 +34,20 @@ impl Room {
                     .iter()
                     .enumerate()
                     .map(|(i, s)| FlightLine {
-                        finished: if s.out.is_some() { s.out_finished } else { ending.finished[i] },
+                        finished: if s.out.is_some() {
+                            s.out_finished
+                        } else {
+                            ending.finished[i]
+                        },
                         captures: ending.captures[i],
                         rank: ending.ranks[i].unwrap_or(self.seats.len() as u32),
                         colour: ending.colours[i],
                         left: s.out.map(|o| {
-                            let left = if o == OutReason::Escaped { Left::Escaped } else { Left::Resigned };
+                            let left = if o == OutReason::Escaped {
+                                Left::Escaped
+                            } else {
+                                Left::Resigned
+                            };
                             (left, s.out_order)
                         }),
                     })
@@ -52,7 +60,10 @@ impl Room {
                     (true, Some(out)) => out.name().to_owned(),
                     _ => "finished".to_owned(),
                 };
-                (flight_deltas(stake, planes, &lines, ended_by_leaving), reason)
+                (
+                    flight_deltas(stake, planes, &lines, ended_by_leaving),
+                    reason,
+                )
             }
             GameKind::Jungle => {
                 let level = self.options["level"].as_i64().unwrap_or(1);
@@ -61,7 +72,10 @@ impl Room {
                     ("forfeit", Some(out)) => out.name().to_owned(),
                     (reason, _) => reason.to_owned(),
                 };
-                (jungle_deltas(ending.jungle_winner, level, disconnects).to_vec(), reason)
+                (
+                    jungle_deltas(ending.jungle_winner, level, disconnects).to_vec(),
+                    reason,
+                )
             }
         }
     }
@@ -86,9 +100,14 @@ impl Room {
                     rank: i64::from(rank),
                 });
             }
+            let finished = if seat.out.is_some() {
+                seat.out_finished
+            } else {
+                ending.finished[i]
+            };
             players.push(json!({
                 "seat": i, "name": seat.name(), "player_id": seat.player_id(), "rank": rank,
-                "finished": ending.finished[i], "captures": ending.captures[i],
+                "finished": finished, "captures": ending.captures[i],
                 "delta": deltas[i], "score": Value::Null, "out": seat.out.map(|o| o.name()),
             }));
         }
@@ -128,8 +147,8 @@ impl Room {
         self.status = Status::Waiting;
         for index in 0..self.seats.len() {
             let seat = &self.seats[index];
-            let gone = seat.out.is_some()
-                || seat.player_id().is_some_and(|id| !self.is_connected(id));
+            let gone =
+                seat.out.is_some() || seat.player_id().is_some_and(|id| !self.is_connected(id));
             if seat.player.is_some() && gone {
                 self.free_seat(index);
             }
@@ -150,7 +169,8 @@ impl Room {
             .ok_or_else(|| anyhow::anyhow!("unknown game {:?}", stored.start.game))?;
         let given: Value = serde_json::from_str(&stored.start.options)?;
         let (options, seat_count, turn_seconds) =
-            check_options(kind, &given, hall.config.turn_seconds).map_err(|e| anyhow::anyhow!("{e}"))?;
+            check_options(kind, &given, hall.config.turn_seconds)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
         let seed: Seed = stored.start.seed.parse()?;
         let seats_json: Vec<Value> = serde_json::from_str(&stored.start.seats)?;
         let mut room = Room::new(
@@ -184,7 +204,9 @@ impl Room {
         room.begin(session, stored.id, seed, stored.start.commitment.clone());
         for (idx, data) in stored.actions.iter().enumerate() {
             let logged: LoggedAct = serde_json::from_str(data)?;
-            let answer = room.perform(logged.seat, logged.action.clone(), logged.auto).await;
+            let answer = room
+                .perform(logged.seat, logged.action.clone(), logged.auto)
+                .await;
             if let Err(e) = answer {
                 anyhow::bail!("game {}: action {idx} does not replay: {e}", stored.id);
             }

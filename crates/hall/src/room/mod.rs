@@ -244,7 +244,10 @@ pub fn open_room(hall: &Arc<Hall>, settings: RoomSettings) -> Result<RoomHandle,
 }
 
 /// Rebuilds the room of a running game from its stored record (P-DURABLE).
-pub async fn restore_room(hall: &Arc<Hall>, stored: &crate::store::StoredGame) -> anyhow::Result<()> {
+pub async fn restore_room(
+    hall: &Arc<Hall>,
+    stored: &crate::store::StoredGame,
+) -> anyhow::Result<()> {
     let room = Room::restore(hall.clone(), stored).await?;
     spawn(room);
     Ok(())
@@ -353,7 +356,12 @@ impl Room {
     }
 
     /// Runs one command; events it causes are queued in `pending`.
-    async fn command(&mut self, outbox: &Outbox, player: Option<Player>, command: Command) -> Answer {
+    async fn command(
+        &mut self,
+        outbox: &Outbox,
+        player: Option<Player>,
+        command: Command,
+    ) -> Answer {
         let Some(player) = player else {
             return match command {
                 Command::Spectate { since, .. } => self.spectate(outbox, None, since),
@@ -383,9 +391,12 @@ impl Room {
                         "move: give \"plane\" (flight) or \"move\" (jungle)",
                     ));
                 }
-                self.player_act(player.id, Act::Move { plane, notation }).await
+                self.player_act(player.id, Act::Move { plane, notation })
+                    .await
             }
-            Command::UseItem { item, .. } => self.player_act(player.id, Act::UseItem { item }).await,
+            Command::UseItem { item, .. } => {
+                self.player_act(player.id, Act::UseItem { item }).await
+            }
             Command::Autoplay { on, .. } => self.player_act(player.id, Act::Autoplay { on }).await,
             Command::Resign { .. } => self.player_act(player.id, Act::Resign).await,
             Command::OfferDraw { .. } => self.player_act(player.id, Act::DrawOffer).await,
@@ -466,6 +477,10 @@ impl Room {
         if since > self.version {
             return false;
         }
-        since == self.version || self.history.front().is_some_and(|(first, _)| *first <= since + 1)
+        since == self.version
+            || self
+                .history
+                .front()
+                .is_some_and(|(first, _)| *first <= since + 1)
     }
 }

@@ -1,8 +1,6 @@
 //! Seats, watchers, readiness, bots, chat and leaving (P-SEATS, P-SPECTATE, P-CHAT,
 //! P-DISCONNECT's bookkeeping).
 
-use std::collections::VecDeque;
-
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -38,7 +36,9 @@ fn err(code: ErrorCode, message: impl Into<String>) -> ProtoError {
 
 impl Room {
     pub(super) fn seat_of(&self, player: i64) -> Option<usize> {
-        self.seats.iter().position(|s| s.player_id() == Some(player))
+        self.seats
+            .iter()
+            .position(|s| s.player_id() == Some(player))
     }
 
     fn attach(&mut self, outbox: &Outbox, player: Option<i64>, since: Option<u64>) {
@@ -136,19 +136,32 @@ impl Room {
         self.emit(json!({"kind": "spectators", "count": self.spectator_count()}));
     }
 
-    pub(super) fn spectate(&mut self, outbox: &Outbox, player: Option<i64>, since: Option<u64>) -> Answer {
+    pub(super) fn spectate(
+        &mut self,
+        outbox: &Outbox,
+        player: Option<i64>,
+        since: Option<u64>,
+    ) -> Answer {
         self.attach(outbox, player, since);
         Ok(json!({"room": self.code}))
     }
 
     fn require_waiting(&self) -> Result<(), ProtoError> {
         if self.status == Status::Playing {
-            return Err(err(ErrorCode::AlreadyPlaying, "the game has started; seats are fixed"));
+            return Err(err(
+                ErrorCode::AlreadyPlaying,
+                "the game has started; seats are fixed",
+            ));
         }
         Ok(())
     }
 
-    pub(super) async fn take_seat(&mut self, outbox: &Outbox, player: Player, index: usize) -> Answer {
+    pub(super) async fn take_seat(
+        &mut self,
+        outbox: &Outbox,
+        player: Player,
+        index: usize,
+    ) -> Answer {
         self.require_waiting()?;
         let target = self
             .seats
@@ -227,7 +240,12 @@ impl Room {
         Ok(json!({}))
     }
 
-    pub(super) fn chat(&mut self, player: i64, text: Option<String>, phrase: Option<usize>) -> Answer {
+    pub(super) fn chat(
+        &mut self,
+        player: i64,
+        text: Option<String>,
+        phrase: Option<usize>,
+    ) -> Answer {
         let seat = self.seat_of(player);
         if seat.is_none() && !self.members.values().any(|m| m.player == Some(player)) {
             return Err(err(ErrorCode::NotInRoom, "join or watch the room first"));
@@ -239,7 +257,9 @@ impl Room {
                 if chars == 0 || chars > CHAT_MAX_CHARS || text.chars().any(char::is_control) {
                     return Err(err(
                         ErrorCode::ChatLimit,
-                        format!("a chat line is 1–{CHAT_MAX_CHARS} characters without control characters"),
+                        format!(
+                            "a chat line is 1–{CHAT_MAX_CHARS} characters without control characters"
+                        ),
                     ));
                 }
                 text
@@ -248,12 +268,20 @@ impl Room {
                 .get(index)
                 .ok_or_else(|| err(ErrorCode::Invalid, format!("no quick phrase {index}")))?
                 .to_string(),
-            _ => return Err(err(ErrorCode::BadMessage, "chat: give \"text\" or \"phrase\"")),
+            _ => {
+                return Err(err(
+                    ErrorCode::BadMessage,
+                    "chat: give \"text\" or \"phrase\"",
+                ));
+            }
         };
         let now = Instant::now();
         let window = std::time::Duration::from_secs(CHAT_WINDOW_SECONDS);
-        let times = self.chat_times.entry(player).or_insert_with(VecDeque::new);
-        while times.front().is_some_and(|t| now.duration_since(*t) >= window) {
+        let times = self.chat_times.entry(player).or_default();
+        while times
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= window)
+        {
             times.pop_front();
         }
         if times.len() >= CHAT_LINES_PER_WINDOW {
@@ -264,7 +292,8 @@ impl Room {
         }
         times.push_back(now);
         let name = seat.map_or_else(|| "watcher".to_owned(), |s| self.seats[s].name());
-        let line = json!({"kind": "chat", "seat": seat, "name": name, "text": text, "at": now_ms()});
+        let line =
+            json!({"kind": "chat", "seat": seat, "name": name, "text": text, "at": now_ms()});
         if self.chat.len() == KEPT_CHAT {
             self.chat.pop_front();
         }

@@ -72,6 +72,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         reconnect_grace: Duration::from_secs(args.reconnect_seconds),
         bot_delay: Duration::from_millis(args.bot_delay_ms),
         web_dir: args.web_dir.clone().or_else(find_web_dir),
+        turn_unit: Duration::from_secs(1),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -107,7 +108,11 @@ pub fn verify(args: &VerifyArgs) -> anyhow::Result<()> {
         record["commitment"].as_str().unwrap_or_default(),
         verified.rolls,
         verified.actions,
-        if verified.over { "; the game is over" } else { "" },
+        if verified.over {
+            "; the game is over"
+        } else {
+            ""
+        },
     );
     Ok(())
 }
