@@ -11,7 +11,7 @@ test('J-BOARD/J-STEP: a jungle game against a bot, to the end', { timeout: 60000
   const page = await newPage(browser);
   await guest(page, 'Keeper');
   await createRoom(page, 'jungle', { turn_seconds: 60 });
-  await fillWithBots(page, 'random');
+  await fillWithBots(page, 'easy');
   await page.locator('#ready-btn').click();
   await page.locator('.jungle-board').waitFor();
   // The board: 63 squares, 12 of them water, 6 traps, 2 dens and 16 animals.
