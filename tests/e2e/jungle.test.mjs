@@ -59,7 +59,21 @@ test('J-BOARD/J-STEP: a jungle game against a bot, to the end', { timeout: 60000
   assert.equal(await page.locator('#result tbody tr').count(), 2);
   // The last move is marked on the board.
   assert.ok(await page.locator('.jungle-board .last-to').count() >= 1);
+  const pieces = () => page.evaluate(() => [...document.querySelectorAll('.jungle-board .piece')]
+    .map((p) => `${p.dataset.square}${p.dataset.piece}${p.classList.contains('piece-red') ? 'r' : 'y'}`).sort());
+  const finalPieces = await pieces();
   await page.locator('#result button').last().click();
   await shot(page, 'jungle-end', '.jungle-board');
+  // The replay of this game ends on the same position, and starts on the set-up (J-SETUP).
+  await page.locator('#result #view-replay').click().catch(async () => {
+    await page.evaluate(() => { location.hash = `#/replay/${window.hangar.view.state.result.game_id}`; });
+  });
+  await page.locator('#replay-step').waitFor();
+  assert.equal((await pieces()).length, 16);
+  await page.locator('#replay-last').click();
+  assert.deepEqual(await pieces(), finalPieces);
+  await page.locator('#replay-first').click();
+  await page.locator('#replay-next').click();
+  assert.match(await page.locator('#replay-step').textContent(), /^Step 1 \//);
   assert.deepEqual(page.errors, []);
 });

@@ -273,7 +273,7 @@ export function replayFlight(record) {
     } else if (kind === 'move') {
       state.move(a.seat, a.action.plane);
       label = `${icon(a.seat)} ✈${a.action.plane + 1} → ${state.planes[a.seat][a.action.plane] ?? '⌂'}`;
-    } else if (kind === 'resign' || kind === 'escape' || (kind === 'disconnect' && a.action?.out)) {
+    } else if (kind === 'resign' || kind === 'escape' || kind === 'abandon') {
       state.leave(a.seat, kind);
     } else if (kind === 'use_item') {
       throw new UnsupportedReplay('items');
