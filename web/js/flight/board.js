@@ -4,7 +4,7 @@
 import { s } from '../dom.js';
 import {
   COLOURS, TRACK_LEN, trackSquare, squareColour, homeSquare, finishSquare, launchPad,
-  hangarCentre, hangarSlot, planePosition, spotKey, shortcut, squareOf, FINISH,
+  hangarCentre, hangarSlot, planePosition, spotKey, shortcut, FINISH,
 } from './geometry.js';
 
 /** Pixels per board unit (the SVG viewBox is 15 units × U). */
@@ -478,9 +478,4 @@ export class FlightBoard {
       await this.glide(vel, home, headingBetween(from, home), 450 / this.speed, { hop: 1.5 });
     }
   }
-}
-
-/** The track square numbers (for tests and the debug overlay). */
-export function trackSquareOf(seatColourIndex, progress) {
-  return squareOf(seatColourIndex, progress);
 }
