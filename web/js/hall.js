@@ -230,7 +230,7 @@ export class HallView {
     ];
     const flightOpts = flight ? [
       field('preset', select('preset', [['traditional', 'preset_traditional'], ['improved', 'preset_improved']], 'traditional')),
-      field('takeoff', select('takeoff', [['6', 'takeoff_6'], ['5,6', 'takeoff_56']], '6')),
+      field('takeoff', select('takeoff', [['six', 'takeoff_6'], ['five-or-six', 'takeoff_56']], 'six')),
       field('three_sixes', select('three_sixes', [['none', 'three_none'], ['all-to-hangar', 'three_all'], ['moved-to-hangar', 'three_moved']], 'none')),
       field('stacks', select('stacks', [['block', 'stacks_block'], ['pass', 'stacks_pass']], 'block')),
       field('finish', select('finish', [['bounce', 'finish_bounce'], ['overshoot', 'finish_overshoot'], ['exact-only', 'finish_exact'], ['circle', 'finish_circle']], 'bounce')),
@@ -239,7 +239,7 @@ export class HallView {
         checkbox('teams', 'teams'), checkbox('play_on', 'play_on'), checkbox('items', 'items'), checkbox('weather', 'weather')),
     ] : [
       field('room_level', h('input', { type: 'number', name: 'level', min: 1, max: 10, value: 1 })),
-      field('order', select('order', [['standard', 'order_standard'], ['wolf-over-dog', 'order_wolf']], 'standard')),
+      field('order', select('order', [['dog-over-wolf', 'order_standard'], ['wolf-over-dog', 'order_wolf']], 'dog-over-wolf')),
       h('div', { class: 'checks' }, checkbox('leopard_leaps', 'leopard_leaps'), checkbox('elephant_takes_rat', 'elephant_takes_rat')),
     ];
     mount(form, common[0], h('div', { class: 'form-grid' }, common.slice(1), flightOpts),
@@ -251,7 +251,7 @@ export class HallView {
     const presetSel = form.querySelector('[name=preset]');
     presetSel?.addEventListener('change', () => {
       const improved = presetSel.value === 'improved';
-      form.querySelector('[name=takeoff]').value = improved ? '5,6' : '6';
+      form.querySelector('[name=takeoff]').value = improved ? 'five-or-six' : 'six';
       form.querySelector('[name=three_sixes]').value = improved ? 'all-to-hangar' : 'none';
       form.querySelector('[name=stacks]').value = improved ? 'pass' : 'block';
       form.querySelector('[name=finish]').value = improved ? 'overshoot' : 'bounce';
@@ -262,32 +262,20 @@ export class HallView {
       const bool = (n) => form.querySelector(`[name=${n}]`)?.checked ?? false;
       const options = flight ? {
         seats: Number(f.get('seats')), stake: Number(f.get('stake')), turn_seconds: Number(f.get('turn_seconds')),
-        preset: f.get('preset'), takeoff: String(f.get('takeoff')).split(',').map(Number),
+        preset: f.get('preset'), takeoff: f.get('takeoff'),
         three_sixes: f.get('three_sixes'), stacks: f.get('stacks'), finish: f.get('finish'),
         planes: Number(f.get('planes')), teams: bool('teams'), play_on: bool('play_on'), items: bool('items'), weather: bool('weather'),
       } : {
         seats: 2, turn_seconds: Number(f.get('turn_seconds')), level: Number(f.get('level')), order: f.get('order'),
         leopard_leaps: bool('leopard_leaps'), elephant_takes_rat: bool('elephant_takes_rat'),
       };
-      // The standard animal order is the default: send `order` only when it differs (the
-      // hall's engine spells the default "dog-over-wolf", the protocol page "standard").
-      if (!flight && options.order === 'standard') delete options.order;
       // Rule options equal to the preset's are left to the preset (flight.md §9).
       if (flight) {
         const improved = options.preset === 'improved';
-        const preset = { takeoff: improved ? '5,6' : '6', three_sixes: improved ? 'all-to-hangar' : 'none', stacks: improved ? 'pass' : 'block', finish: improved ? 'overshoot' : 'bounce' };
-        for (const [k, v] of Object.entries(preset)) if (String(options[k]) === v) delete options[k];
+        const preset = { takeoff: improved ? 'five-or-six' : 'six', three_sixes: improved ? 'all-to-hangar' : 'none', stacks: improved ? 'pass' : 'block', finish: improved ? 'overshoot' : 'bounce' };
+        for (const [k, v] of Object.entries(preset)) if (options[k] === v) delete options[k];
       }
-      let room;
-      try {
-        ({ room } = await this.app.conn.send('create_room', { game: this.game, private: bool('private'), options }));
-      } catch (err) {
-        // The hall's engine spells take-off rolls "six" / "five-or-six"; the protocol page says
-        // [6] / [5,6]. Accept either server.
-        if (err.code !== 'invalid' || !options.takeoff) throw err;
-        options.takeoff = options.takeoff.includes(5) ? 'five-or-six' : 'six';
-        ({ room } = await this.app.conn.send('create_room', { game: this.game, private: bool('private'), options }));
-      }
+      const { room } = await this.app.conn.send('create_room', { game: this.game, private: bool('private'), options });
       location.hash = `#/room/${room}`;
     });
     return form;

@@ -39,6 +39,8 @@ export function gameKind(state) {
 /** Apply one room event to the room state (everything but animation). */
 export function applyEvent(state, ev) {
   if (ev.game) normalizeGame(ev.game);
+  // Any event that carries the game view (moved, jungle_moved, passed…) brings the new state.
+  if (ev.game && ev.kind !== 'game_started') state.game = ev.game;
   const seat = state.seats?.[ev.seat];
   switch (ev.kind) {
     case 'joined':
@@ -58,6 +60,7 @@ export function applyEvent(state, ev) {
       break;
     case 'game_started':
       state.status = 'playing';
+      state.ended = false;
       state.commitment = ev.commitment;
       state.seed = null;
       state.result = null;
@@ -109,8 +112,11 @@ export function applyEvent(state, ev) {
       state.chat = [...(state.chat || []), { seat: ev.seat, name: ev.name, text: ev.text, at: ev.at }].slice(-100);
       break;
     case 'game_over':
+      // The room is open again for the next game (protocol §5); `ended` keeps the final
+      // position on screen next to the seats until the next game starts.
       state.draw_offer = null;
-      state.status = 'finished';
+      state.status = 'waiting';
+      state.ended = true;
       state.result = ev.result;
       state.seed = ev.result?.seed ?? state.seed;
       state.commitment = ev.result?.commitment ?? state.commitment;
@@ -249,9 +255,7 @@ export class RoomView {
       return;
     }
     if (ev.kind === 'game_over') {
-      this.gameView?.update(this.state, this.mySeat());
-      this.renderHeader();
-      this.renderSide();
+      this.renderMain();
       this.showResult();
       this.refreshScore();
       return;
@@ -284,7 +288,7 @@ export class RoomView {
     this.renderHeader();
     this.renderMain();
     this.renderChat();
-    if (this.state.status === 'finished' && this.state.result) this.showResult();
+    if (this.state.ended && this.state.result) this.showResult();
   }
 
   renderHeader() {
@@ -297,7 +301,7 @@ export class RoomView {
         class: 'room-code-btn', type: 'button', title: t('room_code'), id: 'room-code',
         onclick: () => navigator.clipboard?.writeText(st.code).then(() => toast(t('copied'))).catch(() => {}),
       }, `${t('room')} ${st.code}`),
-      h('span', { class: `badge badge-${st.status}` }, t(`status_${st.status}`) || st.status),
+      h('span', { class: `badge badge-${st.ended ? 'finished' : st.status}` }, t(`status_${st.ended ? 'finished' : st.status}`)),
       opts.preset ? h('span', { class: 'chip' }, t(`preset_${opts.preset}`)) : null,
       opts.stake ? h('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
       h('span', { class: 'chip' }, `⏱ ${opts.turn_seconds || 20}s`),
@@ -308,7 +312,8 @@ export class RoomView {
   renderMain() {
     if (!this.state) return;
     this.renderHeader();
-    if (this.state.status === 'waiting') {
+    this.el.dataset.status = this.state.ended ? 'finished' : this.state.status;
+    if (this.state.status === 'waiting' && !(this.state.ended && this.state.game)) {
       this.gameView?.destroy?.();
       this.gameView = null;
       mount(this.main, this.renderSeats());
@@ -318,8 +323,10 @@ export class RoomView {
     if (!this.gameView || this.gameView.kind !== gameKind(this.state)) {
       this.gameView?.destroy?.();
       this.gameView = gameKind(this.state) === 'jungle' ? new JungleView(this) : new FlightView(this);
-      mount(this.main, this.gameView.el);
     }
+    // After a game: the final position, and under it the seats for the next game.
+    if (this.state.status === 'waiting') mount(this.main, this.gameView.el, this.renderSeats());
+    else if (this.gameView.el.parentNode !== this.main || this.main.childElementCount !== 1) mount(this.main, this.gameView.el);
     this.gameView.update(this.state, this.mySeat());
     this.renderSide();
   }
@@ -365,8 +372,12 @@ export class RoomView {
         h('div', { class: 'seat-colour' }, flight ? t(colour) : (i === 0 ? t('red') : t('yellow'))), body);
     });
     const mine = me !== null ? st.seats[me] : null;
+    const last = st.result;
     return h('section', { class: 'card seats-card' },
-      h('h2', {}, t('seats')),
+      h('h2', {}, t('seats'), last ? h('span', { class: 'chip' }, t('next_game')) : null),
+      last ? h('div', { class: 'row last-game' },
+        h('button', { class: 'btn btn-small', type: 'button', onclick: () => { this.el.querySelector('.result-overlay')?.remove(); this.showResult(); } }, '🏁 ', t('game_over')),
+        last.game_id ? h('a', { class: 'btn btn-small', href: `#/replay/${last.game_id}` }, '▶ ', t('view_replay')) : null) : null,
       h('div', { class: `seats seats-${st.seats.length}` }, cards),
       h('div', { class: 'row seats-actions' },
         mine ? h('button', {

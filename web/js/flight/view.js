@@ -78,7 +78,7 @@ export class FlightView {
     const g = this.state.game;
     const colour = g.colours?.[g.to_move];
     let text;
-    if (this.state.status === 'finished') text = t('game_over');
+    if (this.state.ended || this.state.status === 'finished') text = t('game_over');
     else if (this.myTurn()) text = g.need === 'move' ? t('choose_plane') : t('your_turn');
     else text = t('turn_of', { name: this.seatName(g.to_move) });
     mount(this.status, h('span', { class: `dot c-${colour}` }), text);

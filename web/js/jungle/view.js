@@ -61,7 +61,7 @@ export class JungleView {
     this.dock.classList.toggle('my-turn', this.canMove());
     const side = g.to_move === 0 ? 'red' : 'yellow';
     let text;
-    if (state.status === 'finished') text = t('game_over');
+    if (state.ended || state.status === 'finished') text = t('game_over');
     else if (this.canMove()) text = t('your_turn');
     else text = t('turn_of', { name: this.seatName(g.to_move) });
     mount(this.status, h('span', { class: `dot c-${side}` }), text);
