@@ -12,6 +12,45 @@ cargo fmt --all --check
 step "lints"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+# --- PostgreSQL for the hall's storage tests (crates/hall) ------------------------------
+# The hall's database tests also run against a real PostgreSQL server: install Debian's
+# `postgresql` if missing, start a throwaway cluster (user postgres, a temp dir, a free port),
+# create a database and export HANGAR_TEST_POSTGRES_URL. Idempotent; the cluster is stopped
+# and removed when this script exits. Without root and without PostgreSQL the tests say they
+# ran on SQLite only.
+start_test_postgres() {
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    if [[ $(id -u) -ne 0 ]]; then
+      echo "PostgreSQL is not installed and this is not root: storage tests run on SQLite only"
+      return 0
+    fi
+    step "installing postgresql"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq postgresql >/dev/null
+  fi
+  local bin dir port
+  bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  dir=$(mktemp -d /tmp/hangar-pg.XXXXXX)
+  for port in $(seq 25432 25532); do
+    (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null || break
+  done
+  as_postgres() { if [[ $(id -u) -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+  [[ $(id -u) -eq 0 ]] && chown postgres "$dir"
+  as_postgres "$bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync >/dev/null
+  as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+  as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres hangar_test
+  export HANGAR_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/hangar_test"
+  HANGAR_PG_STOP=("$bin/pg_ctl" -D "$dir/data" -m immediate stop)
+  HANGAR_PG_DIR=$dir
+  trap 'as_postgres "${HANGAR_PG_STOP[@]}" >/dev/null 2>&1 || true; rm -rf "$HANGAR_PG_DIR"' EXIT
+  echo "PostgreSQL for tests at $HANGAR_TEST_POSTGRES_URL"
+}
+step "PostgreSQL for the hall's storage tests"
+start_test_postgres
+# --- end of the PostgreSQL block -----------------------------------------------------------
+
 step "unit, property and integration tests"
 cargo test --workspace --locked
 

@@ -1,1 +1,24 @@
-//! The Hangar game hall: the online server for Aeroplane Chess and Jungle (`shared/spec/platform.md`).
+//! The Hangar hall: the online server for Aeroplane Chess (飞行棋) and Jungle (斗兽棋).
+//!
+//! Accounts and guests, the live hall, rooms (one owner task each), timers, auto-play,
+//! scoring, persistence in SQLite or PostgreSQL, and the WebSocket protocol of
+//! `docs/protocol.md`. Start it with [`server::start`] and [`server::Running::serve`].
+
+pub mod accounts;
+pub mod config;
+pub mod game;
+pub mod hall;
+pub mod http;
+pub mod outbox;
+pub mod protocol;
+pub mod record;
+pub mod room;
+pub mod server;
+pub mod store;
+pub mod time;
+mod ws;
+
+pub use config::{Config, find_web_dir};
+pub use http::app;
+pub use server::{Running, shutdown_signal, start};
+pub use store::Store;

@@ -1,6 +1,14 @@
 //! The hall side of the command line: `serve`, `verify`, `replay` and `load`.
 
+mod load;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
 use clap::Args;
+use hangar_hall::{Config, find_web_dir};
+
+pub use load::{LoadArgs, load};
 
 /// Arguments of `hangar serve`.
 #[derive(Args, Debug)]
@@ -8,46 +16,112 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "HANGAR_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: String,
+    /// Database: a SQLite file path (created and migrated at start) or postgres://user@host/db.
+    #[arg(long, env = "HANGAR_DATABASE", default_value = "hangar.db")]
+    pub database: String,
+    /// Default turn timer of new rooms, in seconds (5–120).
+    #[arg(long, env = "HANGAR_TURN_SECONDS", default_value_t = 20,
+          value_parser = clap::value_parser!(u64).range(5..=120))]
+    pub turn_seconds: u64,
+    /// Directory of the web client served at `/` (default: ./web, else the source tree's web/).
+    #[arg(long, env = "HANGAR_WEB_DIR")]
+    pub web_dir: Option<PathBuf>,
+    /// Pause before a bot or auto-play acts, in milliseconds.
+    #[arg(long, env = "HANGAR_BOT_DELAY_MS", default_value_t = 600)]
+    pub bot_delay_ms: u64,
+    /// How long a disconnected player keeps the seat, in seconds (P-DISCONNECT: 180).
+    #[arg(long, env = "HANGAR_RECONNECT_SECONDS", default_value_t = 180)]
+    pub reconnect_seconds: u64,
+    /// Log as JSON lines instead of text.
+    #[arg(long, env = "HANGAR_LOG_JSON")]
+    pub log_json: bool,
 }
 
 /// Arguments of `hangar verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// Path of a game record (JSON).
-    pub record: std::path::PathBuf,
+    /// Path of a game record (JSON, as served by GET /api/games/{id}); `-` reads stdin.
+    pub record: PathBuf,
 }
 
 /// Arguments of `hangar replay`.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// Path of a game record (JSON).
-    pub record: std::path::PathBuf,
+    /// Path of a game record (JSON); `-` reads stdin.
+    pub record: PathBuf,
 }
 
-/// Arguments of `hangar load`.
-#[derive(Args, Debug)]
-pub struct LoadArgs {
-    /// Number of WebSocket clients.
-    #[arg(long, default_value_t = 100)]
-    pub clients: usize,
+fn init_logs(json: bool) {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("HANGAR_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    if json {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
 }
 
 /// `hangar serve`.
-pub fn serve(_args: &ServeArgs) -> anyhow::Result<()> {
-    anyhow::bail!("the hall is not built yet")
+pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
+    init_logs(args.log_json);
+    let config = Config {
+        addr: args.addr.clone(),
+        database: args.database.clone(),
+        turn_seconds: args.turn_seconds,
+        reconnect_grace: Duration::from_secs(args.reconnect_seconds),
+        bot_delay: Duration::from_millis(args.bot_delay_ms),
+        web_dir: args.web_dir.clone().or_else(find_web_dir),
+        turn_unit: Duration::from_secs(1),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let running = hangar_hall::start(config.clone()).await?;
+        tracing::info!(
+            addr = %running.addr,
+            database = %config.database,
+            web = ?config.web_dir,
+            "the hall is open on http://{}",
+            running.addr
+        );
+        running.serve(hangar_hall::shutdown_signal()).await
+    })
+}
+
+fn read_record(path: &PathBuf) -> anyhow::Result<serde_json::Value> {
+    let text = if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())?
+    } else {
+        std::fs::read_to_string(path)?
+    };
+    Ok(serde_json::from_str(&text)?)
 }
 
 /// `hangar verify RECORD`.
-pub fn verify(_args: &VerifyArgs) -> anyhow::Result<()> {
-    anyhow::bail!("verify is not built yet")
+pub fn verify(args: &VerifyArgs) -> anyhow::Result<()> {
+    let record = read_record(&args.record)?;
+    let verified = hangar_hall::record::verify(&record)?;
+    println!(
+        "ok: sha256(seed) matches the commitment {}; {} rolls re-derived from the seed and equal; {} actions replay legally{}",
+        record["commitment"].as_str().unwrap_or_default(),
+        verified.rolls,
+        verified.actions,
+        if verified.over {
+            "; the game is over"
+        } else {
+            ""
+        },
+    );
+    Ok(())
 }
 
 /// `hangar replay RECORD`.
-pub fn replay(_args: &ReplayArgs) -> anyhow::Result<()> {
-    anyhow::bail!("replay is not built yet")
-}
-
-/// `hangar load`.
-pub fn load(_args: &LoadArgs) -> anyhow::Result<()> {
-    anyhow::bail!("load is not built yet")
+pub fn replay(args: &ReplayArgs) -> anyhow::Result<()> {
+    let record = read_record(&args.record)?;
+    for line in hangar_hall::record::replay_lines(&record)? {
+        println!("{line}");
+    }
+    Ok(())
 }

@@ -1,0 +1,48 @@
+//! Settings of a running hall.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How the hall runs: address, database, timers, web directory.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Address to listen on, e.g. `127.0.0.1:8080` (port 0 picks a free one).
+    pub addr: String,
+    /// Database URL: a SQLite path / `sqlite:PATH`, or `postgres://…`.
+    pub database: String,
+    /// Default turn timer in seconds for new rooms (P-TIMER).
+    pub turn_seconds: u64,
+    /// How long a disconnected player keeps the seat (P-DISCONNECT): 3 minutes.
+    pub reconnect_grace: Duration,
+    /// Pause before a bot or auto-play acts, so people can follow.
+    pub bot_delay: Duration,
+    /// Directory of the web client served at `/`, if any.
+    pub web_dir: Option<PathBuf>,
+    /// How long one second of a turn timer lasts: one second, except in tests that need
+    /// timers to run out quickly.
+    pub turn_unit: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            addr: "127.0.0.1:8080".to_owned(),
+            database: "hangar.db".to_owned(),
+            turn_seconds: 20,
+            reconnect_grace: Duration::from_secs(180),
+            bot_delay: Duration::from_millis(600),
+            web_dir: None,
+            turn_unit: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Finds the web client: `./web`, else `web/` of the workspace this binary was built from.
+pub fn find_web_dir() -> Option<PathBuf> {
+    let local = PathBuf::from("web");
+    if local.join("index.html").is_file() {
+        return Some(local);
+    }
+    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../web");
+    built.join("index.html").is_file().then_some(built)
+}

@@ -1,0 +1,238 @@
+//! The games behind one interface: the room machinery is game-agnostic and reaches the rule
+//! engines only through [`GameSession`]. Nothing here knows the rules: it translates between
+//! the wire and the engines (`hangar-flight`, `hangar-jungle`) and draws dice from the seed.
+
+mod flight;
+mod jungle;
+mod jungle_bot;
+mod options;
+pub mod scoring;
+
+use hangar_dice::Seed;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::protocol::{GameKind, ProtoError};
+
+pub use flight::FlightSession;
+pub use jungle::JungleSession;
+pub use options::check_options;
+
+/// Something a seat did, as written in the action log and the record (P-RECORD).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Act {
+    /// Flight: roll the die (the server draws it).
+    Roll,
+    /// Move a plane (flight) or a piece (jungle, `move` in notation).
+    Move {
+        /// Flight: the plane index.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plane: Option<usize>,
+        /// Jungle: the move, e.g. `e3e4`.
+        #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
+        notation: Option<String>,
+    },
+    /// Flight: use an item.
+    UseItem {
+        /// Which item.
+        item: String,
+    },
+    /// Auto-play switched on or off (P-AUTOPLAY).
+    Autoplay {
+        /// On?
+        on: bool,
+    },
+    /// The seat's timer ran out (jungle: the move passes, P-JUNGLE-TIMEOUT).
+    Timeout,
+    /// Resignation (P-RESIGN).
+    Resign,
+    /// Left a running game on purpose (P-ESCAPE).
+    Escape,
+    /// Lost the connection (counted in jungle, P-JUNGLE-DISCONNECT).
+    Disconnect,
+    /// Gone for 3 minutes (P-DISCONNECT).
+    Abandon,
+    /// Jungle: a draw offer.
+    DrawOffer,
+    /// Jungle: the answer to a draw offer.
+    DrawAnswer {
+        /// Accepted?
+        accept: bool,
+    },
+}
+
+/// What a game action did.
+#[derive(Clone, Debug, Default)]
+pub struct Played {
+    /// Room events (`{"kind": …}` objects) to broadcast, in order.
+    pub events: Vec<Value>,
+    /// The die the server drew, if the action was a roll.
+    pub roll: Option<u8>,
+    /// The ack's `result`.
+    pub ack: Value,
+}
+
+/// How a game ended, by seat.
+#[derive(Clone, Debug, Default)]
+pub struct Ending {
+    /// Rank per seat (1 = best); `None` not ranked.
+    pub ranks: Vec<Option<u32>>,
+    /// Finished planes per seat (flight).
+    pub finished: Vec<u32>,
+    /// Enemy planes sent back per seat (flight).
+    pub captures: Vec<u32>,
+    /// Colour index per seat (flight: the order of an odd point).
+    pub colours: Vec<usize>,
+    /// The winning seat of a jungle game, `None` for a draw.
+    pub jungle_winner: Option<usize>,
+    /// Why it ended (`finished`, `den`, `draw`, …).
+    pub reason: String,
+}
+
+/// The bot levels of a game (P-SEATS).
+pub fn bot_levels(game: GameKind) -> &'static [&'static str] {
+    match game {
+        GameKind::Flight => &["random", "heuristic"],
+        GameKind::Jungle => &["random", "greedy", "easy", "normal", "hard", "alphabeta"],
+    }
+}
+
+/// A running game of either kind.
+#[derive(Clone, Debug)]
+pub enum GameSession {
+    /// Aeroplane Chess.
+    Flight(FlightSession),
+    /// Jungle.
+    Jungle(JungleSession),
+}
+
+impl GameSession {
+    /// Starts a game for `seats` seats with checked `options`; every random draw comes from
+    /// `seed` (P-FAIR-DICE).
+    pub fn start(
+        game: GameKind,
+        options: &Value,
+        seats: usize,
+        seed: Seed,
+    ) -> Result<Self, ProtoError> {
+        Ok(match game {
+            GameKind::Flight => GameSession::Flight(FlightSession::start(options, seats, seed)?),
+            GameKind::Jungle => GameSession::Jungle(JungleSession::start(options)?),
+        })
+    }
+
+    /// The whole visible game, for the wire (§6 of the protocol).
+    pub fn view(&self) -> Value {
+        match self {
+            GameSession::Flight(s) => s.view(),
+            GameSession::Jungle(s) => s.view(),
+        }
+    }
+
+    /// The seat whose decision is awaited and what it is (`roll`, `move`); `None` when over.
+    pub fn turn(&self) -> Option<(usize, &'static str)> {
+        match self {
+            GameSession::Flight(s) => s.turn(),
+            GameSession::Jungle(s) => s.turn(),
+        }
+    }
+
+    /// The colour of a seat, as a wire value.
+    pub fn colour_name(&self, seat: usize) -> Value {
+        match self {
+            GameSession::Flight(s) => s.colour_name(seat).into(),
+            GameSession::Jungle(s) => s.colour_name(seat).into(),
+        }
+    }
+
+    /// The colours of every seat.
+    pub fn colours(&self, seats: usize) -> Vec<Value> {
+        (0..seats).map(|s| self.colour_name(s)).collect()
+    }
+
+    /// Plays a move-type action (roll, move, item) of the seat on turn.
+    pub fn play(&mut self, seat: usize, act: &Act) -> Result<Played, ProtoError> {
+        match self {
+            GameSession::Flight(s) => s.play(seat, act),
+            GameSession::Jungle(s) => s.play(seat, act),
+        }
+    }
+
+    /// The action a bot of `level` (or auto-play) takes for the seat on turn.
+    pub fn bot_act(&mut self, seat: usize, level: &str) -> Act {
+        match self {
+            GameSession::Flight(s) => s.bot_act(seat, level),
+            GameSession::Jungle(s) => s.bot_act(level),
+        }
+    }
+
+    /// Whether a bot of this level thinks long enough to be run off the async runtime.
+    pub fn bot_is_slow(&self, level: &str) -> bool {
+        matches!(self, GameSession::Jungle(_))
+            && matches!(level, "easy" | "normal" | "hard" | "alphabeta")
+    }
+
+    /// Jungle: the seat on turn passes (timeout). Flight has no passing.
+    pub fn pass(&mut self) -> Result<Played, ProtoError> {
+        match self {
+            GameSession::Flight(_) => Ok(Played::default()),
+            GameSession::Jungle(s) => s.pass(),
+        }
+    }
+
+    /// A seat leaves the game (resignation, escape, disconnection, timeouts).
+    pub fn remove(&mut self, seat: usize) -> Vec<Value> {
+        match self {
+            GameSession::Flight(s) => s.remove(seat),
+            GameSession::Jungle(s) => s.remove(seat),
+        }
+    }
+
+    /// Jungle: both agreed to a draw.
+    pub fn agree_draw(&mut self) {
+        if let GameSession::Jungle(s) = self {
+            s.agree_draw();
+        }
+    }
+
+    /// Completed turns (P-RESIGN needs 15 in flight).
+    pub fn turns(&self) -> u32 {
+        match self {
+            GameSession::Flight(s) => s.turns(),
+            GameSession::Jungle(s) => s.turns(),
+        }
+    }
+
+    /// Finished planes of a seat (flight; 0 in jungle).
+    pub fn finished(&self, seat: usize) -> u32 {
+        match self {
+            GameSession::Flight(s) => s.finished(seat),
+            GameSession::Jungle(_) => 0,
+        }
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.turn().is_none()
+    }
+
+    /// How it ended (call once over).
+    pub fn ending(&self) -> Ending {
+        match self {
+            GameSession::Flight(s) => s.ending(),
+            GameSession::Jungle(s) => s.ending(),
+        }
+    }
+
+    /// Whether a resignation is allowed now (flight: after 15 turns).
+    pub fn may_resign(&self) -> Result<(), ProtoError> {
+        match self {
+            GameSession::Flight(s) if s.turns() < 15 => Err(ProtoError::new(
+                crate::protocol::ErrorCode::TooEarly,
+                format!("resignation is allowed after 15 turns (now {})", s.turns()),
+            )),
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! The hall: every room's handle, the live room lists (P-HALL), quick match (P-QUICK), and
+//! the per-player command-id memory that makes repeated ids run once.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::extract::ws::Utf8Bytes;
+use serde_json::{Value, json};
+
+use crate::config::Config;
+use crate::outbox::{ConnId, Outbox};
+use crate::protocol::GameKind;
+use crate::room::RoomHandle;
+use crate::store::Store;
+
+/// How many answered command ids are remembered per player and client.
+pub const REMEMBERED_IDS: usize = 32;
+
+/// Answers already given, by command id, to send again for a repeated id.
+#[derive(Debug, Default)]
+pub struct AnswerCache {
+    answers: VecDeque<(u64, String)>,
+}
+
+impl AnswerCache {
+    /// The answer frame already sent for `id`, if any.
+    pub fn get(&self, id: u64) -> Option<&str> {
+        self.answers
+            .iter()
+            .find(|(known, _)| *known == id)
+            .map(|(_, frame)| frame.as_str())
+    }
+
+    /// Remembers the answer frame of `id`, forgetting the oldest beyond the limit.
+    pub fn put(&mut self, id: u64, frame: String) {
+        if self.answers.len() == REMEMBERED_IDS {
+            self.answers.pop_front();
+        }
+        self.answers.push_back((id, frame));
+    }
+}
+
+/// Answer memories by (player, client).
+type Caches = HashMap<(i64, String), Arc<Mutex<AnswerCache>>>;
+
+/// A listed room as the hall shows it.
+#[derive(Clone, Debug)]
+struct Listing {
+    game: GameKind,
+    summary: Value,
+    waiting: bool,
+    free_seats: usize,
+    taken_seats: usize,
+}
+
+/// Shared state of the whole hall: cheap to clone behind an `Arc`.
+pub struct Hall {
+    /// Settings.
+    pub config: Config,
+    /// The database.
+    pub store: Store,
+    rooms: Mutex<HashMap<String, RoomHandle>>,
+    listings: Mutex<HashMap<String, Listing>>,
+    subscribers: Mutex<HashMap<ConnId, (GameKind, Outbox)>>,
+    caches: Mutex<Caches>,
+    seats: Mutex<HashMap<i64, Vec<String>>>,
+    connections: AtomicUsize,
+}
+
+impl Hall {
+    /// A hall with no rooms.
+    pub fn new(config: Config, store: Store) -> Arc<Hall> {
+        Arc::new(Hall {
+            config,
+            store,
+            rooms: Mutex::default(),
+            listings: Mutex::default(),
+            subscribers: Mutex::default(),
+            caches: Mutex::default(),
+            seats: Mutex::default(),
+            connections: AtomicUsize::new(0),
+        })
+    }
+
+    /// The room with this code.
+    pub fn room(&self, code: &str) -> Option<RoomHandle> {
+        self.rooms
+            .lock()
+            .expect("rooms lock")
+            .get(&code.to_ascii_uppercase())
+            .cloned()
+    }
+
+    /// Registers a new room.
+    pub fn add_room(&self, handle: RoomHandle) {
+        self.rooms
+            .lock()
+            .expect("rooms lock")
+            .insert(handle.code().to_owned(), handle);
+    }
+
+    /// A room ended: forget it and take it off the lists.
+    pub fn remove_room(&self, code: &str) {
+        self.rooms.lock().expect("rooms lock").remove(code);
+        self.unlist(code);
+    }
+
+    /// Every room handle (for shutdown).
+    pub fn all_rooms(&self) -> Vec<RoomHandle> {
+        self.rooms
+            .lock()
+            .expect("rooms lock")
+            .values()
+            .cloned()
+            .collect()
+    }
+
+    /// How many rooms are open.
+    pub fn room_count(&self) -> usize {
+        self.rooms.lock().expect("rooms lock").len()
+    }
+
+    /// A fresh room code: 6 characters without look-alikes.
+    pub fn new_code(&self) -> String {
+        const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+        loop {
+            let mut bytes = [0u8; 6];
+            getrandom::fill(&mut bytes).expect("the operating system must provide randomness");
+            let code: String = bytes
+                .iter()
+                .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
+                .collect();
+            if !self.rooms.lock().expect("rooms lock").contains_key(&code) {
+                return code;
+            }
+        }
+    }
+
+    /// A room's entry in the live list changed (`None`: it left the list).
+    pub fn list(
+        &self,
+        code: &str,
+        game: GameKind,
+        summary: Option<Value>,
+        free_seats: usize,
+        taken_seats: usize,
+    ) {
+        let Some(summary) = summary else {
+            self.unlist(code);
+            return;
+        };
+        let waiting = summary["status"] == "waiting";
+        let frame = Utf8Bytes::from(
+            json!({"type": "hall_room", "game": game.name(), "room": summary}).to_string(),
+        );
+        self.listings.lock().expect("listings lock").insert(
+            code.to_owned(),
+            Listing {
+                game,
+                summary,
+                waiting,
+                free_seats,
+                taken_seats,
+            },
+        );
+        self.tell_subscribers(game, frame);
+    }
+
+    fn unlist(&self, code: &str) {
+        let removed = self.listings.lock().expect("listings lock").remove(code);
+        if let Some(listing) = removed {
+            let frame =
+                json!({"type": "hall_room_removed", "game": listing.game.name(), "code": code});
+            self.tell_subscribers(listing.game, Utf8Bytes::from(frame.to_string()));
+        }
+    }
+
+    fn tell_subscribers(&self, game: GameKind, frame: Utf8Bytes) {
+        let subscribers = self.subscribers.lock().expect("subscribers lock");
+        for (kind, outbox) in subscribers.values() {
+            if *kind == game {
+                outbox.send(frame.clone());
+            }
+        }
+    }
+
+    /// Follows one game's list: sends the whole list now, then every change.
+    pub fn subscribe(&self, game: GameKind, outbox: &Outbox) {
+        let rooms: Vec<Value> = {
+            let listings = self.listings.lock().expect("listings lock");
+            let mut rooms: Vec<&Listing> = listings.values().filter(|l| l.game == game).collect();
+            rooms.sort_by_key(|l| (!l.waiting, l.summary["code"].as_str().map(str::to_owned)));
+            rooms.into_iter().map(|l| l.summary.clone()).collect()
+        };
+        self.subscribers
+            .lock()
+            .expect("subscribers lock")
+            .insert(outbox.id, (game, outbox.clone()));
+        outbox.send_text(json!({"type": "hall", "game": game.name(), "rooms": rooms}).to_string());
+    }
+
+    /// Stops following the list.
+    pub fn unsubscribe(&self, conn: ConnId) {
+        self.subscribers
+            .lock()
+            .expect("subscribers lock")
+            .remove(&conn);
+    }
+
+    /// Waiting public rooms of a game with a free seat, fullest first (P-QUICK).
+    pub fn quick_candidates(&self, game: GameKind) -> Vec<String> {
+        let listings = self.listings.lock().expect("listings lock");
+        let mut found: Vec<(usize, &String)> = listings
+            .iter()
+            .filter(|(_, l)| l.game == game && l.waiting && l.free_seats > 0)
+            .map(|(code, l)| (l.taken_seats, code))
+            .collect();
+        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        found.into_iter().map(|(_, code)| code.clone()).collect()
+    }
+
+    /// The answer memory of a player's client (created on first use).
+    pub fn answer_cache(&self, player: i64, client: &str) -> Arc<Mutex<AnswerCache>> {
+        self.caches
+            .lock()
+            .expect("caches lock")
+            .entry((player, client.to_owned()))
+            .or_default()
+            .clone()
+    }
+
+    /// Records that a player holds (or no longer holds) a seat in a room.
+    pub fn set_seated(&self, player: i64, code: &str, seated: bool) {
+        let mut seats = self.seats.lock().expect("seats lock");
+        let rooms = seats.entry(player).or_default();
+        rooms.retain(|c| c != code);
+        if seated {
+            rooms.push(code.to_owned());
+        }
+        if rooms.is_empty() {
+            seats.remove(&player);
+        }
+    }
+
+    /// Rooms where a player holds a seat.
+    pub fn seated_rooms(&self, player: i64) -> Vec<String> {
+        self.seats
+            .lock()
+            .expect("seats lock")
+            .get(&player)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// A connection opened (`+1`) or closed (`-1`).
+    pub fn count_connection(&self, opened: bool) {
+        if opened {
+            self.connections.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.connections.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Open WebSocket connections.
+    pub fn connection_count(&self) -> usize {
+        self.connections.load(Ordering::Relaxed)
+    }
+}

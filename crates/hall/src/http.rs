@@ -1,0 +1,108 @@
+//! The HTTP side: the router with `/health`, `/ws`, the JSON API and the web client.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Json, Response};
+use axum::routing::get;
+use serde::Deserialize;
+use serde_json::json;
+use tower_http::services::ServeDir;
+
+use crate::hall::Hall;
+use crate::protocol::MAX_MESSAGE_BYTES;
+use crate::record::record_json;
+use crate::ws::{HARD_MAX_MESSAGE_BYTES, serve_socket};
+
+/// Read buffer per WebSocket: small, since messages are at most a few KiB.
+pub const WS_READ_BUFFER: usize = 4 * 1024;
+
+/// The hall's router (tests run it on port 0).
+pub fn app(hall: Arc<Hall>) -> Router {
+    let mut router = Router::new()
+        .route("/health", get(health))
+        .route("/ws", get(upgrade))
+        .route("/api/games/{id}", get(game_record))
+        .route("/api/players/{id}/games", get(player_games))
+        .route("/api/leaderboard", get(leaderboard));
+    if let Some(dir) = hall.config.web_dir.clone() {
+        router = router.fallback_service(ServeDir::new(dir));
+    }
+    router.with_state(hall)
+}
+
+async fn health(State(hall): State<Arc<Hall>>) -> Json<serde_json::Value> {
+    Json(json!({
+        "status": "ok",
+        "rooms": hall.room_count(),
+        "connections": hall.connection_count(),
+    }))
+}
+
+async fn upgrade(ws: WebSocketUpgrade, State(hall): State<Arc<Hall>>) -> Response {
+    ws.read_buffer_size(WS_READ_BUFFER)
+        .write_buffer_size(0)
+        .max_write_buffer_size(1024 * 1024)
+        .max_message_size(HARD_MAX_MESSAGE_BYTES.max(MAX_MESSAGE_BYTES))
+        .max_frame_size(HARD_MAX_MESSAGE_BYTES)
+        .on_upgrade(move |socket| serve_socket(socket, hall))
+}
+
+fn not_found(what: &str) -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        Json(json!({"error": format!("no {what}")})),
+    )
+        .into_response()
+}
+
+fn failed() -> Response {
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        Json(json!({"error": "storage failed"})),
+    )
+        .into_response()
+}
+
+async fn game_record(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Response {
+    match hall.store.game(id).await {
+        Ok(Some(game)) => Json(record_json(&game)).into_response(),
+        Ok(None) => not_found("such game"),
+        Err(_) => failed(),
+    }
+}
+
+#[derive(Deserialize)]
+struct Limit {
+    limit: Option<i64>,
+}
+
+async fn player_games(
+    State(hall): State<Arc<Hall>>,
+    Path(id): Path<i64>,
+    Query(limit): Query<Limit>,
+) -> Response {
+    let limit = limit.limit.unwrap_or(20).clamp(1, 100);
+    match hall.store.player_games(id, limit).await {
+        Ok(games) => Json(json!({"games": games})).into_response(),
+        Err(_) => failed(),
+    }
+}
+
+async fn leaderboard(State(hall): State<Arc<Hall>>, Query(limit): Query<Limit>) -> Response {
+    let limit = limit.limit.unwrap_or(20).clamp(1, 100);
+    match hall.store.leaderboard(limit).await {
+        Ok(players) => {
+            let entries: Vec<_> = players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| json!({"rank": i + 1, "player": p.view()}))
+                .collect();
+            Json(json!({"entries": entries})).into_response()
+        }
+        Err(_) => failed(),
+    }
+}

@@ -1,0 +1,449 @@
+//! The game flow of a room: starting, player and bot actions, the action log (stored before
+//! the acknowledgement, P-DURABLE), timers (P-TIMER), auto-play (P-AUTOPLAY), absence
+//! (P-DISCONNECT) and leaving (P-RESIGN, P-ESCAPE, P-JUNGLE-TIMEOUT, P-JUNGLE-DRAW).
+
+use hangar_dice::Seed;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use super::{OutReason, Room, Running, Status};
+use crate::game::{Act, GameSession};
+use crate::protocol::{Answer, ErrorCode, GameKind, ProtoError};
+use crate::store::NewGame;
+use crate::time::now_ms;
+
+/// One entry of a game's action log and record (P-RECORD).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoggedAct {
+    /// The seat that acted (or was acted for).
+    pub seat: usize,
+    /// What happened.
+    pub action: Act,
+    /// The die the server drew for a roll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<u8>,
+    /// Taken by a bot or auto-play.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auto: bool,
+}
+
+/// Jungle timeouts allowed; the next one loses (P-JUNGLE-TIMEOUT).
+pub const JUNGLE_TIMEOUTS_ALLOWED: u32 = 3;
+
+fn err(code: ErrorCode, message: impl Into<String>) -> ProtoError {
+    ProtoError::new(code, message)
+}
+
+impl Room {
+    /// A command from a seated person.
+    pub(super) async fn player_act(&mut self, player: i64, act: Act) -> Answer {
+        if self.game.is_none() {
+            return Err(err(
+                ErrorCode::NotPlaying,
+                "no game is running in this room",
+            ));
+        }
+        let Some(seat) = self.seat_of(player) else {
+            return Err(err(
+                ErrorCode::Spectator,
+                "watchers act on nothing (P-SPECTATE)",
+            ));
+        };
+        if self.seats[seat].out.is_some() {
+            return Err(err(ErrorCode::Illegal, "you have left this game"));
+        }
+        self.perform(seat, act, false).await
+    }
+
+    /// Checks, applies, stores, then announces one action.
+    pub(super) async fn perform(&mut self, seat: usize, act: Act, auto: bool) -> Answer {
+        let (events, roll, ack) = self.apply(seat, &act, auto)?;
+        if !self.replaying {
+            self.store(LoggedAct {
+                seat,
+                action: act.clone(),
+                roll,
+                auto,
+            })
+            .await?;
+        }
+        for event in events {
+            self.emit(event);
+        }
+        self.after_change(matches!(
+            act,
+            Act::Autoplay { .. } | Act::Disconnect | Act::DrawOffer
+        ))
+        .await;
+        Ok(ack)
+    }
+
+    async fn store(&mut self, logged: LoggedAct) -> Result<(), ProtoError> {
+        let running = self.game.as_mut().expect("a game runs");
+        let idx = running.next_idx;
+        running.next_idx += 1;
+        let data = serde_json::to_string(&logged).expect("actions serialise");
+        self.hall
+            .store
+            .append_action(running.game_id, idx, data)
+            .await
+            .map_err(|e| {
+                tracing::error!(room = %self.code, error = %e, "storing an action failed");
+                err(ErrorCode::Internal, "the action could not be stored")
+            })
+    }
+
+    /// The pure part of an action: validate and change the state; returns events, the roll
+    /// drawn and the ack. An error changes nothing.
+    fn apply(
+        &mut self,
+        seat: usize,
+        act: &Act,
+        auto: bool,
+    ) -> Result<(Vec<Value>, Option<u8>, Value), ProtoError> {
+        let kind = self.game_kind;
+        let running = self
+            .game
+            .as_mut()
+            .ok_or_else(|| err(ErrorCode::NotPlaying, "no game is running"))?;
+        let mut events = Vec::new();
+        match act {
+            Act::Roll | Act::Move { .. } | Act::UseItem { .. } => {
+                match running.session.turn() {
+                    Some((on_turn, _)) if on_turn == seat => {}
+                    Some((on_turn, _)) => {
+                        return Err(err(
+                            ErrorCode::NotYourTurn,
+                            format!("it is seat {on_turn}'s turn"),
+                        ));
+                    }
+                    None => return Err(err(ErrorCode::NotPlaying, "the game is over")),
+                }
+                let played = running.session.play(seat, act)?;
+                // A move by the other side answers an open draw offer with "no".
+                if let Some(offerer) = running.draw_offer
+                    && offerer != seat
+                {
+                    running.draw_offer = None;
+                    events.push(json!({"kind": "draw_declined", "seat": seat}));
+                }
+                running.deadline = None;
+                events.extend(played.events);
+                return Ok((events, played.roll, played.ack));
+            }
+            Act::Autoplay { on } => {
+                let s = &mut self.seats[seat];
+                s.autoplay = *on;
+                s.autoplay_for_away = false;
+                let reason = if auto { "timeout" } else { "choice" };
+                events.push(json!({"kind": "autoplay", "seat": seat, "on": on, "reason": reason}));
+            }
+            Act::Timeout => {
+                self.seats[seat].timeouts += 1;
+                let count = self.seats[seat].timeouts;
+                events.push(json!({"kind": "timeout", "seat": seat, "count": count}));
+                running.deadline = None;
+                if count > JUNGLE_TIMEOUTS_ALLOWED {
+                    events.extend(self.put_out(seat, OutReason::Timeouts));
+                } else {
+                    let played = running.session.pass()?;
+                    events.extend(played.events);
+                }
+            }
+            Act::Resign => {
+                running.session.may_resign()?;
+                events.extend(self.put_out(seat, OutReason::Resigned));
+            }
+            Act::Escape => events.extend(self.put_out(seat, OutReason::Escaped)),
+            Act::Abandon => events.extend(self.put_out(seat, OutReason::Disconnected)),
+            Act::Disconnect => {
+                self.seats[seat].disconnects += 1;
+            }
+            Act::DrawOffer => {
+                if kind != GameKind::Jungle {
+                    return Err(err(ErrorCode::Illegal, "draws are offered in jungle only"));
+                }
+                if running.draw_offer.is_some() {
+                    return Err(err(ErrorCode::Illegal, "a draw offer is already open"));
+                }
+                running.draw_offer = Some(seat);
+                events.push(json!({"kind": "draw_offered", "seat": seat}));
+            }
+            Act::DrawAnswer { accept } => {
+                match running.draw_offer {
+                    Some(offerer) if offerer != seat => {}
+                    _ => return Err(err(ErrorCode::Illegal, "there is no draw offer to answer")),
+                }
+                running.draw_offer = None;
+                if *accept {
+                    running.session.agree_draw();
+                } else {
+                    events.push(json!({"kind": "draw_declined", "seat": seat}));
+                }
+            }
+        }
+        Ok((events, None, json!({})))
+    }
+
+    /// A player leaves the game: out for good, the game goes on without them or ends.
+    fn put_out(&mut self, seat: usize, reason: OutReason) -> Vec<Value> {
+        let running = self.game.as_mut().expect("a game runs");
+        let finished = running.session.finished(seat);
+        let order = self.seats.iter().filter(|s| s.out.is_some()).count() as u32;
+        let s = &mut self.seats[seat];
+        s.out = Some(reason);
+        s.out_order = order;
+        s.out_finished = finished;
+        s.autoplay = false;
+        s.away_until = None;
+        s.away_deadline = None;
+        let mut events = vec![json!({"kind": "out", "seat": seat, "reason": reason.name()})];
+        events.extend(running.session.remove(seat));
+        running.deadline = None;
+        events
+    }
+
+    /// After a change: the game may be over; otherwise the next decision gets its timer, and
+    /// a bot or auto-play is scheduled to act.
+    pub(super) async fn after_change(&mut self, same_decision: bool) {
+        let Some(running) = self.game.as_mut() else {
+            return;
+        };
+        if running.session.is_over() {
+            if !self.replaying {
+                self.finish().await;
+            }
+            return;
+        }
+        let (seat, need) = running.session.turn().expect("not over");
+        if running.deadline.is_none() || !same_decision {
+            let seconds = self.turn_seconds;
+            let length = self.hall.config.turn_unit * seconds as u32;
+            running.deadline = Some(Instant::now() + length);
+            running.deadline_ms = now_ms() + length.as_millis() as i64;
+            let deadline = running.deadline_ms;
+            self.emit(json!({"kind": "turn", "seat": seat, "need": need, "deadline": deadline, "seconds": seconds}));
+        }
+        self.schedule_bot();
+    }
+
+    /// Schedules a bot or auto-play action when the seat on turn is one.
+    pub(super) fn schedule_bot(&mut self) {
+        let delay = self.hall.config.bot_delay;
+        let Some(running) = self.game.as_mut() else {
+            return;
+        };
+        running.act_at = running.session.turn().and_then(|(seat, _)| {
+            let s = &self.seats[seat];
+            (s.bot.is_some() || s.autoplay).then(|| Instant::now() + delay)
+        });
+    }
+
+    /// Starts the game when every seat is filled and ready (P-SEATS).
+    pub(super) async fn maybe_start(&mut self) {
+        if self.status != Status::Waiting || self.seats.iter().any(|s| s.is_empty() || !s.ready) {
+            return;
+        }
+        let seed = Seed::random();
+        let session =
+            match GameSession::start(self.game_kind, &self.options, self.seats.len(), seed) {
+                Ok(session) => session,
+                Err(e) => {
+                    tracing::error!(room = %self.code, error = %e, "the game could not start");
+                    return;
+                }
+            };
+        let commitment = seed.commitment();
+        let seats: Vec<Value> = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| json!({"seat": i, "name": s.name(), "player_id": s.player_id(), "bot": s.bot}))
+            .collect();
+        let stored = NewGame {
+            room: self.code.clone(),
+            game: self.game_kind.name().to_owned(),
+            private: self.private,
+            options: self.options.to_string(),
+            seats: Value::from(seats).to_string(),
+            seed: seed.to_string(),
+            commitment: commitment.clone(),
+        };
+        let game_id = match self.hall.store.start_game(&stored).await {
+            Ok(id) => id,
+            Err(e) => {
+                tracing::error!(room = %self.code, error = %e, "the game could not be stored");
+                return;
+            }
+        };
+        self.begin(session, game_id, seed, commitment);
+        self.after_change(false).await;
+    }
+
+    /// Puts a started (or restored) game in place and announces it.
+    pub(super) fn begin(
+        &mut self,
+        session: GameSession,
+        game_id: i64,
+        seed: Seed,
+        commitment: String,
+    ) {
+        let colours = session.colours(self.seats.len());
+        let first = session.turn().map(|(seat, _)| seat);
+        let view = session.view();
+        for seat in &mut self.seats {
+            seat.out = None;
+            seat.timeouts = 0;
+            seat.disconnects = 0;
+            seat.autoplay = false;
+        }
+        self.game = Some(Running {
+            session,
+            game_id,
+            seed,
+            commitment: commitment.clone(),
+            next_idx: 0,
+            deadline: None,
+            deadline_ms: 0,
+            act_at: None,
+            draw_offer: None,
+        });
+        self.status = Status::Playing;
+        self.last_result = None;
+        self.emit(json!({
+            "kind": "game_started", "colours": colours, "first": first,
+            "commitment": commitment, "game": view,
+        }));
+        self.publish();
+        tracing::info!(room = %self.code, game_id, "game started");
+    }
+
+    /// The next moment the room must wake up for.
+    pub(super) fn next_wake(&self) -> Option<Instant> {
+        let running = self.game.as_ref()?;
+        let away = self.seats.iter().filter_map(|s| s.away_deadline).min();
+        [running.act_at, running.deadline, away]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Timers fired: absences that ran out, bot moves, turn timeouts.
+    pub(super) async fn on_timer(&mut self) {
+        let now = Instant::now();
+        for seat in 0..self.seats.len() {
+            if self.seats[seat].away_deadline.is_some_and(|d| d <= now) && self.game.is_some() {
+                self.seats[seat].away_deadline = None;
+                let answer = self.perform(seat, Act::Abandon, true).await;
+                self.report(answer);
+            }
+        }
+        let Some(running) = self.game.as_ref() else {
+            self.flush();
+            return;
+        };
+        let turn = running.session.turn();
+        if let (Some(at), Some((seat, _))) = (running.act_at, turn)
+            && at <= now
+        {
+            let level = self.seats[seat]
+                .bot
+                .clone()
+                .unwrap_or_else(|| default_level(self.game_kind));
+            let running = self.game.as_mut().expect("checked above");
+            running.act_at = None;
+            let act = if running.session.bot_is_slow(&level) {
+                // A searching bot thinks off the runtime's threads (other rooms go on).
+                let mut session = running.session.clone();
+                tokio::task::spawn_blocking(move || session.bot_act(seat, &level))
+                    .await
+                    .expect("the bot does not panic")
+            } else {
+                running.session.bot_act(seat, &level)
+            };
+            let answer = self.perform(seat, act, true).await;
+            self.report(answer);
+        } else if let (Some(deadline), Some((seat, _))) = (running.deadline, turn)
+            && deadline <= now
+        {
+            self.timeout(seat).await;
+        }
+        self.flush();
+    }
+
+    fn report(&self, answer: Answer) {
+        if let Err(e) = answer {
+            tracing::warn!(room = %self.code, error = %e, "an automatic action was refused");
+        }
+    }
+
+    /// A decision's timer ran out (P-TIMER).
+    async fn timeout(&mut self, seat: usize) {
+        match self.game_kind {
+            GameKind::Flight => {
+                // P-AUTOPLAY: auto-play takes over at once and stays on.
+                if !self.seats[seat].autoplay {
+                    let answer = self.perform(seat, Act::Autoplay { on: true }, true).await;
+                    self.report(answer);
+                }
+                if let Some(running) = self.game.as_mut() {
+                    running.act_at = Some(Instant::now());
+                }
+            }
+            GameKind::Jungle => {
+                let answer = self.perform(seat, Act::Timeout, true).await;
+                self.report(answer);
+            }
+        }
+    }
+
+    /// A seated player's last connection closed during the game (P-DISCONNECT).
+    pub(super) async fn go_away(&mut self, seat: usize) {
+        if self.seats[seat].out.is_some() || self.game.is_none() {
+            return;
+        }
+        let grace = self.hall.config.reconnect_grace;
+        let until = now_ms() + grace.as_millis() as i64;
+        self.seats[seat].away_until = Some(until);
+        self.seats[seat].away_deadline = Some(Instant::now() + grace);
+        self.emit(json!({"kind": "away", "seat": seat, "until": until}));
+        match self.game_kind {
+            GameKind::Flight => {
+                if !self.seats[seat].autoplay {
+                    self.seats[seat].autoplay = true;
+                    self.seats[seat].autoplay_for_away = true;
+                    self.emit(json!({"kind": "autoplay", "seat": seat, "on": true, "reason": "disconnect"}));
+                    self.schedule_bot();
+                }
+            }
+            GameKind::Jungle => {
+                let answer = self.perform(seat, Act::Disconnect, true).await;
+                self.report(answer);
+            }
+        }
+    }
+
+    /// A seated player is back in time.
+    pub(super) async fn come_back(&mut self, seat: usize) {
+        if self.seats[seat].away_until.take().is_none() {
+            return;
+        }
+        self.seats[seat].away_deadline = None;
+        self.emit(json!({"kind": "back", "seat": seat}));
+        if self.seats[seat].autoplay_for_away {
+            self.seats[seat].autoplay = false;
+            self.seats[seat].autoplay_for_away = false;
+            self.emit(json!({"kind": "autoplay", "seat": seat, "on": false, "reason": "back"}));
+            self.schedule_bot();
+        }
+    }
+}
+
+/// The level auto-play uses for a person.
+fn default_level(game: GameKind) -> String {
+    match game {
+        GameKind::Flight => "heuristic".to_owned(),
+        GameKind::Jungle => "easy".to_owned(),
+    }
+}

@@ -1,0 +1,230 @@
+//! The end of a game: scores (P-SCORE, F-SCORE, P-CAPTURE-BONUS, P-RESIGN, P-ESCAPE,
+//! P-JUNGLE-DRAW), the result written in one transaction with every score change, the seed
+//! revealed (P-FAIR-DICE); and rebuilding a running game after a restart (P-DURABLE).
+
+use std::sync::Arc;
+
+use hangar_dice::Seed;
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use super::act::LoggedAct;
+use super::{OutReason, Room, Seat, Status};
+use crate::game::scoring::{FlightLine, Left, flight_deltas, jungle_deltas};
+use crate::game::{Ending, GameSession, check_options};
+use crate::hall::Hall;
+use crate::protocol::GameKind;
+use crate::store::{ScoreLine, StoredGame};
+use crate::time::now_ms;
+
+impl Room {
+    fn score_deltas(&self, ending: &Ending) -> (Vec<i64>, String) {
+        let last_out = self
+            .seats
+            .iter()
+            .filter_map(|s| s.out.map(|o| (s.out_order, o)))
+            .max_by_key(|(order, _)| *order)
+            .map(|(_, o)| o);
+        match self.game_kind {
+            GameKind::Flight => {
+                let planes = self.options["planes"].as_u64().unwrap_or(4) as u32;
+                let stake = self.options["stake"].as_i64().unwrap_or(100);
+                let lines: Vec<FlightLine> = self
+                    .seats
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| FlightLine {
+                        finished: if s.out.is_some() {
+                            s.out_finished
+                        } else {
+                            ending.finished[i]
+                        },
+                        captures: ending.captures[i],
+                        rank: ending.ranks[i].unwrap_or(self.seats.len() as u32),
+                        colour: ending.colours[i],
+                        left: s.out.map(|o| {
+                            let left = if o == OutReason::Escaped {
+                                Left::Escaped
+                            } else {
+                                Left::Resigned
+                            };
+                            (left, s.out_order)
+                        }),
+                    })
+                    .collect();
+                let winners_done = lines
+                    .iter()
+                    .any(|l| l.left.is_none() && l.rank == 1 && l.finished == planes);
+                let ended_by_leaving = last_out.is_some() && !winners_done;
+                let reason = match (ended_by_leaving, last_out) {
+                    (true, Some(out)) => out.name().to_owned(),
+                    _ => "finished".to_owned(),
+                };
+                (
+                    flight_deltas(stake, planes, &lines, ended_by_leaving),
+                    reason,
+                )
+            }
+            GameKind::Jungle => {
+                let level = self.options["level"].as_i64().unwrap_or(1);
+                let disconnects = [self.seats[0].disconnects, self.seats[1].disconnects];
+                let reason = match (ending.reason.as_str(), last_out) {
+                    ("forfeit", Some(out)) => out.name().to_owned(),
+                    (reason, _) => reason.to_owned(),
+                };
+                (
+                    jungle_deltas(ending.jungle_winner, level, disconnects).to_vec(),
+                    reason,
+                )
+            }
+        }
+    }
+
+    /// Scores the finished game, stores result and scores in one transaction, announces it
+    /// and reopens the room for the next game.
+    pub(super) async fn finish(&mut self) {
+        let Some(running) = self.game.as_ref() else {
+            return;
+        };
+        let ending = running.session.ending();
+        let (deltas, reason) = self.score_deltas(&ending);
+        let mut players: Vec<Value> = Vec::new();
+        let mut lines = Vec::new();
+        for (i, seat) in self.seats.iter().enumerate() {
+            let rank = ending.ranks[i].unwrap_or(self.seats.len() as u32);
+            if let Some(id) = seat.player_id() {
+                lines.push(ScoreLine {
+                    player_id: id,
+                    seat: i as i64,
+                    delta: deltas[i],
+                    rank: i64::from(rank),
+                });
+            }
+            let finished = if seat.out.is_some() {
+                seat.out_finished
+            } else {
+                ending.finished[i]
+            };
+            players.push(json!({
+                "seat": i, "name": seat.name(), "player_id": seat.player_id(), "rank": rank,
+                "finished": finished, "captures": ending.captures[i],
+                "delta": deltas[i], "score": Value::Null, "out": seat.out.map(|o| o.name()),
+            }));
+        }
+        let mut result = json!({
+            "game_id": running.game_id,
+            "reason": reason,
+            "seed": running.seed.to_string(),
+            "commitment": running.commitment,
+            "players": players,
+        });
+        let game_id = running.game_id;
+        match self
+            .hall
+            .store
+            .finish_game(game_id, &result.to_string(), &lines)
+            .await
+        {
+            Ok(scores) => {
+                for (line, score) in lines.iter().zip(scores) {
+                    let seat = line.seat as usize;
+                    result["players"][seat]["score"] = json!(score);
+                    if let Some(player) = self.seats[seat].player.as_mut() {
+                        player.score = score;
+                    }
+                }
+            }
+            Err(e) => {
+                // Keep the game: a restart finishes it again from its stored log.
+                tracing::error!(room = %self.code, error = %e, "the result could not be stored");
+                return;
+            }
+        }
+        tracing::info!(room = %self.code, game_id, reason = %result["reason"], "game over");
+        self.emit(json!({"kind": "game_over", "result": result}));
+        self.last_result = Some(result);
+        self.game = None;
+        self.status = Status::Waiting;
+        for index in 0..self.seats.len() {
+            let seat = &self.seats[index];
+            let gone =
+                seat.out.is_some() || seat.player_id().is_some_and(|id| !self.is_connected(id));
+            if seat.player.is_some() && gone {
+                self.free_seat(index);
+            }
+            let seat = &mut self.seats[index];
+            seat.ready = seat.bot.is_some();
+            seat.autoplay = false;
+            seat.autoplay_for_away = false;
+            seat.away_until = None;
+            seat.away_deadline = None;
+            seat.out = None;
+        }
+        self.publish();
+    }
+
+    /// Rebuilds a running game's room from its stored settings, seed and action log.
+    pub(super) async fn restore(hall: Arc<Hall>, stored: &StoredGame) -> anyhow::Result<Room> {
+        let kind = GameKind::from_name(&stored.start.game)
+            .ok_or_else(|| anyhow::anyhow!("unknown game {:?}", stored.start.game))?;
+        let given: Value = serde_json::from_str(&stored.start.options)?;
+        let (options, seat_count, turn_seconds) =
+            check_options(kind, &given, hall.config.turn_seconds)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let seed: Seed = stored.start.seed.parse()?;
+        let seats_json: Vec<Value> = serde_json::from_str(&stored.start.seats)?;
+        let mut room = Room::new(
+            hall.clone(),
+            stored.start.room.clone(),
+            kind,
+            stored.start.private,
+            options,
+            seat_count,
+            turn_seconds,
+        );
+        for (i, seat) in seats_json.iter().enumerate().take(seat_count) {
+            let mut restored = Seat {
+                ready: true,
+                ..Seat::default()
+            };
+            if let Some(id) = seat["player_id"].as_i64() {
+                restored.player = hall.store.player(id).await?;
+                hall.set_seated(id, &room.code, true);
+                if room.host.is_none() {
+                    room.host = Some(id);
+                }
+            } else {
+                restored.bot = seat["bot"].as_str().map(str::to_owned);
+            }
+            room.seats[i] = restored;
+        }
+        let session = GameSession::start(kind, &room.options, seat_count, seed)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        room.replaying = true;
+        room.begin(session, stored.id, seed, stored.start.commitment.clone());
+        for (idx, data) in stored.actions.iter().enumerate() {
+            let logged: LoggedAct = serde_json::from_str(data)?;
+            let answer = room
+                .perform(logged.seat, logged.action.clone(), logged.auto)
+                .await;
+            if let Err(e) = answer {
+                anyhow::bail!("game {}: action {idx} does not replay: {e}", stored.id);
+            }
+        }
+        room.replaying = false;
+        let running = room.game.as_mut().expect("the game was begun");
+        running.next_idx = stored.actions.len() as i64;
+        running.deadline = None;
+        // Everyone is away until they reconnect (P-DISCONNECT), with a fresh countdown.
+        let grace = hall.config.reconnect_grace;
+        for seat in &mut room.seats {
+            if seat.player.is_some() && seat.out.is_none() {
+                seat.away_until = Some(now_ms() + grace.as_millis() as i64);
+                seat.away_deadline = Some(Instant::now() + grace);
+            }
+        }
+        room.after_change(false).await;
+        tracing::info!(room = %room.code, game_id = stored.id, actions = stored.actions.len(), "game restored");
+        Ok(room)
+    }
+}

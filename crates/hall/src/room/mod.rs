@@ -1,0 +1,486 @@
+//! Rooms: one owner task per room (the only code that touches the room's state), reached
+//! through a cheap [`RoomHandle`]. The task answers commands, runs the game through the rule
+//! engine, keeps the timers, plays for bots and absent players, and broadcasts versioned events.
+
+mod act;
+mod finish;
+mod seats;
+mod view;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use axum::extract::ws::Utf8Bytes;
+use hangar_dice::Seed;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::accounts::Player;
+use crate::game::{Act, GameSession};
+use crate::hall::Hall;
+use crate::outbox::{ConnId, Outbox};
+use crate::protocol::{Answer, Command, ErrorCode, GameKind, ProtoError, answer_frame};
+
+pub use act::LoggedAct;
+
+/// Events a room keeps for clients that resume (`since`).
+pub const KEPT_EVENTS: usize = 512;
+
+/// A message to a room's task.
+enum RoomMsg {
+    Command {
+        outbox: Outbox,
+        player: Option<Player>,
+        id: u64,
+        command: Command,
+        quiet_errors: bool,
+        reply: oneshot::Sender<String>,
+    },
+    Detach {
+        conn: ConnId,
+    },
+}
+
+/// A cheap handle to a room's task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    code: Arc<str>,
+    game: GameKind,
+    tx: mpsc::UnboundedSender<RoomMsg>,
+}
+
+impl std::fmt::Debug for RoomMsg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RoomMsg")
+    }
+}
+
+impl RoomHandle {
+    /// The room's code.
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+
+    /// The room's game.
+    pub fn game(&self) -> GameKind {
+        self.game
+    }
+
+    /// Runs a command in the room. The room itself sends the answer frame (before the events
+    /// the command causes) and returns it here for the repeated-id memory; `None` when the
+    /// room has closed.
+    pub async fn command(
+        &self,
+        outbox: &Outbox,
+        player: Option<Player>,
+        id: u64,
+        command: Command,
+        quiet_errors: bool,
+    ) -> Option<String> {
+        let (reply, wait) = oneshot::channel();
+        self.tx
+            .send(RoomMsg::Command {
+                outbox: outbox.clone(),
+                player,
+                id,
+                command,
+                quiet_errors,
+                reply,
+            })
+            .ok()?;
+        wait.await.ok()
+    }
+
+    /// A connection closed: it stops watching, and a seated player may be away (P-DISCONNECT).
+    pub fn detach(&self, conn: ConnId) {
+        let _ = self.tx.send(RoomMsg::Detach { conn });
+    }
+}
+
+/// Why a player left a running game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutReason {
+    /// Resigned (P-RESIGN).
+    Resigned,
+    /// Left on purpose (P-ESCAPE).
+    Escaped,
+    /// Gone for 3 minutes (P-DISCONNECT).
+    Disconnected,
+    /// Too many timeouts (P-JUNGLE-TIMEOUT).
+    Timeouts,
+}
+
+impl OutReason {
+    /// The wire name.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutReason::Resigned => "resigned",
+            OutReason::Escaped => "escaped",
+            OutReason::Disconnected => "disconnected",
+            OutReason::Timeouts => "timeouts",
+        }
+    }
+}
+
+/// One seat of a room.
+#[derive(Clone, Debug, Default)]
+struct Seat {
+    player: Option<Player>,
+    bot: Option<String>,
+    ready: bool,
+    autoplay: bool,
+    /// Auto-play was switched on because the player is away: switched off on return.
+    autoplay_for_away: bool,
+    away_until: Option<i64>,
+    away_deadline: Option<Instant>,
+    out: Option<OutReason>,
+    /// Finished planes when the player left (flight scoring of a resigner).
+    out_finished: u32,
+    /// Order of leaving among those who left (0 first).
+    out_order: u32,
+    timeouts: u32,
+    disconnects: u32,
+}
+
+impl Seat {
+    fn is_empty(&self) -> bool {
+        self.player.is_none() && self.bot.is_none()
+    }
+
+    fn player_id(&self) -> Option<i64> {
+        self.player.as_ref().map(|p| p.id)
+    }
+
+    fn name(&self) -> String {
+        match (&self.player, &self.bot) {
+            (Some(p), _) => p.name.clone(),
+            (None, Some(bot)) => format!("bot:{bot}"),
+            (None, None) => String::new(),
+        }
+    }
+}
+
+/// A connection attached to the room (a seated player or a watcher).
+struct Member {
+    outbox: Outbox,
+    player: Option<i64>,
+    /// Events up to this version were already covered by what this member was sent.
+    seen: u64,
+}
+
+/// A running game.
+struct Running {
+    session: GameSession,
+    game_id: i64,
+    seed: Seed,
+    commitment: String,
+    next_idx: i64,
+    /// Deadline of the current decision (P-TIMER).
+    deadline: Option<Instant>,
+    deadline_ms: i64,
+    /// When a bot or auto-play acts next.
+    act_at: Option<Instant>,
+    /// The seat offering a draw (jungle).
+    draw_offer: Option<usize>,
+}
+
+/// The waiting/playing status of a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Waiting,
+    Playing,
+}
+
+/// A room's state, owned by its task.
+struct Room {
+    hall: Arc<Hall>,
+    code: String,
+    game_kind: GameKind,
+    private: bool,
+    options: Value,
+    turn_seconds: u64,
+    host: Option<i64>,
+    seats: Vec<Seat>,
+    members: HashMap<ConnId, Member>,
+    version: u64,
+    history: VecDeque<(u64, Utf8Bytes)>,
+    pending: Vec<(u64, Utf8Bytes)>,
+    chat: VecDeque<Value>,
+    chat_times: HashMap<i64, VecDeque<Instant>>,
+    status: Status,
+    game: Option<Running>,
+    last_result: Option<Value>,
+    replaying: bool,
+    /// A member that joined during the current command, and the version it resumes from.
+    catch_up: Option<(ConnId, Option<u64>)>,
+}
+
+/// Everything needed to open a room.
+pub struct RoomSettings {
+    /// The game.
+    pub game: GameKind,
+    /// Unlisted?
+    pub private: bool,
+    /// Options as the client sent them (checked and completed by the room).
+    pub options: Value,
+}
+
+/// Creates a room and starts its task; the options are checked first.
+pub fn open_room(hall: &Arc<Hall>, settings: RoomSettings) -> Result<RoomHandle, ProtoError> {
+    let (options, seat_count, turn_seconds) =
+        crate::game::check_options(settings.game, &settings.options, hall.config.turn_seconds)?;
+    let code = hall.new_code();
+    let room = Room::new(
+        hall.clone(),
+        code,
+        settings.game,
+        settings.private,
+        options,
+        seat_count,
+        turn_seconds,
+    );
+    Ok(spawn(room))
+}
+
+/// Rebuilds the room of a running game from its stored record (P-DURABLE).
+pub async fn restore_room(
+    hall: &Arc<Hall>,
+    stored: &crate::store::StoredGame,
+) -> anyhow::Result<()> {
+    let room = Room::restore(hall.clone(), stored).await?;
+    spawn(room);
+    Ok(())
+}
+
+fn spawn(mut room: Room) -> RoomHandle {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let handle = RoomHandle {
+        code: Arc::from(room.code.as_str()),
+        game: room.game_kind,
+        tx,
+    };
+    room.hall.add_room(handle.clone());
+    room.publish();
+    tokio::spawn(async move {
+        loop {
+            let wake = room.next_wake();
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(msg) => room.handle(msg).await,
+                    None => break,
+                },
+                () = sleep_until_opt(wake) => room.on_timer().await,
+            }
+            if room.is_abandoned() {
+                break;
+            }
+        }
+        room.hall.remove_room(&room.code);
+        for seat in &room.seats {
+            if let Some(id) = seat.player_id() {
+                room.hall.set_seated(id, &room.code, false);
+            }
+        }
+        tracing::debug!(room = %room.code, "room closed");
+    });
+    handle
+}
+
+async fn sleep_until_opt(wake: Option<Instant>) {
+    match wake {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Room {
+    fn new(
+        hall: Arc<Hall>,
+        code: String,
+        game_kind: GameKind,
+        private: bool,
+        options: Value,
+        seat_count: usize,
+        turn_seconds: u64,
+    ) -> Room {
+        Room {
+            hall,
+            code,
+            game_kind,
+            private,
+            options,
+            turn_seconds,
+            host: None,
+            seats: vec![Seat::default(); seat_count],
+            members: HashMap::new(),
+            version: 0,
+            history: VecDeque::new(),
+            pending: Vec::new(),
+            chat: VecDeque::new(),
+            chat_times: HashMap::new(),
+            status: Status::Waiting,
+            game: None,
+            last_result: None,
+            replaying: false,
+            catch_up: None,
+        }
+    }
+
+    async fn handle(&mut self, msg: RoomMsg) {
+        match msg {
+            RoomMsg::Command {
+                outbox,
+                player,
+                id,
+                command,
+                quiet_errors,
+                reply,
+            } => {
+                let answer = self.command(&outbox, player, command).await;
+                let frame = answer_frame(id, &answer);
+                if answer.is_ok() || !quiet_errors {
+                    outbox.send_text(frame.clone());
+                }
+                if answer.is_ok() {
+                    self.send_catch_up(&outbox);
+                }
+                self.flush();
+                let _ = reply.send(frame);
+            }
+            RoomMsg::Detach { conn } => {
+                self.detach(conn).await;
+                self.flush();
+            }
+        }
+    }
+
+    /// Runs one command; events it causes are queued in `pending`.
+    async fn command(
+        &mut self,
+        outbox: &Outbox,
+        player: Option<Player>,
+        command: Command,
+    ) -> Answer {
+        let Some(player) = player else {
+            return match command {
+                Command::Spectate { since, .. } => self.spectate(outbox, None, since),
+                _ => Err(ProtoError::new(
+                    ErrorCode::Unauthenticated,
+                    "sign in first (guest, login, register or auth)",
+                )),
+            };
+        };
+        match command {
+            Command::JoinRoom { seat, since, .. } => self.join(outbox, player, seat, since).await,
+            Command::QuickJoin => self.quick_join(outbox, player).await,
+            Command::Spectate { since, .. } => self.spectate(outbox, Some(player.id), since),
+            Command::TakeSeat { seat, .. } => self.take_seat(outbox, player, seat).await,
+            Command::Ready { ready, .. } => self.set_ready(player.id, ready).await,
+            Command::AddBot { seat, bot, .. } => self.add_bot(player.id, seat, &bot).await,
+            Command::RemoveBot { seat, .. } => self.remove_bot(player.id, seat),
+            Command::Chat { text, phrase, .. } => self.chat(player.id, text, phrase),
+            Command::LeaveRoom { escape, .. } => self.leave(outbox, player.id, escape).await,
+            Command::Roll { .. } => self.player_act(player.id, Act::Roll).await,
+            Command::Move {
+                plane, notation, ..
+            } => {
+                if plane.is_some() == notation.is_some() {
+                    return Err(ProtoError::new(
+                        ErrorCode::BadMessage,
+                        "move: give \"plane\" (flight) or \"move\" (jungle)",
+                    ));
+                }
+                self.player_act(player.id, Act::Move { plane, notation })
+                    .await
+            }
+            Command::UseItem { item, .. } => {
+                self.player_act(player.id, Act::UseItem { item }).await
+            }
+            Command::Autoplay { on, .. } => self.player_act(player.id, Act::Autoplay { on }).await,
+            Command::Resign { .. } => self.player_act(player.id, Act::Resign).await,
+            Command::OfferDraw { .. } => self.player_act(player.id, Act::DrawOffer).await,
+            Command::AnswerDraw { accept, .. } => {
+                self.player_act(player.id, Act::DrawAnswer { accept }).await
+            }
+            _ => Err(ProtoError::new(ErrorCode::Internal, "not a room command")),
+        }
+    }
+
+    /// Queues an event at the next version.
+    fn emit(&mut self, event: Value) {
+        if self.replaying {
+            return;
+        }
+        self.version += 1;
+        let frame = Utf8Bytes::from(
+            json!({"type": "event", "room": self.code, "v": self.version, "event": event})
+                .to_string(),
+        );
+        if self.history.len() == KEPT_EVENTS {
+            self.history.pop_front();
+        }
+        self.history.push_back((self.version, frame.clone()));
+        self.pending.push((self.version, frame));
+    }
+
+    /// Sends queued events to every member that has not already covered them.
+    fn flush(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let mut gone = Vec::new();
+        for (conn, member) in &mut self.members {
+            for (v, frame) in &self.pending {
+                if *v > member.seen {
+                    if !member.outbox.send(frame.clone()) {
+                        gone.push(*conn);
+                        break;
+                    }
+                    member.seen = *v;
+                }
+            }
+        }
+        self.pending.clear();
+        for conn in gone {
+            self.members.remove(&conn);
+        }
+    }
+
+    /// After an answer: a member that asked to join gets its snapshot or missed events.
+    fn send_catch_up(&mut self, outbox: &Outbox) {
+        let Some((conn, since)) = self.catch_up.take() else {
+            return;
+        };
+        if conn != outbox.id {
+            return;
+        }
+        match since {
+            Some(since) if self.can_resume_from(since) => {
+                for (v, frame) in &self.history {
+                    if *v > since {
+                        outbox.send(frame.clone());
+                    }
+                }
+            }
+            _ => {
+                outbox.send_text(self.snapshot_frame());
+            }
+        }
+        if let Some(member) = self.members.get_mut(&outbox.id) {
+            member.seen = self.version;
+        }
+    }
+
+    /// Whether every event after `since` is still kept.
+    fn can_resume_from(&self, since: u64) -> bool {
+        if since > self.version {
+            return false;
+        }
+        since == self.version
+            || self
+                .history
+                .front()
+                .is_some_and(|(first, _)| *first <= since + 1)
+    }
+}

@@ -1,0 +1,389 @@
+//! Seats, watchers, readiness, bots, chat and leaving (P-SEATS, P-SPECTATE, P-CHAT,
+//! P-DISCONNECT's bookkeeping).
+
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use super::{Member, Room, Seat, Status};
+use crate::accounts::Player;
+use crate::game::{Act, bot_levels};
+use crate::outbox::{ConnId, Outbox};
+use crate::protocol::{Answer, CHAT_MAX_CHARS, ErrorCode, ProtoError};
+use crate::time::now_ms;
+
+/// Quick phrases a chat line may name by index.
+pub const QUICK_PHRASES: [&str; 8] = [
+    "Hello!",
+    "Good luck!",
+    "Hurry up, please.",
+    "Nice move!",
+    "Oops.",
+    "Good game!",
+    "Thanks!",
+    "Bye!",
+];
+
+/// Chat lines allowed per player in [`CHAT_WINDOW_SECONDS`].
+pub const CHAT_LINES_PER_WINDOW: usize = 5;
+/// The chat rate window.
+pub const CHAT_WINDOW_SECONDS: u64 = 10;
+/// Chat lines kept for snapshots.
+const KEPT_CHAT: usize = 20;
+
+fn err(code: ErrorCode, message: impl Into<String>) -> ProtoError {
+    ProtoError::new(code, message)
+}
+
+impl Room {
+    pub(super) fn seat_of(&self, player: i64) -> Option<usize> {
+        self.seats
+            .iter()
+            .position(|s| s.player_id() == Some(player))
+    }
+
+    fn attach(&mut self, outbox: &Outbox, player: Option<i64>, since: Option<u64>) {
+        let spectators_before = self.spectator_count();
+        self.members.insert(
+            outbox.id,
+            Member {
+                outbox: outbox.clone(),
+                player,
+                seen: self.version,
+            },
+        );
+        self.catch_up = Some((outbox.id, since));
+        if self.spectator_count() != spectators_before {
+            self.emit(json!({"kind": "spectators", "count": self.spectator_count()}));
+        }
+    }
+
+    pub(super) fn spectator_count(&self) -> usize {
+        self.members
+            .values()
+            .filter(|m| m.player.is_none_or(|p| self.seat_of(p).is_none()))
+            .count()
+    }
+
+    pub(super) fn is_connected(&self, player: i64) -> bool {
+        self.members.values().any(|m| m.player == Some(player))
+    }
+
+    pub(super) async fn join(
+        &mut self,
+        outbox: &Outbox,
+        player: Player,
+        seat: Option<usize>,
+        since: Option<u64>,
+    ) -> Answer {
+        if let Some(index) = self.seat_of(player.id) {
+            // Back in the seat this player already holds (a reconnection, P-DISCONNECT).
+            self.attach(outbox, Some(player.id), since);
+            self.come_back(index).await;
+            return Ok(json!({"room": self.code, "seat": index, "resumed": since.is_some()}));
+        }
+        if self.status == Status::Waiting {
+            let free = match seat {
+                Some(index) => {
+                    let target = self
+                        .seats
+                        .get(index)
+                        .ok_or_else(|| err(ErrorCode::NoSeat, format!("no seat {index}")))?;
+                    if !target.is_empty() {
+                        return Err(err(ErrorCode::SeatTaken, format!("seat {index} is taken")));
+                    }
+                    Some(index)
+                }
+                None => self.seats.iter().position(Seat::is_empty),
+            };
+            if let Some(index) = free {
+                self.attach(outbox, Some(player.id), since);
+                self.seat_player(index, player);
+                self.publish();
+                return Ok(json!({"room": self.code, "seat": index, "resumed": false}));
+            }
+        }
+        // No seat for this player: watch instead.
+        self.attach(outbox, Some(player.id), since);
+        Ok(json!({"room": self.code, "seat": null, "resumed": false}))
+    }
+
+    /// Quick match: a free seat of a waiting room, or an error (answered quietly).
+    pub(super) async fn quick_join(&mut self, outbox: &Outbox, player: Player) -> Answer {
+        if self.status != Status::Waiting || self.seat_of(player.id).is_some() {
+            return Err(err(ErrorCode::SeatTaken, "no free seat"));
+        }
+        let Some(index) = self.seats.iter().position(Seat::is_empty) else {
+            return Err(err(ErrorCode::SeatTaken, "no free seat"));
+        };
+        self.attach(outbox, Some(player.id), None);
+        self.seat_player(index, player);
+        self.publish();
+        Ok(json!({"room": self.code, "seat": index, "created": false}))
+    }
+
+    fn seat_player(&mut self, index: usize, player: Player) {
+        let id = player.id;
+        self.seats[index] = Seat {
+            player: Some(player.clone()),
+            ..Seat::default()
+        };
+        if self.host.is_none() {
+            self.host = Some(id);
+        }
+        self.hall.set_seated(id, &self.code, true);
+        self.emit(json!({"kind": "joined", "seat": index, "player": player.view()}));
+        // Watching from a seat is not watching: the spectator count may drop.
+        self.emit(json!({"kind": "spectators", "count": self.spectator_count()}));
+    }
+
+    pub(super) fn spectate(
+        &mut self,
+        outbox: &Outbox,
+        player: Option<i64>,
+        since: Option<u64>,
+    ) -> Answer {
+        self.attach(outbox, player, since);
+        Ok(json!({"room": self.code}))
+    }
+
+    fn require_waiting(&self) -> Result<(), ProtoError> {
+        if self.status == Status::Playing {
+            return Err(err(
+                ErrorCode::AlreadyPlaying,
+                "the game has started; seats are fixed",
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) async fn take_seat(
+        &mut self,
+        outbox: &Outbox,
+        player: Player,
+        index: usize,
+    ) -> Answer {
+        self.require_waiting()?;
+        let target = self
+            .seats
+            .get(index)
+            .ok_or_else(|| err(ErrorCode::NoSeat, format!("no seat {index}")))?;
+        if !target.is_empty() {
+            return Err(err(ErrorCode::SeatTaken, format!("seat {index} is taken")));
+        }
+        if let Some(old) = self.seat_of(player.id) {
+            self.seats[old] = Seat::default();
+            self.emit(json!({"kind": "left", "seat": old}));
+        }
+        if !self.members.contains_key(&outbox.id) {
+            self.attach(outbox, Some(player.id), None);
+        }
+        self.seat_player(index, player);
+        self.publish();
+        Ok(json!({"room": self.code, "seat": index}))
+    }
+
+    pub(super) async fn set_ready(&mut self, player: i64, ready: bool) -> Answer {
+        self.require_waiting()?;
+        let index = self
+            .seat_of(player)
+            .ok_or_else(|| err(ErrorCode::NotInRoom, "take a seat first"))?;
+        if self.seats[index].ready != ready {
+            self.seats[index].ready = ready;
+            self.emit(json!({"kind": "ready", "seat": index, "ready": ready}));
+            self.publish();
+        }
+        self.maybe_start().await;
+        Ok(json!({}))
+    }
+
+    pub(super) async fn add_bot(&mut self, player: i64, index: usize, bot: &str) -> Answer {
+        self.require_waiting()?;
+        if self.host != Some(player) {
+            return Err(err(ErrorCode::NotHost, "only the host may add bots"));
+        }
+        let levels = bot_levels(self.game_kind);
+        if !levels.contains(&bot) {
+            return Err(err(
+                ErrorCode::Invalid,
+                format!("bot level {bot:?}: one of {}", levels.join(", ")),
+            ));
+        }
+        let target = self
+            .seats
+            .get(index)
+            .ok_or_else(|| err(ErrorCode::NoSeat, format!("no seat {index}")))?;
+        if !target.is_empty() {
+            return Err(err(ErrorCode::SeatTaken, format!("seat {index} is taken")));
+        }
+        self.seats[index] = Seat {
+            bot: Some(bot.to_owned()),
+            ready: true,
+            ..Seat::default()
+        };
+        self.emit(json!({"kind": "bot_added", "seat": index, "bot": bot}));
+        self.publish();
+        self.maybe_start().await;
+        Ok(json!({}))
+    }
+
+    pub(super) fn remove_bot(&mut self, player: i64, index: usize) -> Answer {
+        self.require_waiting()?;
+        if self.host != Some(player) {
+            return Err(err(ErrorCode::NotHost, "only the host may remove bots"));
+        }
+        if self.seats.get(index).is_none_or(|s| s.bot.is_none()) {
+            return Err(err(ErrorCode::NoSeat, format!("seat {index} holds no bot")));
+        }
+        self.seats[index] = Seat::default();
+        self.emit(json!({"kind": "left", "seat": index}));
+        self.publish();
+        Ok(json!({}))
+    }
+
+    pub(super) fn chat(
+        &mut self,
+        player: i64,
+        text: Option<String>,
+        phrase: Option<usize>,
+    ) -> Answer {
+        let seat = self.seat_of(player);
+        if seat.is_none() && !self.members.values().any(|m| m.player == Some(player)) {
+            return Err(err(ErrorCode::NotInRoom, "join or watch the room first"));
+        }
+        let text = match (text, phrase) {
+            (Some(text), None) => {
+                let text = text.trim().to_owned();
+                let chars = text.chars().count();
+                if chars == 0 || chars > CHAT_MAX_CHARS || text.chars().any(char::is_control) {
+                    return Err(err(
+                        ErrorCode::ChatLimit,
+                        format!(
+                            "a chat line is 1–{CHAT_MAX_CHARS} characters without control characters"
+                        ),
+                    ));
+                }
+                text
+            }
+            (None, Some(index)) => QUICK_PHRASES
+                .get(index)
+                .ok_or_else(|| err(ErrorCode::Invalid, format!("no quick phrase {index}")))?
+                .to_string(),
+            _ => {
+                return Err(err(
+                    ErrorCode::BadMessage,
+                    "chat: give \"text\" or \"phrase\"",
+                ));
+            }
+        };
+        let now = Instant::now();
+        let window = std::time::Duration::from_secs(CHAT_WINDOW_SECONDS);
+        let times = self.chat_times.entry(player).or_default();
+        while times
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= window)
+        {
+            times.pop_front();
+        }
+        if times.len() >= CHAT_LINES_PER_WINDOW {
+            return Err(err(
+                ErrorCode::ChatLimit,
+                format!("at most {CHAT_LINES_PER_WINDOW} lines per {CHAT_WINDOW_SECONDS} s"),
+            ));
+        }
+        times.push_back(now);
+        let name = seat.map_or_else(|| "watcher".to_owned(), |s| self.seats[s].name());
+        let line =
+            json!({"kind": "chat", "seat": seat, "name": name, "text": text, "at": now_ms()});
+        if self.chat.len() == KEPT_CHAT {
+            self.chat.pop_front();
+        }
+        let mut kept = line.clone();
+        if let Some(object) = kept.as_object_mut() {
+            object.remove("kind");
+        }
+        self.chat.push_back(kept);
+        self.emit(line);
+        Ok(json!({}))
+    }
+
+    pub(super) async fn leave(&mut self, outbox: &Outbox, player: i64, escape: bool) -> Answer {
+        if let Some(index) = self.seat_of(player) {
+            if self.status == Status::Playing && self.seats[index].out.is_none() {
+                if !escape {
+                    return Err(err(
+                        ErrorCode::ConfirmEscape,
+                        "leaving a running game costs 200 points (P-ESCAPE): send \"escape\": true",
+                    ));
+                }
+                self.perform(index, Act::Escape, false).await?;
+            }
+            if self.status == Status::Waiting {
+                self.free_seat(index);
+            }
+        } else if !self.members.contains_key(&outbox.id) {
+            return Err(err(ErrorCode::NotInRoom, "you are not in this room"));
+        }
+        let before = self.spectator_count();
+        self.members.retain(|_, m| m.player != Some(player));
+        self.members.remove(&outbox.id);
+        if self.spectator_count() != before {
+            self.emit(json!({"kind": "spectators", "count": self.spectator_count()}));
+        }
+        Ok(json!({}))
+    }
+
+    /// Frees a seat before the game (or after it), handing the host role on if needed.
+    pub(super) fn free_seat(&mut self, index: usize) {
+        let Some(player) = self.seats[index].player_id() else {
+            return;
+        };
+        self.seats[index] = Seat::default();
+        self.hall.set_seated(player, &self.code, false);
+        self.emit(json!({"kind": "left", "seat": index}));
+        if self.host == Some(player) {
+            self.host = self.seats.iter().find_map(Seat::player_id);
+        }
+        self.publish();
+    }
+
+    /// A connection closed.
+    pub(super) async fn detach(&mut self, conn: ConnId) {
+        let Some(member) = self.members.remove(&conn) else {
+            return;
+        };
+        let Some(player) = member.player else {
+            self.emit(json!({"kind": "spectators", "count": self.spectator_count()}));
+            return;
+        };
+        if self.is_connected(player) {
+            return;
+        }
+        match self.seat_of(player) {
+            None => {
+                self.emit(json!({"kind": "spectators", "count": self.spectator_count()}));
+            }
+            Some(index) if self.status == Status::Waiting => self.free_seat(index),
+            Some(index) => self.go_away(index).await,
+        }
+    }
+
+    /// Whether the room has nobody left and nothing running: its task may end.
+    pub(super) fn is_abandoned(&self) -> bool {
+        self.status == Status::Waiting
+            && self.members.is_empty()
+            && self.seats.iter().all(|s| s.player.is_none())
+    }
+
+    /// Tells the hall how this room looks now (P-HALL); private rooms are not listed.
+    pub(super) fn publish(&self) {
+        let taken = self.seats.iter().filter(|s| !s.is_empty()).count();
+        let summary: Option<Value> = (!self.private).then(|| self.summary());
+        self.hall.list(
+            &self.code,
+            self.game_kind,
+            summary,
+            self.seats.len() - taken,
+            taken,
+        );
+    }
+}

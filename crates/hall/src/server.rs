@@ -1,0 +1,86 @@
+//! Starting and stopping the hall: open the database, restore running games (P-DURABLE),
+//! listen, and shut down gracefully on ctrl-c or SIGTERM.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+
+use crate::config::Config;
+use crate::hall::Hall;
+use crate::http::app;
+use crate::room::restore_room;
+use crate::store::Store;
+
+/// A hall that is listening.
+pub struct Running {
+    /// The bound address (with the real port when 0 was asked).
+    pub addr: SocketAddr,
+    /// The shared state.
+    pub hall: Arc<Hall>,
+    listener: TcpListener,
+}
+
+/// Opens the database, restores running games and binds the address.
+pub async fn start(config: Config) -> anyhow::Result<Running> {
+    let store = Store::open(&config.database).await?;
+    let hall = Hall::new(config.clone(), store);
+    let running = hall.store.running_games().await?;
+    let mut restored = 0;
+    for game in &running {
+        match restore_room(&hall, game).await {
+            Ok(()) => restored += 1,
+            Err(e) => {
+                tracing::error!(game_id = game.id, error = %e, "a running game could not be restored")
+            }
+        }
+    }
+    if !running.is_empty() {
+        tracing::info!(restored, stored = running.len(), "running games restored");
+    }
+    let listener = TcpListener::bind(&config.addr).await?;
+    let addr = listener.local_addr()?;
+    Ok(Running {
+        addr,
+        hall,
+        listener,
+    })
+}
+
+impl Running {
+    /// Serves until `shutdown` completes.
+    pub async fn serve(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let router = app(self.hall.clone());
+        axum::serve(self.listener, router)
+            .with_graceful_shutdown(shutdown)
+            .await?;
+        self.hall.store.close().await;
+        Ok(())
+    }
+}
+
+/// Completes on ctrl-c or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}

@@ -1,0 +1,537 @@
+//! Persistence: players, tokens, games, action logs and results, in SQLite or PostgreSQL.
+//!
+//! One code path serves both databases through sqlx's `Any` driver with runtime queries
+//! (`$1` placeholders work in both). Appending game actions goes through one writer task that
+//! commits many rooms' actions in a single transaction (group commit), so the rule "an action is
+//! stored before it is acknowledged" (P-DURABLE) stays cheap under load.
+
+use serde::Serialize;
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Executor, Row};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::accounts::{Player, hash_token, new_token};
+use crate::time::now_ms;
+
+/// Why a storage operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database failed.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// The schema could not be migrated.
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The action writer has stopped (the server is shutting down).
+    #[error("the action writer has stopped")]
+    WriterGone,
+    /// The URL names no supported database.
+    #[error("unsupported database URL {0:?}: use sqlite:PATH or postgres://…")]
+    BadUrl(String),
+}
+
+/// Which database engine a [`Store`] talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// A SQLite file (the default).
+    Sqlite,
+    /// A PostgreSQL server.
+    Postgres,
+}
+
+/// A game as stored when it starts: enough to rebuild and replay it (P-RECORD, P-DURABLE).
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// The room code.
+    pub room: String,
+    /// `flight` or `jungle`.
+    pub game: String,
+    /// Whether the room is unlisted.
+    pub private: bool,
+    /// The room options, JSON.
+    pub options: String,
+    /// The seat list, JSON.
+    pub seats: String,
+    /// The dice seed, hex (secret until the end).
+    pub seed: String,
+    /// SHA-256 of the seed, hex.
+    pub commitment: String,
+}
+
+/// A stored game with its action log.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// Database id.
+    pub id: i64,
+    /// The settings it started with.
+    pub start: NewGame,
+    /// `running` or `finished`.
+    pub status: String,
+    /// The result JSON once finished.
+    pub result: Option<String>,
+    /// Unix ms.
+    pub started_at: i64,
+    /// Unix ms, once finished.
+    pub finished_at: Option<i64>,
+    /// The action log, JSON each, in order.
+    pub actions: Vec<String>,
+}
+
+/// One player's line of a finished game, written with the result (P-SCORE).
+#[derive(Clone, Debug)]
+pub struct ScoreLine {
+    /// The player.
+    pub player_id: i64,
+    /// The seat played.
+    pub seat: i64,
+    /// The score change.
+    pub delta: i64,
+    /// The final rank (1 is best).
+    pub rank: i64,
+}
+
+/// A finished game in a player's list.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    /// Database id of the game.
+    pub game_id: i64,
+    /// `flight` or `jungle`.
+    pub game: String,
+    /// The room code.
+    pub room: String,
+    /// Unix ms.
+    pub finished_at: i64,
+    /// This player's score change.
+    pub delta: i64,
+    /// This player's rank.
+    pub rank: i64,
+}
+
+struct Append {
+    game_id: i64,
+    idx: i64,
+    data: String,
+    done: oneshot::Sender<Result<(), String>>,
+}
+
+/// The database handle: cheap to clone.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    appends: mpsc::UnboundedSender<Append>,
+}
+
+impl Store {
+    /// Opens (creating if needed) and migrates the database at `url`: `sqlite:PATH`, a bare
+    /// path (SQLite) or `postgres://…`.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        install_default_drivers();
+        let (backend, url) = normalise_url(url)?;
+        let options = AnyPoolOptions::new().max_connections(match backend {
+            Backend::Sqlite => 4,
+            Backend::Postgres => 8,
+        });
+        let options = if backend == Backend::Sqlite {
+            options.after_connect(|conn, _meta| {
+                Box::pin(async move {
+                    // WAL with NORMAL sync survives a process crash (kill -9); busy_timeout
+                    // makes concurrent writers wait instead of failing.
+                    conn.execute("PRAGMA journal_mode=WAL").await?;
+                    conn.execute("PRAGMA synchronous=NORMAL").await?;
+                    conn.execute("PRAGMA busy_timeout=10000").await?;
+                    conn.execute("PRAGMA foreign_keys=ON").await?;
+                    Ok(())
+                })
+            })
+        } else {
+            options
+        };
+        let pool = options.connect(&url).await?;
+        match backend {
+            Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&pool).await?,
+            Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
+        }
+        let (appends, rx) = mpsc::unbounded_channel();
+        tokio::spawn(write_actions(pool.clone(), rx));
+        Ok(Store {
+            pool,
+            backend,
+            appends,
+        })
+    }
+
+    /// The database engine in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Closes the pool (waits for running queries).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Creates a player (guest or account) and a token for it.
+    pub async fn create_player(
+        &self,
+        name: &str,
+        password_hash: Option<&str>,
+    ) -> Result<(Player, String), StoreError> {
+        let name_key = password_hash.map(|_| name.to_lowercase());
+        let row = sqlx::query(
+            "INSERT INTO players (name, name_key, guest, password_hash, score, created_at) \
+             VALUES ($1, $2, $3, $4, 1000, $5) RETURNING id",
+        )
+        .bind(name)
+        .bind(name_key)
+        .bind(i64::from(password_hash.is_none()))
+        .bind(password_hash)
+        .bind(now_ms())
+        .fetch_one(&self.pool)
+        .await?;
+        let id: i64 = row.try_get("id")?;
+        let player = Player {
+            id,
+            name: name.to_owned(),
+            guest: password_hash.is_none(),
+            score: 1000,
+        };
+        let token = self.issue_token(id).await?;
+        Ok((player, token))
+    }
+
+    /// Whether an account already uses this name (case-insensitive).
+    pub async fn name_taken(&self, name: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM players WHERE name_key = $1")
+            .bind(name.to_lowercase())
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get::<i64, _>("n")? > 0)
+    }
+
+    /// Turns a guest into an account with this name and password hash.
+    pub async fn upgrade_guest(
+        &self,
+        player_id: i64,
+        name: &str,
+        password_hash: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE players SET name = $1, name_key = $2, guest = 0, password_hash = $3 WHERE id = $4",
+        )
+        .bind(name)
+        .bind(name.to_lowercase())
+        .bind(password_hash)
+        .bind(player_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// A new random token for a player; only its hash is stored.
+    pub async fn issue_token(&self, player_id: i64) -> Result<String, StoreError> {
+        let token = new_token();
+        sqlx::query("INSERT INTO tokens (hash, player_id, created_at) VALUES ($1, $2, $3)")
+            .bind(hash_token(&token))
+            .bind(player_id)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(token)
+    }
+
+    /// The account with this name and its password hash.
+    pub async fn account(&self, name: &str) -> Result<Option<(Player, String)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, name, guest, score, password_hash FROM players WHERE name_key = $1",
+        )
+        .bind(name.to_lowercase())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| Ok((player_from_row(&row)?, row.try_get("password_hash")?)))
+            .transpose()
+    }
+
+    /// The player a token belongs to.
+    pub async fn player_by_token(&self, token: &str) -> Result<Option<Player>, StoreError> {
+        let row = sqlx::query(
+            "SELECT p.id, p.name, p.guest, p.score FROM tokens t JOIN players p ON p.id = t.player_id \
+             WHERE t.hash = $1",
+        )
+        .bind(hash_token(token))
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| player_from_row(&row)).transpose()
+    }
+
+    /// A player by id.
+    pub async fn player(&self, id: i64) -> Result<Option<Player>, StoreError> {
+        let row = sqlx::query("SELECT id, name, guest, score FROM players WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| player_from_row(&row)).transpose()
+    }
+
+    /// The best scores, highest first.
+    pub async fn leaderboard(&self, limit: i64) -> Result<Vec<Player>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, name, guest, score FROM players ORDER BY score DESC, id ASC LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(player_from_row).collect()
+    }
+
+    /// Stores a game that starts now; returns its id.
+    pub async fn start_game(&self, game: &NewGame) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "INSERT INTO games (room, game, private, options, seats, seed, commitment, status, started_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8) RETURNING id",
+        )
+        .bind(&game.room)
+        .bind(&game.game)
+        .bind(i64::from(game.private))
+        .bind(&game.options)
+        .bind(&game.seats)
+        .bind(&game.seed)
+        .bind(&game.commitment)
+        .bind(now_ms())
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("id")?)
+    }
+
+    /// Appends action `idx` of a game and returns once it is committed (P-DURABLE).
+    pub async fn append_action(
+        &self,
+        game_id: i64,
+        idx: i64,
+        data: String,
+    ) -> Result<(), StoreError> {
+        let (done, wait) = oneshot::channel();
+        self.appends
+            .send(Append {
+                game_id,
+                idx,
+                data,
+                done,
+            })
+            .map_err(|_| StoreError::WriterGone)?;
+        match wait.await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(message)) => Err(StoreError::Database(sqlx::Error::Protocol(message))),
+            Err(_) => Err(StoreError::WriterGone),
+        }
+    }
+
+    /// Writes a game's result and every score change in ONE transaction (P-SCORE); returns
+    /// the new scores of the players, in the order of `lines`.
+    pub async fn finish_game(
+        &self,
+        game_id: i64,
+        result: &str,
+        lines: &[ScoreLine],
+    ) -> Result<Vec<i64>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
+        )
+        .bind(result)
+        .bind(now_ms())
+        .bind(game_id)
+        .execute(&mut *tx)
+        .await?;
+        let mut scores = Vec::with_capacity(lines.len());
+        for line in lines {
+            let row =
+                sqlx::query("UPDATE players SET score = score + $1 WHERE id = $2 RETURNING score")
+                    .bind(line.delta)
+                    .bind(line.player_id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            scores.push(row.try_get("score")?);
+            sqlx::query(
+                "INSERT INTO game_players (game_id, player_id, seat, delta, rank) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(game_id)
+            .bind(line.player_id)
+            .bind(line.seat)
+            .bind(line.delta)
+            .bind(line.rank)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(scores)
+    }
+
+    /// Every game still running, with its action log, to rebuild rooms at start (P-DURABLE).
+    pub async fn running_games(&self) -> Result<Vec<StoredGame>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE status = 'running' ORDER BY id")
+            .fetch_all(&self.pool)
+            .await?;
+        let mut games = Vec::with_capacity(rows.len());
+        for row in rows {
+            if let Some(game) = self.game(row.try_get("id")?).await? {
+                games.push(game);
+            }
+        }
+        Ok(games)
+    }
+
+    /// One stored game with its actions.
+    pub async fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
+        let Some(row) = sqlx::query(
+            "SELECT id, room, game, private, options, seats, seed, commitment, status, result, \
+             started_at, finished_at FROM games WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let actions = sqlx::query("SELECT data FROM actions WHERE game_id = $1 ORDER BY idx")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|row| row.try_get("data"))
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(Some(StoredGame {
+            id: row.try_get("id")?,
+            start: NewGame {
+                room: row.try_get("room")?,
+                game: row.try_get("game")?,
+                private: row.try_get::<i64, _>("private")? != 0,
+                options: row.try_get("options")?,
+                seats: row.try_get("seats")?,
+                seed: row.try_get("seed")?,
+                commitment: row.try_get("commitment")?,
+            },
+            status: row.try_get("status")?,
+            result: row.try_get("result")?,
+            started_at: row.try_get("started_at")?,
+            finished_at: row.try_get("finished_at")?,
+            actions,
+        }))
+    }
+
+    /// A player's finished games, newest first.
+    pub async fn player_games(
+        &self,
+        player_id: i64,
+        limit: i64,
+    ) -> Result<Vec<GameSummary>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT g.id, g.game, g.room, g.finished_at, gp.delta, gp.rank FROM game_players gp \
+             JOIN games g ON g.id = gp.game_id WHERE gp.player_id = $1 ORDER BY g.id DESC LIMIT $2",
+        )
+        .bind(player_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(GameSummary {
+                    game_id: row.try_get("id")?,
+                    game: row.try_get("game")?,
+                    room: row.try_get("room")?,
+                    finished_at: row.try_get::<Option<i64>, _>("finished_at")?.unwrap_or(0),
+                    delta: row.try_get("delta")?,
+                    rank: row.try_get("rank")?,
+                })
+            })
+            .collect()
+    }
+}
+
+fn player_from_row(row: &sqlx::any::AnyRow) -> Result<Player, StoreError> {
+    Ok(Player {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        guest: row.try_get::<i64, _>("guest")? != 0,
+        score: row.try_get("score")?,
+    })
+}
+
+/// `hangar.db` → `sqlite:hangar.db?mode=rwc`; postgres URLs pass through.
+fn normalise_url(url: &str) -> Result<(Backend, String), StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok((Backend::Postgres, url.to_owned()));
+    }
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    if path.is_empty() || path.contains("://") {
+        return Err(StoreError::BadUrl(url.to_owned()));
+    }
+    let url = if path.contains('?') {
+        format!("sqlite:{path}")
+    } else {
+        format!("sqlite:{path}?mode=rwc")
+    };
+    Ok((Backend::Sqlite, url))
+}
+
+/// The group-commit writer: takes every queued append, commits them in one transaction,
+/// then tells each room its action is stored.
+async fn write_actions(pool: AnyPool, mut rx: mpsc::UnboundedReceiver<Append>) {
+    let mut batch = Vec::with_capacity(256);
+    while rx.recv_many(&mut batch, 1024).await > 0 {
+        let outcome = write_batch(&pool, &batch).await;
+        for append in batch.drain(..) {
+            let _ = append.done.send(outcome.clone());
+        }
+    }
+}
+
+async fn write_batch(pool: &AnyPool, batch: &[Append]) -> Result<(), String> {
+    let run = async {
+        let mut tx = pool.begin().await?;
+        for chunk in batch.chunks(200) {
+            let mut sql = String::from("INSERT INTO actions (game_id, idx, data) VALUES ");
+            for i in 0..chunk.len() {
+                if i > 0 {
+                    sql.push(',');
+                }
+                sql.push_str(&format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3));
+            }
+            let mut query = sqlx::query(&sql);
+            for append in chunk {
+                query = query
+                    .bind(append.game_id)
+                    .bind(append.idx)
+                    .bind(append.data.as_str());
+            }
+            query.execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok::<(), sqlx::Error>(())
+    };
+    run.await.map_err(|e| {
+        tracing::error!(error = %e, "storing actions failed");
+        e.to_string()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_normalised() {
+        assert_eq!(
+            normalise_url("hangar.db").unwrap(),
+            (Backend::Sqlite, "sqlite:hangar.db?mode=rwc".to_owned())
+        );
+        assert_eq!(
+            normalise_url("postgres://u@h/db").unwrap().0,
+            Backend::Postgres
+        );
+        assert!(normalise_url("mysql://x").is_err());
+    }
+}

@@ -1,0 +1,379 @@
+//! Test helpers: a hall on port 0 with a database in a temp dir, and a WebSocket test client.
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use hangar_hall::hall::Hall;
+use hangar_hall::{Config, start};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+
+/// How long a test waits for any one message before failing.
+pub const WAIT: Duration = Duration::from_secs(20);
+
+/// A running test hall.
+pub struct TestHall {
+    pub addr: SocketAddr,
+    pub hall: Arc<Hall>,
+    pub dir: tempfile::TempDir,
+    stop: Option<oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+/// The database URL of a test: PostgreSQL when HANGAR_TEST_POSTGRES_URL is set and
+/// `postgres` is asked, else a SQLite file in `dir`.
+pub fn sqlite_url(dir: &tempfile::TempDir) -> String {
+    dir.path().join("hall.db").display().to_string()
+}
+
+/// Test settings: fast bots, short timers.
+pub fn test_config(database: String) -> Config {
+    Config {
+        addr: "127.0.0.1:0".to_owned(),
+        database,
+        turn_seconds: 60,
+        reconnect_grace: Duration::from_secs(180),
+        bot_delay: Duration::from_millis(0),
+        web_dir: None,
+        turn_unit: Duration::from_secs(1),
+    }
+}
+
+impl TestHall {
+    /// A hall on a fresh SQLite database.
+    pub async fn start() -> TestHall {
+        let dir = tempfile::tempdir().unwrap();
+        let config = test_config(sqlite_url(&dir));
+        TestHall::with(dir, config).await
+    }
+
+    /// A hall with these settings.
+    pub async fn with(dir: tempfile::TempDir, config: Config) -> TestHall {
+        let running = start(config).await.unwrap();
+        let addr = running.addr;
+        let hall = running.hall.clone();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            running
+                .serve(async {
+                    let _ = stopped.await;
+                })
+                .await
+                .unwrap();
+        });
+        TestHall {
+            addr,
+            hall,
+            dir,
+            stop: Some(stop),
+            task,
+        }
+    }
+
+    /// A new client connection (welcome already read).
+    pub async fn client(&self) -> Client {
+        Client::connect(self.addr).await
+    }
+
+    /// A guest client.
+    pub async fn guest(&self, name: &str) -> Client {
+        let mut client = self.client().await;
+        client.guest(name).await;
+        client
+    }
+
+    /// Stops the server.
+    pub async fn stop(mut self) -> tempfile::TempDir {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(10), &mut self.task).await;
+        self.dir
+    }
+
+    /// GET a path as JSON.
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        http_get(self.addr, path).await
+    }
+}
+
+/// A minimal HTTP/1.1 GET (keeps the test dependencies small).
+pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let text = String::from_utf8_lossy(&response).to_string();
+    let status: u16 = text[9..12].parse().unwrap();
+    let body_start = text.find("\r\n\r\n").unwrap() + 4;
+    let mut body = &text[body_start..];
+    // Chunked bodies: take the first chunk's content.
+    if text[..body_start]
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        let line_end = body.find("\r\n").unwrap();
+        let len = usize::from_str_radix(body[..line_end].trim(), 16).unwrap();
+        body = &body[line_end + 2..line_end + 2 + len];
+    }
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// A WebSocket test client that keeps the frames it has not looked at yet.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next_id: u64,
+    pub inbox: VecDeque<Value>,
+    pub token: Option<String>,
+    pub player_id: Option<i64>,
+    pub seat: Option<usize>,
+    pub room: Option<String>,
+    /// Last room version seen.
+    pub version: u64,
+}
+
+impl Client {
+    pub async fn connect(addr: SocketAddr) -> Client {
+        let (ws, _) = connect_async(format!("ws://{addr}/ws")).await.unwrap();
+        let mut client = Client {
+            ws,
+            next_id: 1,
+            inbox: VecDeque::new(),
+            token: None,
+            player_id: None,
+            seat: None,
+            room: None,
+            version: 0,
+        };
+        let welcome = client.next().await;
+        assert_eq!(welcome["type"], "welcome");
+        client
+    }
+
+    /// Sends raw text.
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::text(text)).await.unwrap();
+    }
+
+    /// Reads the next frame (from the wire).
+    pub async fn read(&mut self) -> Value {
+        loop {
+            let message = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a message in time")
+                .expect("the socket is open")
+                .expect("a frame");
+            match message {
+                Message::Text(text) => {
+                    let value: Value = serde_json::from_str(&text).unwrap();
+                    if let Some(v) = value["v"].as_u64().filter(|_| value["type"] == "event") {
+                        self.version = self.version.max(v);
+                    }
+                    if value["type"] == "snapshot" {
+                        self.version = value["v"].as_u64().unwrap();
+                    }
+                    return value;
+                }
+                Message::Close(frame) => panic!("closed: {frame:?}"),
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next frame: first the kept ones.
+    pub async fn next(&mut self) -> Value {
+        match self.inbox.pop_front() {
+            Some(v) => v,
+            None => self.read().await,
+        }
+    }
+
+    /// Sends a command with a fresh id and returns the id.
+    pub async fn send(&mut self, mut command: Value) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        command["id"] = json!(id);
+        self.send_text(&command.to_string()).await;
+        id
+    }
+
+    /// Waits for the ack or error of `id`, keeping other frames.
+    pub async fn answer(&mut self, id: u64) -> Value {
+        if let Some(pos) = self
+            .inbox
+            .iter()
+            .position(|v| v["id"] == json!(id) && (v["type"] == "ack" || v["type"] == "error"))
+        {
+            return self.inbox.remove(pos).unwrap();
+        }
+        loop {
+            let v = self.read().await;
+            if v["id"] == json!(id) && (v["type"] == "ack" || v["type"] == "error") {
+                return v;
+            }
+            self.inbox.push_back(v);
+        }
+    }
+
+    /// Sends a command and returns its answer.
+    pub async fn call(&mut self, command: Value) -> Value {
+        let id = self.send(command).await;
+        self.answer(id).await
+    }
+
+    /// Sends a command that must be acknowledged; returns the ack's result.
+    pub async fn ok(&mut self, command: Value) -> Value {
+        let answer = self.call(command.clone()).await;
+        assert_eq!(answer["type"], "ack", "command {command} answered {answer}");
+        answer["result"].clone()
+    }
+
+    /// Sends a command that must fail with `code`; returns the error.
+    pub async fn fails(&mut self, command: Value, code: &str) -> Value {
+        let answer = self.call(command.clone()).await;
+        assert_eq!(
+            answer["type"], "error",
+            "command {command} answered {answer}"
+        );
+        assert_eq!(answer["code"], code, "command {command} answered {answer}");
+        answer
+    }
+
+    /// Signs in as a guest.
+    pub async fn guest(&mut self, name: &str) -> Value {
+        let result = self.ok(json!({"type": "guest", "name": name})).await;
+        self.token = result["token"].as_str().map(str::to_owned);
+        self.player_id = result["player"]["id"].as_i64();
+        result
+    }
+
+    /// Waits for a frame matching `pred`, keeping the others.
+    pub async fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(pos) = self.inbox.iter().position(&pred) {
+            return self.inbox.remove(pos).unwrap();
+        }
+        loop {
+            let v = self.read().await;
+            if pred(&v) {
+                return v;
+            }
+            self.inbox.push_back(v);
+        }
+    }
+
+    /// Waits for a room event of this kind.
+    pub async fn event(&mut self, kind: &str) -> Value {
+        let kind = kind.to_owned();
+        self.wait_for(move |v| v["type"] == "event" && v["event"]["kind"] == kind)
+            .await
+    }
+
+    /// Creates a room and returns its code.
+    pub async fn create(&mut self, game: &str, options: Value) -> String {
+        let result = self
+            .ok(json!({"type": "create_room", "game": game, "options": options}))
+            .await;
+        let code = result["room"].as_str().unwrap().to_owned();
+        self.room = Some(code.clone());
+        self.seat = result["seat"].as_u64().map(|s| s as usize);
+        code
+    }
+
+    /// Joins a room by code.
+    pub async fn join(&mut self, code: &str) -> Value {
+        let result = self.ok(json!({"type": "join_room", "room": code})).await;
+        self.room = Some(code.to_owned());
+        self.seat = result["seat"].as_u64().map(|s| s as usize);
+        result
+    }
+
+    /// Marks ready.
+    pub async fn ready(&mut self) {
+        let room = self.room.clone().unwrap();
+        self.ok(json!({"type": "ready", "room": room, "ready": true}))
+            .await;
+    }
+
+    /// The next raw message from the socket (None when closed).
+    pub async fn raw_next(&mut self) -> Option<Message> {
+        self.ws.next().await.and_then(Result::ok)
+    }
+
+    /// Drops every kept frame.
+    pub fn clear(&mut self) {
+        self.inbox.clear();
+    }
+
+    /// Closes the socket.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// Plays this client's flight seat until the game is over; returns the `game_over` result.
+/// Acts on each `turn` event for its seat: rolls, or moves the first listed plane.
+pub async fn play_flight(client: &mut Client) -> Value {
+    let room = client.room.clone().unwrap();
+    let me = client.seat.unwrap();
+    let mut moves: Vec<Value> = Vec::new();
+    loop {
+        let v = client.next().await;
+        if v["type"] != "event" {
+            continue;
+        }
+        let event = &v["event"];
+        match event["kind"].as_str().unwrap_or_default() {
+            "game_over" => return event["result"].clone(),
+            "rolled" => moves = event["moves"].as_array().cloned().unwrap_or_default(),
+            "turn" if event["seat"] == json!(me) => {
+                let command = if event["need"] == "roll" {
+                    json!({"type": "roll", "room": room})
+                } else {
+                    let plane = moves[0]["plane"].clone();
+                    json!({"type": "move", "room": room, "plane": plane})
+                };
+                let answer = client.call(command.clone()).await;
+                assert_eq!(answer["type"], "ack", "{command} → {answer}");
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Plays this client's jungle seat with `pick` choosing among the legal moves, until the game
+/// is over; returns the `game_over` result.
+pub async fn play_jungle(client: &mut Client, pick: impl Fn(&[Value]) -> usize) -> Value {
+    let room = client.room.clone().unwrap();
+    let me = client.seat.unwrap();
+    let mut moves: Vec<Value> = Vec::new();
+    loop {
+        let v = client.next().await;
+        if v["type"] != "event" {
+            continue;
+        }
+        let event = &v["event"];
+        if let Some(list) = event["game"]["moves"].as_array() {
+            moves = list.clone();
+        }
+        match event["kind"].as_str().unwrap_or_default() {
+            "game_over" => return event["result"].clone(),
+            "turn" if event["seat"] == json!(me) => {
+                let m = moves[pick(&moves)].clone();
+                let answer = client
+                    .call(json!({"type": "move", "room": room, "move": m}))
+                    .await;
+                assert_eq!(answer["type"], "ack", "{m} → {answer}");
+            }
+            _ => {}
+        }
+    }
+}

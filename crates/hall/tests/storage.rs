@@ -1,0 +1,187 @@
+//! The storage layer on SQLite and, when HANGAR_TEST_POSTGRES_URL is set (./test.sh sets it),
+//! on a real PostgreSQL server: players and tokens (P-GUEST, P-ACCOUNT), games, action logs
+//! (P-DURABLE), results and scores in one transaction (P-SCORE), records (P-RECORD); and a
+//! whole hall on each database: a game, then a restart that restores a running game.
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+mod common;
+
+use common::{TestHall, sqlite_url, test_config};
+use hangar_hall::Store;
+use hangar_hall::store::{NewGame, ScoreLine};
+use serde_json::json;
+
+/// The databases to test: SQLite always, PostgreSQL when available.
+fn databases(dir: &tempfile::TempDir) -> Vec<String> {
+    let mut urls = vec![sqlite_url(dir)];
+    match std::env::var("HANGAR_TEST_POSTGRES_URL") {
+        Ok(url) if !url.is_empty() => urls.push(url),
+        _ => eprintln!("HANGAR_TEST_POSTGRES_URL is not set: storage tests ran on SQLite only"),
+    }
+    urls
+}
+
+fn unique(prefix: &str) -> String {
+    format!("{prefix}{}", &hangar_hall::accounts::new_token()[..8])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_store_round_trips_on_every_database() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in databases(&dir) {
+        let store = Store::open(&url).await.unwrap();
+        // Players and tokens.
+        let (guest, token) = store.create_player("guest", None).await.unwrap();
+        assert_eq!(guest.score, 1000);
+        assert_eq!(
+            store.player_by_token(&token).await.unwrap(),
+            Some(guest.clone())
+        );
+        assert_eq!(store.player_by_token(&"0".repeat(32)).await.unwrap(), None);
+        let name = unique("acct");
+        let (account, _) = store
+            .create_player(&name, Some("$argon2id$fake"))
+            .await
+            .unwrap();
+        assert!(store.name_taken(&name.to_uppercase()).await.unwrap());
+        let (found, hash) = store.account(&name).await.unwrap().unwrap();
+        assert_eq!((found.id, hash.as_str()), (account.id, "$argon2id$fake"));
+        assert!(
+            store.create_player(&name, Some("x")).await.is_err(),
+            "names are unique"
+        );
+        store
+            .upgrade_guest(guest.id, &unique("up"), "$argon2id$h")
+            .await
+            .unwrap();
+        assert!(!store.player(guest.id).await.unwrap().unwrap().guest);
+
+        // A game, its actions appended concurrently in order, then the result.
+        let game = NewGame {
+            room: "ROOM01".into(),
+            game: "flight".into(),
+            private: false,
+            options: json!({"seats": 2}).to_string(),
+            seats: json!([]).to_string(),
+            seed: hangar_dice::Seed::from_u64(1).to_string(),
+            commitment: hangar_dice::Seed::from_u64(1).commitment(),
+        };
+        let id = store.start_game(&game).await.unwrap();
+        let mut writes = Vec::new();
+        for idx in 0..50i64 {
+            let store = store.clone();
+            writes.push(tokio::spawn(async move {
+                store
+                    .append_action(id, idx, format!("{{\"n\":{idx}}}"))
+                    .await
+            }));
+        }
+        for w in writes {
+            w.await.unwrap().unwrap();
+        }
+        let running = store.running_games().await.unwrap();
+        let stored = running.iter().find(|g| g.id == id).unwrap();
+        assert_eq!(stored.actions.len(), 50);
+        assert_eq!(stored.actions[7], "{\"n\":7}");
+        assert_eq!(stored.start.seed, game.seed);
+        let lines = [
+            ScoreLine {
+                player_id: guest.id,
+                seat: 0,
+                delta: 40,
+                rank: 1,
+            },
+            ScoreLine {
+                player_id: account.id,
+                seat: 1,
+                delta: -40,
+                rank: 2,
+            },
+        ];
+        let scores = store
+            .finish_game(id, "{\"reason\":\"finished\"}", &lines)
+            .await
+            .unwrap();
+        assert_eq!(scores, vec![1040, 960]);
+        assert!(
+            store
+                .running_games()
+                .await
+                .unwrap()
+                .iter()
+                .all(|g| g.id != id)
+        );
+        let mine = store.player_games(account.id, 10).await.unwrap();
+        assert_eq!((mine[0].game_id, mine[0].delta, mine[0].rank), (id, -40, 2));
+        // P-SCORE: a failing transaction changes no score (the same game cannot be scored twice).
+        assert!(store.finish_game(id, "{}", &lines).await.is_err());
+        assert_eq!(store.player(guest.id).await.unwrap().unwrap().score, 1040);
+        let board = store.leaderboard(1000).await.unwrap();
+        assert!(board.windows(2).all(|w| w[0].score >= w[1].score));
+        store.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_hall_restores_running_games_on_every_database() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in databases(&dir) {
+        let config = test_config(url.clone());
+        let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
+        let mut a = hall.guest("a").await;
+        let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
+        a.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
+            .await;
+        a.ready().await;
+        a.event("game_started").await;
+        // Play until it is the person's turn again after at least one action: then nothing
+        // moves until the person acts, and the state to compare is stable.
+        let mut acted = false;
+        loop {
+            let turn = a.event("turn").await;
+            if turn["event"]["seat"] == 0 {
+                if acted {
+                    break;
+                }
+                let command = if turn["event"]["need"] == "roll" {
+                    json!({"type": "roll", "room": code})
+                } else {
+                    let rolled = a
+                        .wait_for(|v| v["event"]["kind"] == "rolled" && v["event"]["seat"] == 0)
+                        .await;
+                    let moves = rolled["event"]["moves"].clone();
+                    json!({"type": "move", "room": code, "plane": moves[0]["plane"]})
+                };
+                a.ok(command).await;
+                acted = true;
+            }
+        }
+        let mut w = hall.client().await;
+        w.ok(json!({"type": "spectate", "room": code})).await;
+        let before = w.wait_for(|v| v["type"] == "snapshot").await["state"]["game"].clone();
+        let token = a.token.clone().unwrap();
+        w.close().await;
+        a.close().await;
+        hall.stop().await;
+
+        let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
+        let mut a = hall.client().await;
+        let me = a.ok(json!({"type": "auth", "token": token})).await;
+        assert_eq!(
+            me["rooms"],
+            json!([code]),
+            "the seat is kept across the restart"
+        );
+        a.ok(json!({"type": "join_room", "room": code})).await;
+        let after = a.wait_for(|v| v["type"] == "snapshot").await["state"]["game"].clone();
+        assert_eq!(after, before, "the game goes on where it was ({url})");
+        a.ok(json!({"type": "autoplay", "room": code, "on": true}))
+            .await;
+        let over = a.event("game_over").await;
+        assert_eq!(
+            over["event"]["result"]["players"][0]["player_id"],
+            me["player"]["id"]
+        );
+        hall.stop().await;
+    }
+}
