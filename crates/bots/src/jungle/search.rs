@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use hangar_jungle::{Bitboard, Color, Game, Move, Position};
+use hangar_jungle::{Bitboard, Color, DRAW_PLIES, Game, Move, Position};
 
 use crate::jungle::eval::{Evaluator, den_neighbours};
 use crate::jungle::ordering::{MAX_PLY, Ordering};
@@ -16,6 +16,27 @@ const INF: i32 = 32_000;
 const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
 /// How often (in nodes) the clock is read.
 const CHECK_EVERY: u64 = 1024;
+/// Plies without capture after which the evaluation starts shrinking towards the J-DRAW
+/// draw, so a side that is ahead makes progress instead of shuffling.
+const QUIET_GRACE: u32 = 40;
+const DRAW: u32 = DRAW_PLIES as u32;
+
+/// The evaluation scaled down as the J-DRAW limit nears.
+#[inline]
+fn fade(score: i32, quiet: u32) -> i32 {
+    if quiet <= QUIET_GRACE {
+        score
+    } else {
+        let left = DRAW.saturating_sub(quiet) as i32;
+        score * left / (DRAW - QUIET_GRACE) as i32
+    }
+}
+
+/// The quiet-ply count after a move.
+#[inline]
+fn next_quiet(quiet: u32, capture: bool) -> u32 {
+    if capture { 0 } else { quiet + 1 }
+}
 
 /// What ends a search: the first limit reached. With none, the depth defaults to 6.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -139,6 +160,7 @@ impl Searcher {
         self.path.clear();
         self.path.extend_from_slice(game.recent_hashes());
         let pos = *game.position();
+        let quiet = game.quiet_plies() as u32;
         let tt_move = self.tt.probe(pos.hash()).and_then(|e| e.best);
         self.ordering.sort(&pos, &mut root_moves, tt_move, 0);
 
@@ -149,7 +171,7 @@ impl Searcher {
             nodes: 0,
         };
         for depth in 1..=max_depth {
-            let (score, best) = self.root(&pos, &mut root_moves, depth as i32);
+            let (score, best) = self.root(&pos, &mut root_moves, depth as i32, quiet);
             if self.stopped {
                 break;
             }
@@ -174,20 +196,21 @@ impl Searcher {
         Some(report)
     }
 
-    fn root(&mut self, pos: &Position, moves: &mut [Move], depth: i32) -> (i32, Move) {
+    fn root(&mut self, pos: &Position, moves: &mut [Move], depth: i32, quiet: u32) -> (i32, Move) {
         let mut alpha = -INF;
         let beta = INF;
         let mut best = moves[0];
         let mut best_index = 0;
         for (i, &m) in moves.iter().enumerate() {
+            let q = next_quiet(quiet, pos.is_capture(m));
             let mut child = *pos;
             child.play_unchecked(m);
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, 1, -beta, -alpha)
+                -self.negamax(&child, depth - 1, 1, q, -beta, -alpha)
             } else {
-                let s = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha);
+                let s = -self.negamax(&child, depth - 1, 1, q, -alpha - 1, -alpha);
                 if s > alpha && !self.stopped {
-                    -self.negamax(&child, depth - 1, 1, -beta, -alpha)
+                    -self.negamax(&child, depth - 1, 1, q, -beta, -alpha)
                 } else {
                     s
                 }
@@ -234,6 +257,7 @@ impl Searcher {
         pos: &Position,
         depth: i32,
         ply: usize,
+        quiet: u32,
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
@@ -245,11 +269,12 @@ impl Searcher {
             return score;
         }
         let key = pos.hash();
-        if self.path.contains(&key) {
-            return 0; // a repetition: treated as a draw, and J-REPEAT forbids cycling anyway
+        if quiet >= DRAW || self.path.contains(&key) {
+            // J-DRAW; or a repetition, treated as a draw (J-REPEAT forbids cycling anyway).
+            return 0;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, ply, alpha, beta);
+            return self.quiescence(pos, ply, quiet, alpha, beta);
         }
         let mut tt_move = None;
         if let Some(entry) = self.tt.probe(key) {
@@ -275,20 +300,27 @@ impl Searcher {
         let mut best_move = None;
         for (i, &m) in moves.iter().enumerate() {
             let capture = pos.is_capture(m);
+            let q = next_quiet(quiet, capture);
             let mut child = *pos;
             child.play_unchecked(m);
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                -self.negamax(&child, depth - 1, ply + 1, q, -beta, -alpha)
             } else {
                 // Late quiet moves are searched one ply shallower first (LMR).
                 let reduction = i32::from(depth >= 3 && i >= 4 && !capture);
-                let mut s =
-                    -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                let mut s = -self.negamax(
+                    &child,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    q,
+                    -alpha - 1,
+                    -alpha,
+                );
                 if reduction > 0 && s > alpha {
-                    s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                    s = -self.negamax(&child, depth - 1, ply + 1, q, -alpha - 1, -alpha);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
+                    s = -self.negamax(&child, depth - 1, ply + 1, q, -beta, -alpha);
                 }
                 s
             };
@@ -330,7 +362,14 @@ impl Searcher {
         best
     }
 
-    fn quiescence(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        quiet: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.tick();
         if self.stopped {
             return 0;
@@ -344,7 +383,7 @@ impl Searcher {
         let stand = if threatened {
             -WIN + ply as i32 + 2
         } else {
-            self.eval.evaluate(pos)
+            fade(self.eval.evaluate(pos), quiet)
         };
         if stand >= beta || ply >= MAX_PLY - 1 {
             return stand;
@@ -356,7 +395,7 @@ impl Searcher {
         for &m in &captures {
             let mut child = *pos;
             child.play_unchecked(m);
-            let score = -self.quiescence(&child, ply + 1, -beta, -alpha);
+            let score = -self.quiescence(&child, ply + 1, 0, -beta, -alpha);
             if self.stopped {
                 return 0;
             }

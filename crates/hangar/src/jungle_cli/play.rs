@@ -8,7 +8,7 @@ use anyhow::{Context, bail};
 use hangar_bots::jungle::{JungleBot, JunglePlayer};
 use hangar_dice::{Dice, Seed};
 use hangar_jungle::{
-    Color, FILES, Game, Move, Position, RANKS, Role, Rules, Square, is_water, den, traps,
+    Color, FILES, Game, Move, Position, RANKS, Role, Rules, Square, den, is_water, traps,
 };
 
 use crate::play::PlayArgs;
@@ -41,7 +41,10 @@ pub(crate) fn board_text(pos: &Position, colour: bool) -> String {
                 None => ("", filler),
             };
             if colour {
-                out.push_str(&format!("{background}{} {}\x1b[0m{background} \x1b[0m", cell.0, cell.1));
+                out.push_str(&format!(
+                    "{background}{} {}\x1b[0m{background} \x1b[0m",
+                    cell.0, cell.1
+                ));
             } else {
                 out.push_str(&format!(" {} ", cell.1));
             }
@@ -58,7 +61,10 @@ fn legend() -> String {
         .rev()
         .map(|r| format!("{}={}{}", r.upper_char(), r.name(), r.chinese()))
         .collect();
-    format!("pieces: {} (red upper case, yellow lower case); ~ water, # trap, @ den", names.join(" "))
+    format!(
+        "pieces: {} (red upper case, yellow lower case); ~ water, # trap, @ den",
+        names.join(" ")
+    )
 }
 
 /// Splits `--option` flags into the human's side (`side=red|yellow`) and rule options.
@@ -67,8 +73,14 @@ fn side_and_rules(options: &[String]) -> anyhow::Result<(Color, Rules)> {
     let mut rules = Rules::default();
     for pair in options {
         match pair.split_once('=') {
-            Some(("side", value)) => side = value.parse().with_context(|| format!("bad --option {pair:?}"))?,
-            _ => rules.set_pair(pair).with_context(|| format!("bad --option {pair:?}"))?,
+            Some(("side", value)) => {
+                side = value
+                    .parse()
+                    .with_context(|| format!("bad --option {pair:?}"))?
+            }
+            _ => rules
+                .set_pair(pair)
+                .with_context(|| format!("bad --option {pair:?}"))?,
         }
     }
     Ok((side, rules))
@@ -81,7 +93,9 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     }
     let (human, rules) = side_and_rules(&args.options)?;
     let bot: JungleBot = match &args.bot {
-        Some(spec) => spec.parse().with_context(|| format!("bad --bot {spec:?}"))?,
+        Some(spec) => spec
+            .parse()
+            .with_context(|| format!("bad --bot {spec:?}"))?,
         None => JungleBot::default_bot(),
     };
     let seed = args.seed.map_or_else(Seed::random, Seed::from_u64);
@@ -92,13 +106,22 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout();
-    writeln!(out, "Jungle (斗兽棋): you play {human}, the bot ({bot}) plays {}.", human.other())?;
+    writeln!(
+        out,
+        "Jungle (斗兽棋): you play {human}, the bot ({bot}) plays {}.",
+        human.other()
+    )?;
     writeln!(out, "{}", legend())?;
-    writeln!(out, "Type a move like e3e4, `moves` for your moves, `quit` to leave.")?;
+    writeln!(
+        out,
+        "Type a move like e3e4, `moves` for your moves, `quit` to leave."
+    )?;
     let mut show_board = true;
     while game.outcome().is_none() {
         if game.turn() != human {
-            let m = player.choose(&game, &mut dice).expect("the bot has a move while the game runs");
+            let m = player
+                .choose(&game, &mut dice)
+                .expect("the bot has a move while the game runs");
             game.play(m).expect("the bot plays allowed moves");
             writeln!(out, "bot plays {m}")?;
             show_board = true;

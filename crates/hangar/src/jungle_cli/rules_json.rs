@@ -84,7 +84,10 @@ struct Failure {
 }
 
 fn fail(kind: &'static str, message: impl ToString) -> Failure {
-    Failure { kind, message: message.to_string() }
+    Failure {
+        kind,
+        message: message.to_string(),
+    }
 }
 
 fn game_error_kind(e: &GameError) -> &'static str {
@@ -99,7 +102,9 @@ impl From {
     fn game(&self) -> Result<Game, Failure> {
         let mut pos = match &self.position {
             None => Position::start(Rules::default()),
-            Some(text) => text.parse::<Position>().map_err(|e| fail("bad_position", e))?,
+            Some(text) => text
+                .parse::<Position>()
+                .map_err(|e| fail("bad_position", e))?,
         };
         if let Some(rules) = self.options {
             pos = pos.with_rules(rules);
@@ -126,7 +131,10 @@ fn answer(input: &str) -> Result<Response, Failure> {
             let game = from.game()?;
             let all = game.position().legal_moves();
             let refused = if game.outcome().is_none() {
-                all.iter().copied().filter(|&m| game.is_refused(m)).collect()
+                all.iter()
+                    .copied()
+                    .filter(|&m| game.is_refused(m))
+                    .collect()
             } else {
                 Vec::new()
             };
@@ -171,7 +179,13 @@ fn answer(input: &str) -> Result<Response, Failure> {
 pub(crate) fn respond(input: &str) -> (String, bool) {
     let (response, ok) = match answer(input) {
         Ok(r) => (r, true),
-        Err(f) => (Response::Error { error: f.kind, message: f.message }, false),
+        Err(f) => (
+            Response::Error {
+                error: f.kind,
+                message: f.message,
+            },
+            false,
+        ),
     };
     let text = serde_json::to_string(&response).expect("responses serialize");
     (text, ok)
@@ -210,8 +224,14 @@ mod tests {
             (r#"{"type":"dance"}"#, "bad_request"),
             (r#"{"type":"play","move":"e3e4"}"#, "illegal_move"),
             (r#"{"type":"play","move":"e3"}"#, "bad_move"),
-            (r#"{"type":"legal_moves","position":"7/7 r"}"#, "bad_position"),
-            (r#"{"type":"legal_moves","options":{"order":"up"}}"#, "bad_request"),
+            (
+                r#"{"type":"legal_moves","position":"7/7 r"}"#,
+                "bad_position",
+            ),
+            (
+                r#"{"type":"legal_moves","options":{"order":"up"}}"#,
+                "bad_request",
+            ),
         ] {
             let (text, ok) = respond(input);
             assert!(!ok, "{input}");
