@@ -19,6 +19,9 @@ const CHECK_EVERY: u64 = 1024;
 /// Plies without capture after which the evaluation starts shrinking towards the J-DRAW
 /// draw, so a side that is ahead makes progress instead of shuffling.
 const QUIET_GRACE: u32 = 40;
+/// Size (in bits of the hash) of the repetition filter.
+const REPETITION_BITS: u32 = 14;
+const REPETITION_MASK: usize = (1 << REPETITION_BITS) - 1;
 const DRAW: u32 = DRAW_PLIES as u32;
 
 /// The evaluation scaled down as the J-DRAW limit nears.
@@ -69,6 +72,9 @@ pub struct Searcher {
     ordering: Ordering,
     /// Hashes of the game's positions since the last capture, then of the search path.
     path: Vec<u64>,
+    /// How many entries of `path` fall in each bucket of the hash's low bits: a cheap
+    /// filter before counting repetitions exactly.
+    buckets: Vec<u8>,
     den_neighbours: [Bitboard; 2],
     nodes: u64,
     deadline: Option<Instant>,
@@ -113,6 +119,7 @@ impl Searcher {
             eval: Evaluator::default(),
             ordering: Ordering::default(),
             path: Vec::with_capacity(512),
+            buckets: vec![0; 1 << REPETITION_BITS],
             den_neighbours: [den_neighbours(Color::Red), den_neighbours(Color::Yellow)],
             nodes: 0,
             deadline: None,
@@ -158,7 +165,10 @@ impl Searcher {
         self.can_stop = false;
         self.ordering.new_search();
         self.path.clear();
-        self.path.extend_from_slice(game.recent_hashes());
+        self.buckets.fill(0);
+        for &hash in game.recent_hashes() {
+            self.push(hash);
+        }
         let pos = *game.position();
         let quiet = game.quiet_plies() as u32;
         let tt_move = self.tt.probe(pos.hash()).and_then(|e| e.best);
@@ -230,6 +240,34 @@ impl Searcher {
     }
 
     #[inline]
+    fn push(&mut self, hash: u64) {
+        self.path.push(hash);
+        let b = &mut self.buckets[hash as usize & REPETITION_MASK];
+        *b = b.saturating_add(1);
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        if let Some(hash) = self.path.pop() {
+            let b = &mut self.buckets[hash as usize & REPETITION_MASK];
+            *b = b.saturating_sub(1);
+        }
+    }
+
+    /// Whether a position with `hash` has already occurred (game and search path).
+    #[inline]
+    fn occurred(&self, hash: u64) -> bool {
+        self.buckets[hash as usize & REPETITION_MASK] >= 1 && self.path.contains(&hash)
+    }
+
+    /// Whether a position with `hash` has already occurred twice (game and search path).
+    #[inline]
+    fn is_refused(&self, hash: u64) -> bool {
+        self.buckets[hash as usize & REPETITION_MASK] >= 2
+            && self.path.iter().filter(|&&h| h == hash).count() >= 2
+    }
+
+    #[inline]
     fn tick(&mut self) {
         self.nodes += 1;
         if self.can_stop && self.nodes.is_multiple_of(CHECK_EVERY) {
@@ -269,8 +307,9 @@ impl Searcher {
             return score;
         }
         let key = pos.hash();
-        if quiet >= DRAW || self.path.contains(&key) {
-            // J-DRAW; or a repetition, treated as a draw (J-REPEAT forbids cycling anyway).
+        if quiet >= DRAW || self.occurred(key) {
+            // J-DRAW; or a position seen before: scored as a draw so that a side ahead makes
+            // progress instead of cycling (and J-REPEAT forbids a third time anyway).
             return 0;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
@@ -294,12 +333,19 @@ impl Searcher {
             return -WIN + ply as i32; // J-WIN-WIPE: no legal move loses
         }
         self.ordering.sort(pos, moves.as_mut_slice(), tt_move, ply);
-        self.path.push(key);
+        self.push(key);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        for (i, &m) in moves.iter().enumerate() {
+        let mut searched = 0;
+        for &m in &moves {
             let capture = pos.is_capture(m);
+            // J-REPEAT: a move bringing about a position for the third time is refused.
+            if !capture && self.is_refused(pos.hash_after(m)) {
+                continue;
+            }
+            let i = searched;
+            searched += 1;
             let q = next_quiet(quiet, capture);
             let mut child = *pos;
             child.play_unchecked(m);
@@ -341,9 +387,12 @@ impl Searcher {
                 break;
             }
         }
-        self.path.pop();
+        self.pop();
         if self.stopped {
             return 0;
+        }
+        if searched == 0 {
+            return -WIN + ply as i32; // every move refused: the player loses (J-REPEAT)
         }
         let bound = if best <= alpha0 {
             Bound::Upper
