@@ -260,6 +260,13 @@ impl Searcher {
         self.buckets[hash as usize & REPETITION_MASK] >= 1 && self.path.contains(&hash)
     }
 
+    /// Whether the side to move has no move that J-REPEAT allows (or no move at all).
+    fn only_refused_moves(&self, pos: &Position) -> bool {
+        pos.legal_moves()
+            .iter()
+            .all(|&m| !pos.is_capture(m) && self.is_refused(pos.hash_after(m)))
+    }
+
     /// Whether a position with `hash` has already occurred twice (game and search path).
     #[inline]
     fn is_refused(&self, hash: u64) -> bool {
@@ -307,10 +314,17 @@ impl Searcher {
             return score;
         }
         let key = pos.hash();
-        if quiet >= DRAW || self.occurred(key) {
-            // J-DRAW; or a position seen before: scored as a draw so that a side ahead makes
-            // progress instead of cycling (and J-REPEAT forbids a third time anyway).
-            return 0;
+        if quiet >= DRAW {
+            return 0; // J-DRAW
+        }
+        if self.occurred(key) {
+            // A position seen before: scored as a draw so that a side ahead makes progress
+            // instead of cycling; but if J-REPEAT refuses every move here, it is lost.
+            return if self.only_refused_moves(pos) {
+                -WIN + ply as i32
+            } else {
+                0
+            };
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(pos, ply, quiet, alpha, beta);
