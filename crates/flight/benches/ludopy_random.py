@@ -32,10 +32,13 @@ def main():
     np.random.seed(1)
     rng = np.random.default_rng(1)
     start = time.perf_counter()
+    cpu_start = time.process_time()
     turns = sum(play_one(rng) for _ in range(games))
     secs = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     print(f"ludopy: {games} games, {turns} turns in {secs:.3f} s: "
-          f"{turns / secs:,.0f} turns/s, {turns / games:.0f} turns/game")
+          f"{turns / secs:,.0f} turns/s, {turns / games:.0f} turns/game; "
+          f"CPU time {cpu:.3f} s: {turns / cpu:,.0f} turns per CPU-second")
 
 
 if __name__ == "__main__":

@@ -87,6 +87,51 @@ fn check_position(game: &Game) {
     }
 }
 
+/// A position with planes of one colour treated as interchangeable (F-D-SAME): each
+/// colour's planes sorted, and plane indices replaced by where those planes stand.
+fn canonical(game: &Game) -> serde_json::Value {
+    let mut setup = game.to_setup();
+    let turn = game.turn();
+    let spot = |i: u8| game.plane(turn, i).to_i16();
+    let forced = setup.forced.map(spot);
+    let mut six_moved: Vec<i16> = setup.six_moved.iter().map(|&i| spot(i)).collect();
+    six_moved.sort_unstable();
+    for p in &mut setup.players {
+        p.planes.sort();
+    }
+    setup.forced = None;
+    setup.six_moved.clear();
+    serde_json::json!({"setup": setup, "forced": forced, "six_moved": six_moved, "phase": game.phase()})
+}
+
+/// F-CHOICE / F-D-SAME: the listed moves give pairwise different positions, and every
+/// legal plane gives the position of one listed move.
+fn check_choices(game: &Game) {
+    let moves = game.legal_moves();
+    let after = |plane: u8| {
+        let mut g = *game;
+        g.choose(plane, &mut hangar_flight::NoEvents).unwrap();
+        canonical(&g)
+    };
+    let listed: Vec<serde_json::Value> = moves.iter().map(|m| after(m.plane)).collect();
+    for i in 0..listed.len() {
+        for j in i + 1..listed.len() {
+            assert_ne!(
+                listed[i], listed[j],
+                "two listed moves are one choice in {game:?}"
+            );
+        }
+    }
+    for plane in 0..game.plane_count() as u8 {
+        if game.is_legal(plane) {
+            assert!(
+                listed.contains(&after(plane)),
+                "plane {plane} is not covered in {game:?}"
+            );
+        }
+    }
+}
+
 /// Plays a random game on a table, checking every step; returns the events.
 fn play(
     options: Options,
@@ -112,11 +157,7 @@ fn play(
                 for m in &moves {
                     assert!(before.is_legal(m.plane));
                 }
-                for plane in 0..before.plane_count() as u8 {
-                    if before.is_legal(plane) {
-                        assert!(!moves.is_empty());
-                    }
-                }
+                check_choices(&before);
                 let pick = choices[step % choices.len()] as usize % moves.len();
                 table.choose(moves[pick].plane, &mut events).unwrap();
             }
@@ -142,7 +183,10 @@ fn play(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    // PROPTEST_CASES=5000 for a longer run.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(128)
+    ))]
 
     /// Invariants of every reachable position, and P-RECORD: replaying the record gives the
     /// same final state and the same events.
@@ -161,6 +205,33 @@ proptest! {
         let json = serde_json::to_string(table.record()).unwrap();
         let back: Record = serde_json::from_str(&json).unwrap();
         prop_assert_eq!(&back, table.record());
+    }
+
+    /// The fast path (`roll_and_pick`, `play_unchecked`, `NoEvents`) and the checked path
+    /// with events (`play`) give the same game at every step.
+    #[test]
+    fn fast_path_matches_checked_path(
+        (options, players) in options(),
+        seed in any::<u64>(),
+        choices in proptest::collection::vec(any::<u8>(), 1..16),
+    ) {
+        let table = Table::new(options, players, Seed::from_u64(seed)).unwrap();
+        let mut fast = *table.game();
+        let mut slow = fast;
+        let mut dice = hangar_dice::Dice::new(Seed::from_u64(seed ^ 0xABCD));
+        let mut step = 0usize;
+        while fast.phase() != Phase::Over && step < 3000 {
+            let roll = dice.roll();
+            let pick = choices[step % choices.len()] as usize;
+            fast.roll_and_pick(roll, |_, m| pick % m.len()).unwrap();
+            let mut events = Vec::new();
+            let moves = slow.roll(roll, &mut events).unwrap();
+            if !moves.is_empty() {
+                slow.play(hangar_flight::Action::Move { plane: moves[pick % moves.len()].plane }, &mut events).unwrap();
+            }
+            prop_assert_eq!(fast, slow);
+            step += 1;
+        }
     }
 
     /// Serde round-trips of positions and events along random games.
