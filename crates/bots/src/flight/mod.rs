@@ -11,12 +11,14 @@ mod arena;
 mod bots;
 pub mod eval;
 pub mod geometry;
+pub mod rollout;
 pub mod search;
 pub mod snapshot;
 mod spec;
 
 pub use arena::{GameResult, play_game};
-pub use bots::{FlightBot, HeuristicBot, RandomBot, SearchBot};
+pub use bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot};
 pub use eval::Weights;
+pub use rollout::RolloutLimits;
 pub use search::SearchLimits;
 pub use spec::{BotSpecError, FlightLevel, parse_bot, split_bot_list};
