@@ -133,19 +133,20 @@ impl Game {
         // already moved by this run of sixes differs from its neighbours while the run goes
         // on (a 6), so marked and unmarked planes are listed apart.
         let finished = 1u64 << Progress::FINISHED.get();
-        let mut seen = [finished, finished];
+        let (mut seen, mut seen_marked) = (finished, finished);
+        let marks = if roll == 6 { self.six_moved } else { 0 };
         for (i, &p) in planes.iter().enumerate() {
             // Planes on one spot are interchangeable: only the first is listed.
             let bit = 1u64 << (p.get() & 63);
-            let marked = if roll == 6 {
-                (self.six_moved >> i) as usize & 1
+            let set = if marks & (1 << i) == 0 {
+                &mut seen
             } else {
-                0
+                &mut seen_marked
             };
-            if seen[marked] & bit != 0 {
+            if *set & bit != 0 {
                 continue;
             }
-            seen[marked] |= bit;
+            *set |= bit;
             if p.is_hangar() {
                 if takeoff {
                     moves.push(Move {
@@ -159,6 +160,16 @@ impl Game {
                 continue;
             }
             let board = board.get_or_insert_with(|| Board::new(self, colour));
+            if let Some(to) = board.plain_walk(&self.options, colour, p, roll) {
+                moves.push(Move {
+                    plane: i as u8,
+                    from: p,
+                    to,
+                    captured: 0,
+                    sits: false,
+                });
+                continue;
+            }
             if let Some(m) = self.resolve(board, colour, i as u8, roll, &mut NoEvents) {
                 moves.push(m);
             }

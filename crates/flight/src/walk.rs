@@ -60,10 +60,39 @@ impl Board {
         (((self.one >> s.0) & 1) + ((self.two >> s.0) & 1)) as u16
     }
 
+    /// Where a plane of `colour` at `from` (on the board, not finished) ends by `roll` when
+    /// the move is a plain walk: no finish, no loop, no enemy stack on the way under
+    /// `block`, no jump and no enemy at the end. `None` when the full resolver is needed.
+    #[inline(always)]
+    pub(crate) fn plain_walk(
+        &self,
+        options: &crate::Options,
+        colour: Colour,
+        from: Progress,
+        roll: u8,
+    ) -> Option<Progress> {
+        let target = from.get() + roll;
+        if target > 55 || options.finish == Finish::Circle {
+            return None;
+        }
+        let to = Progress::new(target)?;
+        if to.jumps() || self.one & (1u64 << square_bit(colour, to)) & !(1u64 << NO_SQUARE) != 0 {
+            return None;
+        }
+        if options.stacks == Stacks::Block
+            && self
+                .first_stack_on_track(colour, from.get(), target.min(TURN_IN))
+                .is_some()
+        {
+            return None;
+        }
+        Some(to)
+    }
+
     /// The first progress in `from+1 ..= to` (track only, `to ≤ 50`) of `colour`'s route
     /// holding an enemy stack.
     #[inline]
-    fn first_stack_on_track(&self, colour: Colour, from: u8, to: u8) -> Option<u8> {
+    pub(crate) fn first_stack_on_track(&self, colour: Colour, from: u8, to: u8) -> Option<u8> {
         if to <= from {
             return None;
         }
