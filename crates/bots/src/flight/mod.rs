@@ -4,6 +4,7 @@
 //! - [`FlightLevel`]`::{Easy, Normal, Hard}` are the hall's levels; [`parse_bot`] builds any
 //!   bot from a spec such as `search:depth=3` or `heuristic:danger=1.5`.
 //! - [`play_game`] plays a whole game between bots from a seed (simulations, tests).
+//! - [`RolloutBot`] (spec `rollout`) is an experimental policy-rollout bot, not a level.
 //! - [`eval`] is the evaluation both the heuristic and the search use; [`geometry`] the
 //!   route tables it reasons with; [`snapshot`] its picture of a position.
 
