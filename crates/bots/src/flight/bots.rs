@@ -3,10 +3,11 @@
 
 use std::time::Duration;
 
-use hangar_dice::Dice;
+use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, Moves};
 
 use super::eval::Weights;
+use super::rollout::{RolloutLimits, rollout_index};
 use super::search::{SearchLimits, greedy_index, search_index};
 
 /// A player of Aeroplane Chess: given a position awaiting a move and its legal moves, picks one.
@@ -122,5 +123,45 @@ impl FlightBot for SearchBot {
 
     fn pick(&self, game: &Game, moves: &Moves, _rng: &mut Dice) -> usize {
         search_index(game, moves, &self.weights, self.limits)
+    }
+}
+
+/// Rollout search: each move judged by short greedy self-play continuations with shared dice.
+#[derive(Clone, Copy, Debug)]
+pub struct RolloutBot {
+    /// The evaluation's weights.
+    pub weights: Weights,
+    /// Rollouts and horizon.
+    pub limits: RolloutLimits,
+}
+
+impl FlightBot for RolloutBot {
+    fn name(&self) -> String {
+        let mut name = format!(
+            "rollout:n={},horizon={}",
+            self.limits.rollouts, self.limits.horizon
+        );
+        if self.weights != Weights::default() {
+            name.push_str(&format!(",{}", self.weights));
+        }
+        name
+    }
+
+    fn pick(&self, game: &Game, moves: &Moves, rng: &mut Dice) -> usize {
+        if moves.len() <= 1 {
+            return 0;
+        }
+        // The rollouts' dice come from the caller's stream: deterministic for a game seed.
+        let mut bytes = [0u8; 32];
+        for byte in bytes.iter_mut() {
+            *byte = rng.roll_below(256) as u8;
+        }
+        rollout_index(
+            game,
+            moves,
+            &self.weights,
+            self.limits,
+            Seed::from_bytes(bytes),
+        )
     }
 }

@@ -4,8 +4,10 @@
 //! It follows the advice of seed 000 §F: progress counts, a plane within reach of an enemy is
 //! worth less by the chance it is hit (jumps and the shortcut included, so resting on another
 //! colour's square is seen as dangerous), stacks are safer under `stacks = block`, the home
-//! column is safe, and a side close to winning counts more than its pips (so the last enemy
-//! plane is worth chasing and the bot's own last planes worth keeping safe).
+//! column is safe, a plane's loss when hit is all its progress plus the wait for a take-off
+//! roll (so a plane far ahead is kept safe, and capturing the leader's planes pays most), and
+//! the strongest opponent weighs more than the others (chase the leader). A `race` term can
+//! make a side close to winning count more than its pips; self-play tuning set it to 0.
 
 use std::fmt;
 use std::str::FromStr;

@@ -157,11 +157,26 @@ impl Searcher<'_> {
     }
 }
 
-/// How far above the root's static value a leaf may be for Star1 cuts: generous (a won game
-/// is far above it, so cuts only happen between ordinary positions). A search deeper than a
-/// few rolls can gain more, so the bound grows with depth.
-fn leaf_bound(depth: u32) -> f32 {
-    120.0 + 60.0 * depth as f32
+/// How far above the root's static value a leaf may be for Star1 cuts. Between ordinary
+/// positions a few rolls change the evaluation by far less than this; the bound grows with
+/// depth. A won game is worth far more, so when some player could finish all its planes
+/// within the searched rolls (each roll reaches at most 6 + 4 + 12 + 4 pips with a jump, a
+/// flight and a jump) there is no bound and nothing is cut.
+fn leaf_bound(game: &Game, depth: u32) -> f32 {
+    let reach = 26 * (depth + 2);
+    let near_end = game.players().any(|colour| {
+        let left: u32 = game
+            .planes(colour)
+            .iter()
+            .map(|p| u32::from(p.remaining()))
+            .sum();
+        left <= reach
+    });
+    if near_end {
+        f32::INFINITY
+    } else {
+        120.0 + 60.0 * depth as f32
+    }
 }
 
 /// The index (into `moves`, the legal moves of `game`'s pending roll) of the best move for the
@@ -186,7 +201,7 @@ pub fn search_index(game: &Game, moves: &Moves, weights: &Weights, limits: Searc
         limits.max_depth
     };
     for depth in first..=limits.max_depth {
-        match searcher.root(game, moves, depth, leaf_bound(depth)) {
+        match searcher.root(game, moves, depth, leaf_bound(game, depth)) {
             Ok(index) => best = index,
             Err(OutOfTime) => break,
         }

@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::bots::{FlightBot, HeuristicBot, RandomBot, SearchBot};
+use super::bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot};
 use super::eval::Weights;
+use super::rollout::RolloutLimits;
 use super::search::SearchLimits;
 
 /// The levels the hall offers.
@@ -58,7 +59,7 @@ impl fmt::Display for FlightLevel {
 pub enum BotSpecError {
     /// No bot of that name.
     #[error(
-        "unknown bot `{0}` (expected random, heuristic, search, or a level: easy, normal, hard)"
+        "unknown bot `{0}` (expected random, heuristic, search, rollout, or a level: easy, normal, hard)"
     )]
     UnknownBot(String),
     /// A setting the bot does not know or a bad value.
@@ -87,6 +88,8 @@ impl FromStr for FlightLevel {
 /// (`danger=1.5`) for heuristic and search, and for search `depth=N` (rolls) and `ms=N`
 /// (time per decision; `ms=0` means no clock, exactly `depth`). `hard` alone is the hall's
 /// level (depth up to 6 within 50 ms); `search` alone is depth 3 without a clock.
+/// `rollout` (experimental) takes `n=N` rollouts per move (default 64) and `horizon=N` rolls
+/// per rollout (default 12), plus weights.
 pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     let spec = spec.trim();
     let (name, settings) = spec.split_once(':').unwrap_or((spec, ""));
@@ -97,16 +100,23 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     let mut weights = Weights::default();
     let mut depth: Option<u32> = None;
     let mut ms: Option<u64> = None;
+    let mut rollouts: Option<u32> = None;
+    let mut horizon: Option<u32> = None;
     for setting in settings.split(',').filter(|s| !s.trim().is_empty()) {
         let (key, value) = setting.split_once('=').ok_or_else(|| bad(setting))?;
         match key.trim() {
             "depth" => depth = Some(value.trim().parse().map_err(|_| bad(setting))?),
             "ms" => ms = Some(value.trim().parse().map_err(|_| bad(setting))?),
+            "n" => rollouts = Some(value.trim().parse().map_err(|_| bad(setting))?),
+            "horizon" => horizon = Some(value.trim().parse().map_err(|_| bad(setting))?),
             key => weights.set(key, value.trim()).map_err(|_| bad(setting))?,
         }
     }
     let is_search = matches!(name, "search" | "hard");
     if !is_search && (depth.is_some() || ms.is_some()) {
+        return Err(bad(settings));
+    }
+    if name != "rollout" && (rollouts.is_some() || horizon.is_some()) {
         return Err(bad(settings));
     }
     match name {
@@ -135,6 +145,13 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
                     time: (ms > 0).then(|| Duration::from_millis(ms)),
                 },
             }))
+        }
+        "rollout" => {
+            let limits = RolloutLimits {
+                rollouts: rollouts.unwrap_or(64).clamp(1, 100_000),
+                horizon: horizon.unwrap_or(12).clamp(1, 10_000),
+            };
+            Ok(Box::new(RolloutBot { weights, limits }))
         }
         _ => Err(BotSpecError::UnknownBot(name.to_owned())),
     }
@@ -171,6 +188,10 @@ mod tests {
         assert_eq!(
             parse_bot("search:depth=4,ms=20").unwrap().name(),
             "search:depth=4,ms=20"
+        );
+        assert_eq!(
+            parse_bot("rollout:n=8,horizon=4").unwrap().name(),
+            "rollout:n=8,horizon=4"
         );
         assert!(
             parse_bot("heuristic:danger=2")
