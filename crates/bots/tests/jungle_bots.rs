@@ -147,3 +147,22 @@ fn a_player_plays_a_whole_game_to_the_end() {
     }
     assert!(g.plies().len() <= 16 * 200 + 1);
 }
+
+#[test]
+fn j_repeat_the_searcher_sees_that_refusals_can_leave_the_opponent_without_moves() {
+    // Red's lion walks a1-a2-a3-a2-b2-b1-c1-b1-a1 while yellow's lion shuffles g9-g8, so that
+    // both positions red's lion can reach from a1 (a2 and b1, yellow's lion on g9) have
+    // occurred twice. Now g8g9 brings red back to a1 with only refused moves: red loses.
+    let mut g = game("6l/7/7/7/7/7/7/7/L6 r");
+    for m in [
+        "a1a2", "g9g8", "a2a3", "g8g9", "a3a2", "g9g8", "a2b2", "g8g9", "b2b1", "g9g8", "b1c1",
+        "g8g9", "c1b1", "g9g8", "b1a1",
+    ] {
+        assert_eq!(g.play(m.parse().unwrap()).unwrap(), None, "{m}");
+    }
+    let report = Searcher::default().search(&g, depth(3)).unwrap();
+    assert_eq!(report.best.to_string(), "g8g9");
+    assert!(report.score > WIN - 10, "{report:?}");
+    let outcome = g.play(report.best).unwrap().unwrap();
+    assert_eq!(outcome.winner(), Some(hangar_jungle::Color::Yellow));
+}

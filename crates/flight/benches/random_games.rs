@@ -55,5 +55,20 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// Runs the LUDOpy comparison (`benches/ludopy_random.py`) in the same run, when Python
+/// and `ludopy` are installed; prints its turns per second.
+fn ludopy(_c: &mut Criterion) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ludopy_random.py");
+    match std::process::Command::new("python3")
+        .args([script, "100"])
+        .output()
+    {
+        Ok(out) if out.status.success() => {
+            print!("{}", String::from_utf8_lossy(&out.stdout));
+        }
+        _ => println!("ludopy: not measured (needs python3 and `pip install ludopy`)"),
+    }
+}
+
+criterion_group!(benches, bench, ludopy);
 criterion_main!(benches);

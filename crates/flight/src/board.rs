@@ -181,15 +181,48 @@ impl Square {
 /// The shared square a plane of `colour` at `progress` stands on, if any.
 #[inline]
 pub const fn square(colour: Colour, progress: Progress) -> Option<Square> {
-    let p = progress.0;
-    let c = colour as u8;
-    if p >= 1 && p <= 50 {
-        Some(Square((13 * c + 2 + p) % TRACK_SQUARES))
-    } else if p >= 57 && p <= 60 {
-        Some(Square(52 + (c + p - 57) % 4))
-    } else {
+    // A table lookup: this sits on the engine's hot path. The hangar (255) maps to slot 63.
+    let s = square_bit(colour, progress);
+    if s == NO_SQUARE {
         None
+    } else {
+        Some(Square(s))
     }
+}
+
+/// What [`square_bit`] gives for private places: a bit number no shared square uses.
+pub(crate) const NO_SQUARE: u8 = 63;
+
+/// The shared square as a bit number, or [`NO_SQUARE`]: branch-free for bit sets.
+#[inline]
+pub(crate) const fn square_bit(colour: Colour, progress: Progress) -> u8 {
+    SQUARE_OF[colour as usize][(progress.0 & 63) as usize]
+}
+
+/// `SQUARE_OF[colour][progress]`: the shared square, or `NO_SQUARE`.
+static SQUARE_OF: [[u8; 64]; 4] = {
+    let mut table = [[NO_SQUARE; 64]; 4];
+    let mut c = 0;
+    while c < 4 {
+        let mut p = 1;
+        while p <= 60 {
+            if p <= 50 {
+                table[c][p] = ((13 * c + 2 + p) % TRACK_SQUARES as usize) as u8;
+            } else if p >= 57 {
+                table[c][p] = (52 + (c + p - 57) % 4) as u8;
+            }
+            p += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
+/// The track square of progress 0 of `colour` (its route's origin): progress `p` in
+/// `1..=50` is square `(origin + p) mod 52`.
+#[inline]
+pub(crate) const fn route_origin(colour: Colour) -> u32 {
+    (13 * colour as u32 + 2) % TRACK_SQUARES as u32
 }
 
 /// Where a position is drawn on the board, for clients.

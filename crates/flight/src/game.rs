@@ -128,7 +128,9 @@ impl Game {
     /// Whether every plane of `colour` has finished.
     #[inline]
     pub fn is_done(&self, colour: Colour) -> bool {
-        self.planes[colour.index()].iter().all(|p| p.is_finished())
+        // One comparison of the four bytes (unused slots hold FINISHED too).
+        let [a, b, c, d] = self.planes[colour.index()];
+        u32::from_le_bytes([a.get(), b.get(), c.get(), d.get()]) == u32::from_le_bytes([56; 4])
     }
 
     /// Whether `colour` still takes turns: seated, not resigned, not done.
@@ -214,13 +216,12 @@ impl Game {
     /// Bit mask of the colours that are enemies of `colour` and on the board.
     #[inline]
     pub(crate) fn enemies(&self, colour: Colour) -> u8 {
-        let mut mask = 0;
-        for c in Colour::ALL {
-            if !self.same_side(c, colour) {
-                mask |= 1 << c as u8;
-            }
-        }
-        mask & self.on_board()
+        let own_side = if self.options.teams {
+            0b0101 << (colour as u8 & 1)
+        } else {
+            1 << colour as u8
+        };
+        !own_side & self.on_board()
     }
 
     /// The next colour after `colour`, clockwise, that still takes turns.

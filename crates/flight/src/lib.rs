@@ -25,6 +25,7 @@ mod record;
 mod result;
 mod seating;
 mod setup;
+mod walk;
 
 pub use action::{Action, PlayError};
 pub use board::{Location, Progress, Square};

@@ -7,8 +7,9 @@ use crate::board::Progress;
 use crate::colour::Colour;
 use crate::event::{Event, EventSink, NoEvents, ReturnReason};
 use crate::game::{Game, Phase};
-use crate::moves::{Board, Move, Moves};
+use crate::moves::{Move, Moves};
 use crate::options::ThreeSixes;
+use crate::walk::Board;
 
 impl Game {
     /// Plays one action, pushing what happens to `sink`. A refused action changes nothing.

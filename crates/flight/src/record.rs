@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::action::PlayError;
 use crate::colour::Colour;
 use crate::event::EventSink;
-use crate::game::Game;
+use crate::game::{Game, Phase};
 use crate::moves::Moves;
 use crate::options::Options;
 use crate::seating::Seating;
@@ -114,8 +114,11 @@ impl Table {
     /// not awaited.
     pub fn roll<S: EventSink>(&mut self, sink: &mut S) -> Result<Moves, PlayError> {
         // Check first so that a refused roll does not consume a die.
-        let mut probe = self.game;
-        probe.roll(1, &mut crate::NoEvents)?;
+        match self.game.phase() {
+            Phase::Roll => {}
+            Phase::Move { .. } => return Err(PlayError::MoveExpected),
+            Phase::Over => return Err(PlayError::GameOver),
+        }
         let value = self.dice.roll();
         let moves = self.game.roll(value, sink)?;
         self.record.actions.push(RecordedAction::Roll);

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use crate::board::{Progress, square};
 use crate::colour::Colour;
 use crate::game::{Game, Phase};
-use crate::moves::Board;
 use crate::options::{Finish, Options, Stacks, ThreeSixes};
+use crate::walk::Board;
 
 /// One seated player in a [`Setup`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

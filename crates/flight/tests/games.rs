@@ -29,3 +29,14 @@ fn hundred_thousand_random_games_end() {
     }
     assert!(total > 100_000);
 }
+
+/// The state stays a small `Copy` value (the fast path copies it freely).
+#[test]
+fn game_state_is_small() {
+    assert!(
+        std::mem::size_of::<Game>() <= 64,
+        "{}",
+        std::mem::size_of::<Game>()
+    );
+    assert!(std::mem::size_of::<hangar_flight::Moves>() <= 48);
+}

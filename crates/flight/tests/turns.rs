@@ -241,14 +241,28 @@ fn f_d_same_planes_on_one_square_are_one_choice() {
     assert_eq!(moves.len(), 2);
 }
 
-/// F-D-SAME: moves that swap two planes' spots (bounce) give the same position: one choice.
+/// F-D-SAME: moves that swap two planes' spots are different choices (the planes end on
+/// one spot or the other), but two moves that both change nothing are one choice.
 #[test]
-fn f_d_same_swapped_planes_are_one_choice() {
+fn f_d_same_only_identical_results_merge() {
     let mut g = two(Options::traditional(), &[53, 54, -1, -1], &[-1; 4]);
     let moves = g.roll(5, &mut Vec::new()).unwrap();
-    assert_eq!(moves.len(), 1, "53→54 and 54→53 give the same position");
+    assert_eq!(moves.len(), 2, "53→54 and 54→53 give different positions");
     g.choose(1, &mut Vec::new()).unwrap();
     assert_eq!(planes_of(&g, Red), vec![53, 53, -1, -1]);
+
+    let circle = Options {
+        finish: Finish::Circle,
+        ..Options::traditional()
+    };
+    let mut g = two(circle, &[58, 59, 10, -1], &[-1; 4]);
+    let moves = g.roll(4, &mut Vec::new()).unwrap();
+    assert_eq!(
+        moves.len(),
+        2,
+        "two full laps are one choice, plus the plane at 10"
+    );
+    assert_eq!(moves[0].to, moves[0].from);
 }
 
 /// F-ORDER + F-D-SEATS: the first player is drawn among the players, play goes clockwise

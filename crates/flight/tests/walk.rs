@@ -347,3 +347,33 @@ fn f_d_order_capture_does_not_end_the_move() {
     assert!(matches!(g.phase(), Phase::Roll));
     assert!(has(&events, |e| matches!(e, Event::Flew { .. })));
 }
+
+/// F-D-CIRCLE: a plane that captured on its own finish square is an ordinary loop plane:
+/// another colour's plane may capture it there.
+#[test]
+fn f_d_circle_loop_plane_on_own_finish_square_can_be_captured() {
+    let o = with_finish(Finish::Circle);
+    // Yellow's loop offset 3 (progress 60) is red's finish square.
+    let mut g = position(
+        o,
+        vec![
+            player(Red, &[57, -1, -1, -1]),
+            player(Yellow, &[59, -1, -1, -1]),
+            player(Blue, &[-1; 4]),
+            player(Green, &[-1; 4]),
+        ],
+        Yellow,
+    );
+    let events = roll_move(&mut g, 1, 0);
+    assert!(has(&events, |e| matches!(
+        e,
+        Event::Captured {
+            by: Yellow,
+            colour: Red,
+            plane: 0,
+            ..
+        }
+    )));
+    assert_eq!(planes_of(&g, Red)[0], -1);
+    assert_eq!(planes_of(&g, Yellow)[0], 60);
+}

@@ -40,7 +40,7 @@ struct Context {
     rats: Bitboard,
     /// For each animal: the enemies it may capture, before the water rule.
     capturable: [Bitboard; 8],
-    /// Which animals leap (bit per role index); the leopard only sideways.
+    /// Whether the leopard leaps too (sideways only), option `leopard-leaps`.
     leopard_leaps: bool,
 }
 

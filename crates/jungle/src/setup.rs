@@ -135,7 +135,7 @@ impl Setup {
         counts
     }
 
-    /// The roles on the board, for tests and messages.
+    /// Every occupied square with its piece, a1 first.
     pub(crate) fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         Square::ALL
             .iter()

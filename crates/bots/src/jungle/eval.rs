@@ -7,14 +7,19 @@ use hangar_jungle::{Bitboard, Color, Position, Role, Square, den, traps};
 /// the elephant, swims and blocks leaps.
 const VALUE_BY_STRENGTH: [i32; 9] = [0, 450, 250, 300, 350, 500, 800, 900, 1000];
 
-/// Bonus for standing `d` steps (Manhattan) from the enemy den: grows fast near the den, the
-/// way games are won (J-WIN-DEN).
+/// Bonus for standing `d` steps (Manhattan) from the enemy den: a steady pull forward plus a
+/// steep bonus for the last three steps, where games are won (J-WIN-DEN).
 const ADVANCE: [i32; 15] = {
     let mut table = [0; 15];
     let mut d = 0;
     while d < 15 {
-        let closeness = (14 - d) as i32;
-        table[d] = closeness * closeness;
+        let near = match d {
+            0 | 1 => 120,
+            2 => 70,
+            3 => 35,
+            _ => 0,
+        };
+        table[d] = 8 * (14 - d as i32) + near;
         d += 1;
     }
     table

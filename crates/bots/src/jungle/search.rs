@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use hangar_jungle::{Bitboard, Color, Game, Move, Position};
+use hangar_jungle::{Bitboard, Color, DRAW_PLIES, Game, Move, Position};
 
 use crate::jungle::eval::{Evaluator, den_neighbours};
 use crate::jungle::ordering::{MAX_PLY, Ordering};
@@ -16,6 +16,30 @@ const INF: i32 = 32_000;
 const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
 /// How often (in nodes) the clock is read.
 const CHECK_EVERY: u64 = 1024;
+/// Plies without capture after which the evaluation starts shrinking towards the J-DRAW
+/// draw, so a side that is ahead makes progress instead of shuffling.
+const QUIET_GRACE: u32 = 40;
+/// Size (in bits of the hash) of the repetition filter.
+const REPETITION_BITS: u32 = 14;
+const REPETITION_MASK: usize = (1 << REPETITION_BITS) - 1;
+const DRAW: u32 = DRAW_PLIES as u32;
+
+/// The evaluation scaled down as the J-DRAW limit nears.
+#[inline]
+fn fade(score: i32, quiet: u32) -> i32 {
+    if quiet <= QUIET_GRACE {
+        score
+    } else {
+        let left = DRAW.saturating_sub(quiet) as i32;
+        score * left / (DRAW - QUIET_GRACE) as i32
+    }
+}
+
+/// The quiet-ply count after a move.
+#[inline]
+fn next_quiet(quiet: u32, capture: bool) -> u32 {
+    if capture { 0 } else { quiet + 1 }
+}
 
 /// What ends a search: the first limit reached. With none, the depth defaults to 6.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -48,6 +72,9 @@ pub struct Searcher {
     ordering: Ordering,
     /// Hashes of the game's positions since the last capture, then of the search path.
     path: Vec<u64>,
+    /// How many entries of `path` fall in each bucket of the hash's low bits: a cheap
+    /// filter before counting repetitions exactly.
+    buckets: Vec<u8>,
     den_neighbours: [Bitboard; 2],
     nodes: u64,
     deadline: Option<Instant>,
@@ -92,6 +119,7 @@ impl Searcher {
             eval: Evaluator::default(),
             ordering: Ordering::default(),
             path: Vec::with_capacity(512),
+            buckets: vec![0; 1 << REPETITION_BITS],
             den_neighbours: [den_neighbours(Color::Red), den_neighbours(Color::Yellow)],
             nodes: 0,
             deadline: None,
@@ -137,8 +165,12 @@ impl Searcher {
         self.can_stop = false;
         self.ordering.new_search();
         self.path.clear();
-        self.path.extend_from_slice(game.recent_hashes());
+        self.buckets.fill(0);
+        for &hash in game.recent_hashes() {
+            self.push(hash);
+        }
         let pos = *game.position();
+        let quiet = game.quiet_plies() as u32;
         let tt_move = self.tt.probe(pos.hash()).and_then(|e| e.best);
         self.ordering.sort(&pos, &mut root_moves, tt_move, 0);
 
@@ -149,7 +181,7 @@ impl Searcher {
             nodes: 0,
         };
         for depth in 1..=max_depth {
-            let (score, best) = self.root(&pos, &mut root_moves, depth as i32);
+            let (score, best) = self.root(&pos, &mut root_moves, depth as i32, quiet);
             if self.stopped {
                 break;
             }
@@ -174,20 +206,21 @@ impl Searcher {
         Some(report)
     }
 
-    fn root(&mut self, pos: &Position, moves: &mut [Move], depth: i32) -> (i32, Move) {
+    fn root(&mut self, pos: &Position, moves: &mut [Move], depth: i32, quiet: u32) -> (i32, Move) {
         let mut alpha = -INF;
         let beta = INF;
         let mut best = moves[0];
         let mut best_index = 0;
         for (i, &m) in moves.iter().enumerate() {
+            let q = next_quiet(quiet, pos.is_capture(m));
             let mut child = *pos;
             child.play_unchecked(m);
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, 1, -beta, -alpha)
+                -self.negamax(&child, depth - 1, 1, q, -beta, -alpha)
             } else {
-                let s = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha);
+                let s = -self.negamax(&child, depth - 1, 1, q, -alpha - 1, -alpha);
                 if s > alpha && !self.stopped {
-                    -self.negamax(&child, depth - 1, 1, -beta, -alpha)
+                    -self.negamax(&child, depth - 1, 1, q, -beta, -alpha)
                 } else {
                     s
                 }
@@ -204,6 +237,41 @@ impl Searcher {
         // The best move goes first in the next iteration.
         moves[..=best_index].rotate_right(1);
         (alpha, best)
+    }
+
+    #[inline]
+    fn push(&mut self, hash: u64) {
+        self.path.push(hash);
+        let b = &mut self.buckets[hash as usize & REPETITION_MASK];
+        *b = b.saturating_add(1);
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        if let Some(hash) = self.path.pop() {
+            let b = &mut self.buckets[hash as usize & REPETITION_MASK];
+            *b = b.saturating_sub(1);
+        }
+    }
+
+    /// Whether a position with `hash` has already occurred (game and search path).
+    #[inline]
+    fn occurred(&self, hash: u64) -> bool {
+        self.buckets[hash as usize & REPETITION_MASK] >= 1 && self.path.contains(&hash)
+    }
+
+    /// Whether the side to move has no move that J-REPEAT allows (or no move at all).
+    fn only_refused_moves(&self, pos: &Position) -> bool {
+        pos.legal_moves()
+            .iter()
+            .all(|&m| !pos.is_capture(m) && self.is_refused(pos.hash_after(m)))
+    }
+
+    /// Whether a position with `hash` has already occurred twice (game and search path).
+    #[inline]
+    fn is_refused(&self, hash: u64) -> bool {
+        self.buckets[hash as usize & REPETITION_MASK] >= 2
+            && self.path.iter().filter(|&&h| h == hash).count() >= 2
     }
 
     #[inline]
@@ -234,6 +302,7 @@ impl Searcher {
         pos: &Position,
         depth: i32,
         ply: usize,
+        quiet: u32,
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
@@ -245,11 +314,20 @@ impl Searcher {
             return score;
         }
         let key = pos.hash();
-        if self.path.contains(&key) {
-            return 0; // a repetition: treated as a draw, and J-REPEAT forbids cycling anyway
+        if quiet >= DRAW {
+            return 0; // J-DRAW
+        }
+        if self.occurred(key) {
+            // A position seen before: scored as a draw so that a side ahead makes progress
+            // instead of cycling; but if J-REPEAT refuses every move here, it is lost.
+            return if self.only_refused_moves(pos) {
+                -WIN + ply as i32
+            } else {
+                0
+            };
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, ply, alpha, beta);
+            return self.quiescence(pos, ply, quiet, alpha, beta);
         }
         let mut tt_move = None;
         if let Some(entry) = self.tt.probe(key) {
@@ -269,26 +347,40 @@ impl Searcher {
             return -WIN + ply as i32; // J-WIN-WIPE: no legal move loses
         }
         self.ordering.sort(pos, moves.as_mut_slice(), tt_move, ply);
-        self.path.push(key);
+        self.push(key);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        for (i, &m) in moves.iter().enumerate() {
+        let mut searched = 0;
+        for &m in &moves {
             let capture = pos.is_capture(m);
+            // J-REPEAT: a move bringing about a position for the third time is refused.
+            if !capture && self.is_refused(pos.hash_after(m)) {
+                continue;
+            }
+            let i = searched;
+            searched += 1;
+            let q = next_quiet(quiet, capture);
             let mut child = *pos;
             child.play_unchecked(m);
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                -self.negamax(&child, depth - 1, ply + 1, q, -beta, -alpha)
             } else {
                 // Late quiet moves are searched one ply shallower first (LMR).
                 let reduction = i32::from(depth >= 3 && i >= 4 && !capture);
-                let mut s =
-                    -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                let mut s = -self.negamax(
+                    &child,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    q,
+                    -alpha - 1,
+                    -alpha,
+                );
                 if reduction > 0 && s > alpha {
-                    s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                    s = -self.negamax(&child, depth - 1, ply + 1, q, -alpha - 1, -alpha);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
+                    s = -self.negamax(&child, depth - 1, ply + 1, q, -beta, -alpha);
                 }
                 s
             };
@@ -309,9 +401,12 @@ impl Searcher {
                 break;
             }
         }
-        self.path.pop();
+        self.pop();
         if self.stopped {
             return 0;
+        }
+        if searched == 0 {
+            return -WIN + ply as i32; // every move refused: the player loses (J-REPEAT)
         }
         let bound = if best <= alpha0 {
             Bound::Upper
@@ -330,7 +425,14 @@ impl Searcher {
         best
     }
 
-    fn quiescence(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        quiet: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.tick();
         if self.stopped {
             return 0;
@@ -344,7 +446,7 @@ impl Searcher {
         let stand = if threatened {
             -WIN + ply as i32 + 2
         } else {
-            self.eval.evaluate(pos)
+            fade(self.eval.evaluate(pos), quiet)
         };
         if stand >= beta || ply >= MAX_PLY - 1 {
             return stand;
@@ -356,7 +458,7 @@ impl Searcher {
         for &m in &captures {
             let mut child = *pos;
             child.play_unchecked(m);
-            let score = -self.quiescence(&child, ply + 1, -beta, -alpha);
+            let score = -self.quiescence(&child, ply + 1, 0, -beta, -alpha);
             if self.stopped {
                 return 0;
             }

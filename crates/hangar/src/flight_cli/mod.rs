@@ -1,19 +1,26 @@
 //! The Aeroplane Chess side of the command line: `sim`, `rules flight` and `play`.
 
+mod board;
+mod play;
+mod pool;
+mod rules;
+mod sim;
+mod tally;
+
 use crate::play::PlayArgs;
 use crate::sim::SimArgs;
 
 /// `hangar sim --game flight`.
-pub fn sim(_args: &SimArgs) -> anyhow::Result<()> {
-    anyhow::bail!("flight simulation is not built yet")
+pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
+    self::sim::sim(args)
 }
 
 /// `hangar rules flight`: reads one JSON request from standard input.
 pub fn rules() -> anyhow::Result<()> {
-    anyhow::bail!("flight rules are not built yet")
+    rules::run()
 }
 
 /// `hangar play --game flight`.
-pub fn play(_args: &PlayArgs) -> anyhow::Result<()> {
-    anyhow::bail!("flight play is not built yet")
+pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    self::play::play(args)
 }

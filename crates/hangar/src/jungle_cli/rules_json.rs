@@ -2,7 +2,7 @@
 //! output (documented with examples in `docs/jungle-json.md`). Bad input gets
 //! `{"type":"error",…}` and a non-zero exit status.
 
-use std::io::Read;
+use std::io::{Read, Write};
 
 use hangar_jungle::{Game, GameError, Move, Outcome, Ply, Position, Rules, perft};
 use serde::{Deserialize, Serialize};
@@ -196,10 +196,13 @@ pub fn run() -> anyhow::Result<()> {
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input)?;
     let (text, ok) = respond(&input);
-    println!("{text}");
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")?;
+    out.flush()?;
     if !ok {
         // The JSON error is on standard output; the exit status tells scripts it failed.
-        anyhow::bail!("request refused (see the JSON error above)");
+        eprintln!("hangar rules jungle: request refused");
+        std::process::exit(1);
     }
     Ok(())
 }

@@ -89,7 +89,7 @@ struct Report {
     games_per_second: f64,
 }
 
-/// Plays the random opening of pair `pair` from the start position.
+/// Plays the random opening drawn from `seed` (the same for both games of a pair).
 pub(crate) fn opening(rules: Rules, seed: Seed) -> Game {
     let mut game = Game::new(rules);
     let mut dice = Dice::new(seed);

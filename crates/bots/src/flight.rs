@@ -1,1 +1,0 @@
-//! Bots for Aeroplane Chess (飞行棋).

@@ -1,0 +1,167 @@
+//! The three bots behind [`FlightBot`]: random, heuristic (greedy on the evaluation) and
+//! search (expectimax on the same evaluation).
+
+use std::time::Duration;
+
+use hangar_dice::{Dice, Seed};
+use hangar_flight::{Game, Moves};
+
+use super::eval::Weights;
+use super::rollout::{RolloutLimits, rollout_index};
+use super::search::{SearchLimits, greedy_index, search_index};
+
+/// A player of Aeroplane Chess: given a position awaiting a move and its legal moves, picks one.
+///
+/// The one interface the hall (bot seats, auto-play 托管), `hangar sim` and `hangar play` use.
+/// Bots keep no state between calls, so one bot can serve many games and threads; whatever
+/// randomness a bot needs comes from `rng`.
+pub trait FlightBot: Send + Sync {
+    /// The bot's name with its settings, as `hangar sim` prints it.
+    fn name(&self) -> String;
+
+    /// The index into `moves` of the chosen move. `game` awaits a move (`Phase::Move`) and
+    /// `moves` is `game.legal_moves()`, not empty.
+    fn pick(&self, game: &Game, moves: &Moves, rng: &mut Dice) -> usize;
+
+    /// The plane to move (for `Action::Move { plane }`), or `None` when `game` does not await
+    /// a move. Always one of `game.legal_moves()`.
+    fn choose(&self, game: &Game, rng: &mut Dice) -> Option<u8> {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let index = self.pick(game, &moves, rng).min(moves.len() - 1);
+        Some(moves[index].plane)
+    }
+}
+
+/// Picks uniformly among the legal moves (the easy level).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomBot;
+
+impl FlightBot for RandomBot {
+    fn name(&self) -> String {
+        "random".to_owned()
+    }
+
+    fn pick(&self, _game: &Game, moves: &Moves, rng: &mut Dice) -> usize {
+        rng.roll_below(moves.len() as u32) as usize
+    }
+}
+
+/// Plays the move whose result evaluates best (the normal level): captures, take-offs,
+/// safety from enemies in reach (jumps and the shortcut included), stacks, the race, all
+/// weighed by [`Weights`] (seed 000 §F). A few microseconds per decision.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeuristicBot {
+    /// The evaluation's weights.
+    pub weights: Weights,
+}
+
+impl FlightBot for HeuristicBot {
+    fn name(&self) -> String {
+        if self.weights == Weights::default() {
+            "heuristic".to_owned()
+        } else {
+            format!("heuristic:{}", self.weights)
+        }
+    }
+
+    fn pick(&self, game: &Game, moves: &Moves, _rng: &mut Dice) -> usize {
+        greedy_index(game, moves, &self.weights)
+    }
+}
+
+/// Expectimax over the die with the heuristic's evaluation at the leaves (the hard level).
+#[derive(Clone, Copy, Debug)]
+pub struct SearchBot {
+    /// The evaluation's weights.
+    pub weights: Weights,
+    /// Depth and time limits.
+    pub limits: SearchLimits,
+}
+
+impl SearchBot {
+    /// The hall's hard level: deepening up to 6 rolls within 50 ms.
+    pub const HALL_TIME: Duration = Duration::from_millis(50);
+
+    /// A deterministic search of exactly `depth` rolls.
+    pub fn with_depth(depth: u32) -> Self {
+        SearchBot {
+            weights: Weights::default(),
+            limits: SearchLimits {
+                max_depth: depth,
+                time: None,
+            },
+        }
+    }
+}
+
+impl Default for SearchBot {
+    fn default() -> Self {
+        SearchBot {
+            weights: Weights::default(),
+            limits: SearchLimits {
+                max_depth: 6,
+                time: Some(Self::HALL_TIME),
+            },
+        }
+    }
+}
+
+impl FlightBot for SearchBot {
+    fn name(&self) -> String {
+        let mut name = format!("search:depth={}", self.limits.max_depth);
+        if let Some(time) = self.limits.time {
+            name.push_str(&format!(",ms={}", time.as_millis()));
+        }
+        if self.weights != Weights::default() {
+            name.push_str(&format!(",{}", self.weights));
+        }
+        name
+    }
+
+    fn pick(&self, game: &Game, moves: &Moves, _rng: &mut Dice) -> usize {
+        search_index(game, moves, &self.weights, self.limits)
+    }
+}
+
+/// Rollout search: each move judged by short greedy self-play continuations with shared dice.
+#[derive(Clone, Copy, Debug)]
+pub struct RolloutBot {
+    /// The evaluation's weights.
+    pub weights: Weights,
+    /// Rollouts and horizon.
+    pub limits: RolloutLimits,
+}
+
+impl FlightBot for RolloutBot {
+    fn name(&self) -> String {
+        let mut name = format!(
+            "rollout:n={},horizon={}",
+            self.limits.rollouts, self.limits.horizon
+        );
+        if self.weights != Weights::default() {
+            name.push_str(&format!(",{}", self.weights));
+        }
+        name
+    }
+
+    fn pick(&self, game: &Game, moves: &Moves, rng: &mut Dice) -> usize {
+        if moves.len() <= 1 {
+            return 0;
+        }
+        // The rollouts' dice come from the caller's stream: deterministic for a game seed.
+        let mut bytes = [0u8; 32];
+        for byte in bytes.iter_mut() {
+            *byte = rng.roll_below(256) as u8;
+        }
+        rollout_index(
+            game,
+            moves,
+            &self.weights,
+            self.limits,
+            Seed::from_bytes(bytes),
+        )
+    }
+}

@@ -1,0 +1,25 @@
+//! Bots for Aeroplane Chess (飞行棋): random, heuristic and search, behind one interface
+//! ([`FlightBot`]) that the hall, `hangar sim` and `hangar play` share.
+//!
+//! - [`FlightLevel`]`::{Easy, Normal, Hard}` are the hall's levels; [`parse_bot`] builds any
+//!   bot from a spec such as `search:depth=3` or `heuristic:danger=1.5`.
+//! - [`play_game`] plays a whole game between bots from a seed (simulations, tests).
+//! - [`RolloutBot`] (spec `rollout`) is an experimental policy-rollout bot, not a level.
+//! - [`eval`] is the evaluation both the heuristic and the search use; [`geometry`] the
+//!   route tables it reasons with; [`snapshot`] its picture of a position.
+
+mod arena;
+mod bots;
+pub mod eval;
+pub mod geometry;
+pub mod rollout;
+pub mod search;
+pub mod snapshot;
+mod spec;
+
+pub use arena::{GameResult, play_game};
+pub use bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot};
+pub use eval::Weights;
+pub use rollout::RolloutLimits;
+pub use search::SearchLimits;
+pub use spec::{BotSpecError, FlightLevel, parse_bot, split_bot_list};

@@ -1,0 +1,249 @@
+//! Bot specs as typed on the command line and stored by the hall: `random`, `heuristic`,
+//! `search:depth=3`, `hard:ms=50`, `heuristic:danger=1.5`, and the levels `easy`, `normal`,
+//! `hard`.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot};
+use super::eval::Weights;
+use super::rollout::RolloutLimits;
+use super::search::SearchLimits;
+
+/// The levels the hall offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlightLevel {
+    /// Random moves.
+    Easy,
+    /// The heuristic bot.
+    Normal,
+    /// The search bot, 50 ms per decision.
+    Hard,
+}
+
+impl FlightLevel {
+    /// All levels, easiest first.
+    pub const ALL: [FlightLevel; 3] = [FlightLevel::Easy, FlightLevel::Normal, FlightLevel::Hard];
+
+    /// The bot of this level.
+    pub fn bot(self) -> Box<dyn FlightBot> {
+        match self {
+            FlightLevel::Easy => Box::new(RandomBot),
+            FlightLevel::Normal => Box::new(HeuristicBot::default()),
+            FlightLevel::Hard => Box::new(SearchBot::default()),
+        }
+    }
+
+    /// The level's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FlightLevel::Easy => "easy",
+            FlightLevel::Normal => "normal",
+            FlightLevel::Hard => "hard",
+        }
+    }
+}
+
+impl fmt::Display for FlightLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a bot spec is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BotSpecError {
+    /// No bot of that name.
+    #[error(
+        "unknown bot `{0}` (expected random, heuristic, search, rollout, or a level: easy, normal, hard)"
+    )]
+    UnknownBot(String),
+    /// A setting the bot does not know or a bad value.
+    #[error("bad setting `{setting}` for bot `{bot}`")]
+    BadSetting {
+        /// The bot.
+        bot: String,
+        /// The refused `key=value`.
+        setting: String,
+    },
+}
+
+impl FromStr for FlightLevel {
+    type Err = BotSpecError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        FlightLevel::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| BotSpecError::UnknownBot(s.to_owned()))
+    }
+}
+
+/// Builds a bot from its spec: `name[:key=value,…]`. Names: `random` (= `easy`),
+/// `heuristic` (= `normal`), `search` / `hard`. Settings: any evaluation weight
+/// (`danger=1.5`) for heuristic and search, and for search `depth=N` (rolls) and `ms=N`
+/// (time per decision; `ms=0` means no clock, exactly `depth`). `hard` alone is the hall's
+/// level (depth up to 6 within 50 ms); `search` alone is depth 3 without a clock.
+/// `rollout` (experimental) takes `n=N` rollouts per move (default 64) and `horizon=N` rolls
+/// per rollout (default 12), plus weights.
+pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
+    let spec = spec.trim();
+    let (name, settings) = spec.split_once(':').unwrap_or((spec, ""));
+    let bad = |setting: &str| BotSpecError::BadSetting {
+        bot: name.to_owned(),
+        setting: setting.to_owned(),
+    };
+    let mut weights = Weights::default();
+    let mut depth: Option<u32> = None;
+    let mut ms: Option<u64> = None;
+    let mut rollouts: Option<u32> = None;
+    let mut horizon: Option<u32> = None;
+    for setting in settings.split(',').filter(|s| !s.trim().is_empty()) {
+        let (key, value) = setting.split_once('=').ok_or_else(|| bad(setting))?;
+        match key.trim() {
+            "depth" => depth = Some(value.trim().parse().map_err(|_| bad(setting))?),
+            "ms" => ms = Some(value.trim().parse().map_err(|_| bad(setting))?),
+            "n" => rollouts = Some(value.trim().parse().map_err(|_| bad(setting))?),
+            "horizon" => horizon = Some(value.trim().parse().map_err(|_| bad(setting))?),
+            key => weights.set(key, value.trim()).map_err(|_| bad(setting))?,
+        }
+    }
+    let is_search = matches!(name, "search" | "hard");
+    if !is_search && (depth.is_some() || ms.is_some()) {
+        return Err(bad(settings));
+    }
+    if name != "rollout" && (rollouts.is_some() || horizon.is_some()) {
+        return Err(bad(settings));
+    }
+    match name {
+        "random" | "easy" => {
+            if !settings.is_empty() {
+                return Err(bad(settings));
+            }
+            Ok(Box::new(RandomBot))
+        }
+        "heuristic" | "normal" => Ok(Box::new(HeuristicBot { weights })),
+        "search" | "hard" => {
+            // `hard` alone is the hall's clocked level; naming a depth asks for exactly it.
+            let ms = match (ms, depth) {
+                (Some(ms), _) => ms,
+                (None, None) if name == "hard" => 50,
+                _ => 0,
+            };
+            let depth = depth.unwrap_or(if name == "hard" { 6 } else { 3 });
+            if depth > 12 {
+                return Err(bad(&format!("depth={depth}")));
+            }
+            Ok(Box::new(SearchBot {
+                weights,
+                limits: SearchLimits {
+                    max_depth: depth,
+                    time: (ms > 0).then(|| Duration::from_millis(ms)),
+                },
+            }))
+        }
+        "rollout" => {
+            let limits = RolloutLimits {
+                rollouts: rollouts.unwrap_or(64).clamp(1, 100_000),
+                horizon: horizon.unwrap_or(12).clamp(1, 10_000),
+            };
+            Ok(Box::new(RolloutBot { weights, limits }))
+        }
+        _ => Err(BotSpecError::UnknownBot(name.to_owned())),
+    }
+}
+
+/// Splits a comma-separated list of bot specs (`random,heuristic:danger=2,race=9,random`): a
+/// piece of the form `key=value` belongs to the spec before it, since bot names hold no `=`.
+pub fn split_bot_list(list: &str) -> Vec<String> {
+    let mut specs: Vec<String> = Vec::new();
+    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match specs.last_mut() {
+            Some(last) if piece.contains('=') && !piece.contains(':') => {
+                last.push(',');
+                last.push_str(piece);
+            }
+            _ => specs.push(piece.to_owned()),
+        }
+    }
+    specs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_to_named_bots() {
+        assert_eq!(parse_bot("random").unwrap().name(), "random");
+        assert_eq!(parse_bot("easy").unwrap().name(), "random");
+        assert_eq!(parse_bot("normal").unwrap().name(), "heuristic");
+        assert_eq!(parse_bot("search").unwrap().name(), "search:depth=3");
+        assert_eq!(parse_bot("hard").unwrap().name(), "search:depth=6,ms=50");
+        assert_eq!(parse_bot("hard:depth=2").unwrap().name(), "search:depth=2");
+        assert_eq!(
+            parse_bot("search:depth=4,ms=20").unwrap().name(),
+            "search:depth=4,ms=20"
+        );
+        assert_eq!(
+            parse_bot("rollout:n=8,horizon=4").unwrap().name(),
+            "rollout:n=8,horizon=4"
+        );
+        assert!(
+            parse_bot("heuristic:danger=2")
+                .unwrap()
+                .name()
+                .contains("danger=2")
+        );
+        assert_eq!(FlightLevel::Hard.bot().name(), "search:depth=6,ms=50");
+        assert_eq!(
+            "Normal".parse::<FlightLevel>().unwrap(),
+            FlightLevel::Normal
+        );
+    }
+
+    #[test]
+    fn bot_lists_keep_settings_with_their_bot() {
+        assert_eq!(
+            split_bot_list("random, search:depth=2,ms=5,heuristic:race=3,random"),
+            vec![
+                "random",
+                "search:depth=2,ms=5",
+                "heuristic:race=3",
+                "random"
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_specs_are_refused_with_a_reason() {
+        assert!(matches!(
+            parse_bot("alphago"),
+            Err(BotSpecError::UnknownBot(_))
+        ));
+        assert!(matches!(
+            parse_bot("random:depth=2"),
+            Err(BotSpecError::BadSetting { .. })
+        ));
+        assert!(matches!(
+            parse_bot("heuristic:depth=2"),
+            Err(BotSpecError::BadSetting { .. })
+        ));
+        assert!(matches!(
+            parse_bot("search:depth=x"),
+            Err(BotSpecError::BadSetting { .. })
+        ));
+        assert!(matches!(
+            parse_bot("search:depth=40"),
+            Err(BotSpecError::BadSetting { .. })
+        ));
+        assert!(matches!(
+            parse_bot("heuristic:bogus=1"),
+            Err(BotSpecError::BadSetting { .. })
+        ));
+    }
+}

@@ -1,0 +1,126 @@
+//! `hangar rules flight`: JSON in, JSON out, run as a real process (docs/flight-json.md).
+#![allow(clippy::unwrap_used)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+/// Runs the binary with `request` on stdin; returns (exit success, answer).
+fn rules(request: &Value) -> (bool, Value) {
+    rules_text(&request.to_string())
+}
+
+fn rules_text(text: &str) -> (bool, Value) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .args(["rules", "flight"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    (out.status.success(), answer)
+}
+
+fn new_game() -> Value {
+    let (ok, answer) = rules(&json!({
+        "request": "new", "preset": "traditional", "players": ["red", "blue"], "first": "red"
+    }));
+    assert!(ok);
+    assert_eq!(answer["ok"], true);
+    answer["position"].clone()
+}
+
+#[test]
+fn new_gives_the_start_position() {
+    let position = new_game();
+    assert_eq!(position["turn"], "red");
+    assert_eq!(position["players"][0]["planes"], json!([-1, -1, -1, -1]));
+    assert_eq!(position["options"]["stacks"], "block");
+}
+
+#[test]
+fn moves_for_a_roll() {
+    let mut position = new_game();
+    let (ok, answer) = rules(&json!({"request": "moves", "position": position, "roll": 3}));
+    assert!(ok);
+    assert_eq!(
+        answer["moves"],
+        json!([]),
+        "F-TAKEOFF: nothing takes off on 3"
+    );
+    let (_, answer) = rules(&json!({"request": "moves", "position": position, "roll": 6}));
+    assert_eq!(
+        answer["moves"].as_array().unwrap().len(),
+        1,
+        "F-D-SAME: one take-off choice"
+    );
+    assert_eq!(answer["moves"][0]["to"], 0);
+    position["players"][0]["planes"] = json!([3, 15, -1, -1]);
+    position["players"][1]["planes"] = json!([53, -1, -1, -1]);
+    let (_, answer) = rules(&json!({"request": "moves", "position": position, "roll": 3}));
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves[1]["to"], 34, "F-FLY");
+    assert_eq!(
+        moves[1]["captures"],
+        json!([{"colour": "blue", "plane": 0}]),
+        "F-CROSS"
+    );
+}
+
+#[test]
+fn play_gives_position_and_events() {
+    let position = new_game();
+    let (ok, answer) = rules(&json!({
+        "request": "play", "position": position,
+        "actions": [{"type": "roll", "value": 6}, {"type": "move", "plane": 2}]
+    }));
+    assert!(ok, "{answer}");
+    assert_eq!(
+        answer["position"]["players"][0]["planes"],
+        json!([-1, -1, 0, -1])
+    );
+    let types: Vec<&str> = answer["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(types, vec!["rolled", "took_off", "bonus_roll"]);
+    assert_eq!(answer["phase"], json!({"type": "roll"}));
+}
+
+#[test]
+fn bad_requests_give_json_errors() {
+    let position = new_game();
+    let (ok, answer) = rules(&json!({
+        "request": "play", "position": position, "action": {"type": "move", "plane": 0}
+    }));
+    assert!(!ok);
+    assert_eq!(answer["ok"], false);
+    assert!(
+        answer["error"].as_str().unwrap().contains("rolled"),
+        "{answer}"
+    );
+    let mut impossible = position.clone();
+    impossible["players"][1]["colour"] = json!("yellow");
+    let (ok, answer) = rules(&json!({"request": "moves", "position": impossible, "roll": 2}));
+    assert!(!ok);
+    assert!(
+        answer["error"].as_str().unwrap().contains("opposite"),
+        "{answer}"
+    );
+    let (ok, answer) = rules_text("not json");
+    assert!(!ok);
+    assert!(answer["error"].as_str().unwrap().starts_with("bad request"));
+    let (ok, _) = rules(&json!({"request": "moves", "position": position, "roll": 7}));
+    assert!(!ok);
+}

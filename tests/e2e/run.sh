@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The browser suite: installs Chromium and the npm packages if missing, builds `hangar`, starts
+# `hangar serve` on a free port with a throw-away SQLite database and short timers, runs the
+# Playwright tests with node's test runner, and stops the server. Called by ./test.sh.
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT="$(cd ../.. && pwd)"
+
+if [[ ! -x /usr/bin/chromium ]]; then
+  echo "installing chromium…"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+# Fonts for Chinese text and emoji in screenshots (optional: the tests pass without them).
+if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 || true
+fi
+
+npm ci --no-audit --no-fund --loglevel=error
+
+(cd "$ROOT" && cargo build --quiet -p hangar)
+HANGAR="$ROOT/target/debug/hangar"
+
+PORT="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+WORK="$(mktemp -d)"
+LOG="$ROOT/target/e2e-server.log"
+mkdir -p "$ROOT/target/e2e-screenshots"
+
+# Optional faster settings, passed only if this build of `hangar serve` knows them.
+HELP="$("$HANGAR" serve --help 2>&1 || true)"
+EXTRA=()
+has() { grep -q -- "$1" <<<"$HELP"; }
+if has "--database"; then EXTRA+=(--database "sqlite:$WORK/hangar.db"); fi
+if has "--bot-delay-ms"; then EXTRA+=(--bot-delay-ms "${HANGAR_BOT_DELAY_MS:-40}"); fi
+if has "--web-dir"; then EXTRA+=(--web-dir "$ROOT/web"); fi
+if has "--reconnect-seconds"; then EXTRA+=(--reconnect-seconds 30); fi
+
+(cd "$WORK" && exec "$HANGAR" serve --addr "127.0.0.1:$PORT" "${EXTRA[@]}") >"$LOG" 2>&1 &
+SERVER=$!
+cleanup() {
+  kill "$SERVER" 2>/dev/null || true
+  wait "$SERVER" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+for _ in $(seq 1 100); do
+  if curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null 2>&1; then break; fi
+  if ! kill -0 "$SERVER" 2>/dev/null; then
+    echo "hangar serve exited early:"; cat "$LOG"; exit 1
+  fi
+  sleep 0.2
+done
+
+export HANGAR_URL="http://127.0.0.1:$PORT"
+echo "browser suite against $HANGAR_URL (server log: $LOG)"
+node --test --test-concurrency=1 ./*.test.mjs

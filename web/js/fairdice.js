@@ -1,0 +1,57 @@
+// The fair-dice panel (P-FAIR-DICE): the SHA-256 commitment published at the start, the seed
+// revealed at the end, and the check sha256(seed bytes) == commitment done in the browser.
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+/** Bytes of a hex string (null when it is not hex). */
+export function hexToBytes(hex) {
+  const clean = String(hex || '').trim();
+  if (!/^([0-9a-fA-F]{2})+$/.test(clean)) return null;
+  const out = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < out.length; i += 1) out[i] = parseInt(clean.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** Lower-case hex of bytes. */
+export function bytesToHex(bytes) {
+  return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Whether the seed (hex) hashes to the commitment (hex): the seed's raw bytes are hashed. */
+export async function verifySeed(seedHex, commitmentHex) {
+  const bytes = hexToBytes(seedHex);
+  if (!bytes || !commitmentHex) return false;
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  return bytesToHex(digest) === String(commitmentHex).trim().toLowerCase();
+}
+
+/** The panel; `render` returns a fresh element and fills in the verdict when it is computed. */
+export class FairDicePanel {
+  constructor() {
+    this.cache = new Map();
+  }
+
+  /** `rolls`: optional {checked, mismatches} from re-drawing the recorded rolls. */
+  render(commitment, seed, rolls = null) {
+    const verdict = h('span', { class: 'fair-verdict', id: 'fair-verdict' });
+    const el = h('section', { class: 'card fair-dice', id: 'fair-dice' },
+      h('h2', {}, '🎲 ', t('fair_dice')),
+      h('div', { class: 'fair-row' }, h('span', {}, t('commitment')), h('code', { class: 'hash', id: 'commitment' }, commitment || '—')),
+      h('div', { class: 'fair-row' }, h('span', {}, t('seed')), seed ? h('code', { class: 'hash', id: 'seed' }, seed) : h('em', {}, t('seed_hidden'))),
+      verdict,
+      rolls ? h('div', { class: `fair-rolls ${rolls.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': rolls.checked, 'data-mismatches': rolls.mismatches.length },
+        rolls.mismatches.length ? t('rolls_bad', { n: rolls.mismatches.length }) : t('rolls_ok', { n: rolls.checked })) : null);
+    if (seed && commitment) {
+      const key = `${seed}/${commitment}`;
+      const show = (ok) => {
+        verdict.textContent = ok ? t('verified') : t('not_verified');
+        verdict.className = `fair-verdict ${ok ? 'ok' : 'bad'}`;
+        verdict.dataset.verified = ok ? 'true' : 'false';
+      };
+      if (this.cache.has(key)) show(this.cache.get(key));
+      else verifySeed(seed, commitment).then((ok) => { this.cache.set(key, ok); show(ok); });
+    }
+    return el;
+  }
+}

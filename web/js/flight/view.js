@@ -1,0 +1,218 @@
+// The running Aeroplane Chess game: the board, the die, players with their badges (auto-play,
+// disconnection countdowns, out), the turn timer, auto-play switch and resignation, and the
+// keyboard (space / enter to roll, 1–4 to move a plane).
+
+import { h, mount, secondsLeft, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { FlightBoard, PALETTE } from './board.js';
+import { Die } from './die.js';
+
+/** The flight game view inside a room. */
+export class FlightView {
+  constructor(room) {
+    this.kind = 'flight';
+    this.room = room;
+    this.board = new FlightBoard();
+    this.board.speed = Number(room.app.anim) || 1;
+    this.die = new Die(() => this.roll());
+    this.status = h('div', { class: 'turn-status', id: 'turn-status', 'aria-live': 'polite' });
+    this.timerBar = h('div', { class: 'timer-bar' }, h('div', { class: 'timer-fill' }));
+    this.timerText = h('span', { class: 'timer-text', id: 'timer' });
+    this.log = h('div', { class: 'game-log', id: 'game-log' });
+    this.el = h('div', { class: 'flight-view' }, h('div', { class: 'board-wrap' }, this.board.svg));
+    // The die and the turn sit at the top of the side column (under the board on phones).
+    this.dock = h('div', { class: 'dock card' },
+      this.die.el,
+      h('div', { class: 'dock-info' }, this.status, h('div', { class: 'timer' }, this.timerBar, this.timerText), h('p', { class: 'hint kbd-hint' }, t('roll_hint'))));
+    this.keyHandler = (e) => this.onKey(e);
+    document.addEventListener('keydown', this.keyHandler);
+    this.busy = false;
+  }
+
+  destroy() {
+    document.removeEventListener('keydown', this.keyHandler);
+  }
+
+  get state() {
+    return this.room.state;
+  }
+
+  myTurn() {
+    const seat = this.room.mySeat();
+    const g = this.state.game;
+    return seat !== null && g && this.state.status === 'playing' && g.to_move === seat && !this.state.seats[seat].out;
+  }
+
+  /** Redraw everything from the state (snapshot, or after an event). */
+  update(state, mySeat) {
+    const g = state.game;
+    if (!g) return;
+    this.board.render(g);
+    this.board.setLabels(state.seats.map((seat, i) => (seat.player || seat.bot ? {
+      name: seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`,
+      auto: !!seat.autoplay,
+      toMove: state.status === 'playing' && g.to_move === i,
+    } : null)));
+    this.die.show(g.die ?? this.lastRoll ?? null);
+    const canRoll = this.myTurn() && g.need === 'roll' && !this.busy;
+    const canMove = this.myTurn() && g.need === 'move' && !this.busy;
+    this.die.setEnabled(canRoll);
+    this.el.classList.toggle('my-turn', this.myTurn());
+    this.dock.classList.toggle('my-turn', this.myTurn());
+    if (canMove) {
+      this.board.highlight(mySeat, g.moves, (plane) => this.move(plane));
+    } else {
+      this.board.clearHighlight();
+    }
+    this.renderStatus();
+  }
+
+  seatName(seat) {
+    const x = this.state.seats[seat];
+    if (!x) return '?';
+    if (x.player) return x.player.id === this.room.app.player?.id ? t('you_subject') : x.player.name;
+    return `🤖 ${t(`bot_${x.bot}`)}`;
+  }
+
+  renderStatus() {
+    const g = this.state.game;
+    const colour = g.colours?.[g.to_move];
+    let text;
+    if (this.state.ended || this.state.status === 'finished') text = t('game_over');
+    else if (this.myTurn()) text = g.need === 'move' ? t('choose_plane') : t('your_turn');
+    else text = t('turn_of', { name: this.seatName(g.to_move) });
+    mount(this.status, h('span', { class: `dot c-${colour}` }), text);
+    for (const el of [this.el, this.dock]) el.style.setProperty('--turn-colour', colour ? PALETTE[colour].main : '#888');
+  }
+
+  tick() {
+    const turn = this.state?.turn;
+    const fill = this.timerBar.firstChild;
+    if (!turn || this.state.status !== 'playing') {
+      this.timerText.textContent = '';
+      fill.style.width = '0%';
+      return;
+    }
+    const left = secondsLeft(turn.deadline);
+    this.timerText.textContent = `${left}s`;
+    fill.style.width = `${Math.min(100, (100 * (turn.deadline - Date.now())) / (turn.seconds * 1000))}%`;
+    this.timerBar.classList.toggle('urgent', left <= 5);
+  }
+
+  /** The players panel, shown in the room's side column. */
+  sidePanel() {
+    const st = this.state;
+    const g = st.game;
+    const me = this.room.mySeat();
+    const rows = st.seats.map((seat, i) => {
+      const colour = g?.colours?.[i] || seat.colour;
+      if (!colour) return null;
+      const planes = g?.planes?.[i] || [];
+      const home = planes.filter((p) => p === 56).length;
+      return h('li', { class: `player-row c-${colour} ${g?.to_move === i && st.status === 'playing' ? 'to-move' : ''}`, 'data-seat': i },
+        h('span', { class: `dot c-${colour}` }),
+        h('span', { class: 'player-name' }, seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`, i === me ? h('small', {}, ` (${t('you')})`) : null),
+        h('span', { class: 'player-stats' }, `🏁 ${home}/${planes.length}`, g?.captures?.[i] ? ` 💥${g.captures[i]}` : ''),
+        seat.autoplay ? h('span', { class: 'chip chip-auto', title: t('autoplay_on') }, '🤖 ', t('autoplay_on')) : null,
+        seat.away_until ? h('span', { class: 'chip chip-away', 'data-until': seat.away_until }, t('away', { s: secondsLeft(seat.away_until) })) : null,
+        seat.out ? h('span', { class: 'chip chip-out' }, t(`out_${seat.out}`)) : null);
+    });
+    const controls = [];
+    if (me !== null && st.status === 'playing' && !st.seats[me].out) {
+      const auto = st.seats[me].autoplay;
+      controls.push(h('label', { class: 'switch', title: t('autoplay') },
+        h('input', { type: 'checkbox', id: 'autoplay-toggle', checked: auto, onchange: (e) => this.room.cmd('autoplay', { on: e.target.checked }) }),
+        h('span', { class: 'switch-track' }), h('span', {}, t('autoplay'))));
+      const canResign = (g?.turns ?? 0) >= 15;
+      controls.push(h('button', {
+        class: 'btn btn-small btn-danger', type: 'button', id: 'resign-btn', disabled: !canResign, title: canResign ? '' : t('resign_after'),
+        onclick: () => { if (window.confirm(t('resign_confirm'))) this.room.cmd('resign'); },
+      }, '🏳 ', t('resign')));
+      const bar = g?.bars?.[me] || [];
+      for (const item of bar) {
+        controls.push(h('button', {
+          class: 'btn btn-small', type: 'button', disabled: !(this.myTurn() && g.need === 'roll'),
+          onclick: () => this.room.cmd('use_item', { item }),
+        }, '🎁 ', t(`item_${item}`)));
+      }
+    }
+    return h('section', { class: 'card players-card' },
+      h('div', { class: 'players-head' }, h('h2', {}, t('player')), g ? h('span', { class: 'chip' }, t('turns', { n: g.turns ?? 0 })) : null),
+      h('ul', { class: 'players' }, rows),
+      controls.length ? h('div', { class: 'row controls' }, controls) : null,
+      this.log);
+  }
+
+  addLog(text) {
+    this.log.prepend(h('div', { class: 'log-line' }, text));
+    while (this.log.childElementCount > 6) this.log.lastChild.remove();
+  }
+
+  /** Handle one room event (animations first, then redraw). */
+  async onEvent(ev, before, state, { hurry }) {
+    const speed = hurry ? 8 : Number(this.room.app.anim) || 1;
+    this.board.speed = speed;
+    if (ev.kind === 'rolled') {
+      this.lastRoll = ev.value;
+      await this.die.roll(ev.value, hurry ? 0 : 420 / speed);
+      this.addLog(t('rolled', { name: this.seatName(ev.seat), n: ev.value }));
+    } else if (ev.kind === 'moved') {
+      this.busy = true;
+      this.board.clearHighlight();
+      try {
+        this.board.render(before);
+        await this.board.animateMove(ev, before);
+      } finally {
+        this.busy = false;
+      }
+      const caps = (ev.effects || []).filter((e) => ['capture', 'captured', 'crossing_capture'].includes(e.kind || e.type));
+      for (const c of caps) {
+        const victim = c.colour !== undefined ? state.game.colours.indexOf(c.colour) : c.seat;
+        this.addLog(`💥 ${t('captured', { name: this.seatName(victim) })}`);
+      }
+    } else if (ev.kind === 'passed') {
+      const mine = ev.seat === this.room.mySeat();
+      if (ev.reason === 'timeout') this.addLog(mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) }));
+      else this.addLog(mine ? t('no_move_you') : t('no_move', { name: this.seatName(ev.seat) }));
+    } else if (ev.kind === 'autoplay' && ev.on && ev.seat === this.room.mySeat()) {
+      toast(`🤖 ${t('autoplay_on')}`);
+    }
+    this.update(state, this.room.mySeat());
+  }
+
+  async roll() {
+    if (!this.myTurn() || this.state.game.need !== 'roll' || this.busy) return;
+    this.die.setEnabled(false);
+    this.die.spin();
+    const res = await this.room.cmd('roll');
+    if (!res) {
+      this.die.el.classList.remove('rolling');
+      this.update(this.state, this.room.mySeat());
+    }
+  }
+
+  async move(plane) {
+    if (!this.myTurn() || this.state.game.need !== 'move' || this.busy) return;
+    this.board.clearHighlight();
+    await this.room.cmd('move', { plane });
+  }
+
+  onKey(e) {
+    if (e.target.closest('input, textarea, select')) return;
+    if (e.key === ' ' || e.key === 'Enter') {
+      if (this.myTurn() && this.state.game.need === 'roll') {
+        e.preventDefault();
+        this.roll();
+      } else if (this.myTurn() && this.state.game.need === 'move' && this.state.game.moves.length === 1) {
+        e.preventDefault();
+        this.move(this.state.game.moves[0].plane);
+      }
+    } else if (/^[1-4]$/.test(e.key) && this.myTurn() && this.state.game.need === 'move') {
+      const plane = Number(e.key) - 1;
+      if (this.state.game.moves.some((m) => m.plane === plane)) {
+        e.preventDefault();
+        this.move(plane);
+      }
+    }
+  }
+}

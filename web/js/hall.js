@@ -1,0 +1,283 @@
+// The hall page: sign-in (guest, account), the live room list, room creation with every
+// option, join by code, quick match, the leaderboard and the player's finished games.
+
+import { h, mount, toast } from './dom.js';
+import { t } from './i18n.js';
+import { CLIENT_ID } from './net.js';
+import { signedIn } from './app.js';
+
+const COLOUR_NAMES = ['red', 'yellow', 'blue', 'green'];
+
+function field(labelKey, input) {
+  return h('label', { class: 'field' }, h('span', {}, t(labelKey)), input);
+}
+
+function select(name, options, value) {
+  return h('select', { name }, options.map(([v, key]) => h('option', { value: v, selected: String(v) === String(value) }, t(key))));
+}
+
+function checkbox(name, labelKey, checked = false) {
+  return h('label', { class: 'check' }, h('input', { type: 'checkbox', name, checked }), h('span', {}, t(labelKey)));
+}
+
+/** The hall view. */
+export class HallView {
+  constructor(app) {
+    this.app = app;
+    this.game = localStorage.getItem('hangar.hallGame') || 'flight';
+    this.rooms = new Map();
+    this.el = h('div', { class: 'hall' });
+    this.unlisten = app.conn.on((msg) => this.onMessage(msg));
+  }
+
+  start() {
+    this.render();
+    if (this.app.player) this.subscribe();
+  }
+
+  destroy() {
+    this.unlisten();
+    if (this.app.conn.open) this.app.conn.send('hall_unsubscribe').catch(() => {});
+  }
+
+  async resume() {
+    if (this.app.player) await this.subscribe();
+    this.render();
+  }
+
+  relabel() {
+    this.render();
+  }
+
+  async subscribe() {
+    this.rooms.clear();
+    await this.app.conn.send('hall_subscribe', { game: this.game });
+    this.loadSide();
+  }
+
+  onMessage(msg) {
+    if (msg.type === 'hall' && msg.game === this.game) {
+      this.rooms = new Map(msg.rooms.map((r) => [r.code, r]));
+      this.renderRooms();
+    } else if (msg.type === 'hall_room' && msg.game === this.game) {
+      this.rooms.set(msg.room.code, msg.room);
+      this.renderRooms();
+    } else if (msg.type === 'hall_room_removed' && msg.game === this.game) {
+      this.rooms.delete(msg.code);
+      this.renderRooms();
+    }
+  }
+
+  render() {
+    if (!this.app.player) {
+      mount(this.el, this.renderWelcome());
+      return;
+    }
+    this.roomList = h('div', { class: 'room-list', id: 'room-list' });
+    this.leaderBox = h('div', { class: 'leaderboard', id: 'leaderboard' }, t('loading'));
+    this.gamesBox = h('div', { class: 'my-games', id: 'my-games' }, t('loading'));
+    this.createBox = h('div', { class: 'create-box' });
+    const tabs = h('div', { class: 'tabs', role: 'tablist' },
+      ['flight', 'jungle'].map((g) => h('button', {
+        class: `tab ${g === this.game ? 'active' : ''}`, role: 'tab', type: 'button', 'data-game': g,
+        'aria-selected': g === this.game ? 'true' : 'false',
+        onclick: () => this.switchGame(g),
+      }, g === 'flight' ? '✈ ' : '🐘 ', t(g))));
+    const codeInput = h('input', { name: 'code', maxlength: 12, placeholder: t('room_code'), autocomplete: 'off', class: 'code-input' });
+    mount(this.el,
+      h('section', { class: 'hero' },
+        h('div', { class: 'hero-text' },
+          h('h1', {}, t('app_name')),
+          h('p', {}, t('tagline'))),
+        h('div', { class: 'hero-actions' },
+          h('button', { class: 'btn btn-primary btn-big', id: 'quick-match', type: 'button', onclick: () => this.quickMatch() }, '⚡ ', t('quick_match'), ' · ', t(this.game)),
+          h('button', { class: 'btn btn-big', id: 'open-create', type: 'button', onclick: () => this.toggleCreate() }, '＋ ', t('create_room')),
+          h('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.join(codeInput.value); } },
+            codeInput,
+            h('button', { class: 'btn', type: 'submit' }, t('join'))))),
+      this.createBox,
+      h('div', { class: 'hall-grid' },
+        h('section', { class: 'card rooms-card' }, tabs, h('h2', {}, t('rooms')), this.roomList),
+        h('aside', { class: 'hall-side' },
+          h('section', { class: 'card' }, h('h2', {}, '🏆 ', t('leaderboard')), this.leaderBox),
+          h('section', { class: 'card' }, h('h2', {}, '📜 ', t('my_games')), this.gamesBox))));
+    this.renderRooms();
+    this.loadSide();
+  }
+
+  switchGame(game) {
+    this.game = game;
+    localStorage.setItem('hangar.hallGame', game);
+    this.render();
+    this.subscribe();
+  }
+
+  renderWelcome() {
+    const nick = h('input', { name: 'nickname', maxlength: 20, required: true, placeholder: t('nickname'), autocomplete: 'nickname', id: 'nickname' });
+    const name = h('input', { name: 'name', maxlength: 20, placeholder: t('name'), autocomplete: 'username' });
+    const pass = h('input', { name: 'password', type: 'password', minlength: 8, placeholder: t('password'), autocomplete: 'current-password' });
+    const guest = async (e) => {
+      e.preventDefault();
+      const value = nick.value.trim();
+      if (!value) {
+        toast(t('need_name'), 'error');
+        return;
+      }
+      signedIn(await this.app.conn.send('guest', { name: value, client: CLIENT_ID }));
+      this.start();
+    };
+    const account = (type) => async () => {
+      signedIn(await this.app.conn.send(type, { name: name.value.trim(), password: pass.value, client: CLIENT_ID }));
+      this.start();
+    };
+    return h('section', { class: 'welcome' },
+      h('div', { class: 'welcome-art', 'aria-hidden': 'true' }, h('span', {}, '✈'), h('span', {}, '🎲'), h('span', {}, '🐯')),
+      h('h1', {}, t('app_name')),
+      h('p', { class: 'lead' }, t('tagline')),
+      h('div', { class: 'welcome-cards' },
+        h('form', { class: 'card', id: 'guest-form', onsubmit: guest },
+          h('h2', {}, t('guest_title')),
+          nick,
+          h('button', { class: 'btn btn-primary btn-big', type: 'submit' }, t('play_as_guest'))),
+        h('form', { class: 'card', id: 'account-form', onsubmit: (e) => { e.preventDefault(); account('login')(); } },
+          h('h2', {}, t('login'), ' / ', t('register')),
+          name, pass,
+          h('div', { class: 'row' },
+            h('button', { class: 'btn btn-primary', type: 'submit' }, t('login')),
+            h('button', { class: 'btn', type: 'button', onclick: account('register') }, t('register'))),
+          h('p', { class: 'hint' }, t('account_hint')))));
+  }
+
+  renderRooms() {
+    if (!this.roomList) return;
+    const rooms = [...this.rooms.values()].sort((a, b) => (a.status === 'waiting' ? 0 : 1) - (b.status === 'waiting' ? 0 : 1));
+    if (!rooms.length) {
+      mount(this.roomList, h('p', { class: 'empty' }, t('no_rooms')));
+      return;
+    }
+    mount(this.roomList, rooms.map((r) => {
+      const filled = r.seats.filter((x) => x.name || x.bot).length;
+      const free = r.seats.some((x) => !x.name && !x.bot);
+      const opts = r.options || {};
+      return h('div', { class: `room-row status-${r.status}`, 'data-code': r.code },
+        h('div', { class: 'room-main' },
+          h('b', { class: 'room-code' }, r.code),
+          h('span', { class: `badge badge-${r.status}` }, t(`status_${r.status}`)),
+          opts.preset ? h('span', { class: 'chip' }, t(`preset_${opts.preset}`)) : null,
+          opts.stake ? h('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
+          opts.level ? h('span', { class: 'chip' }, `${t('room_level')} ${opts.level}`) : null),
+        h('div', { class: 'room-seats' }, r.seats.map((x, i) => h('span', {
+          class: `seat-dot ${x.name || x.bot ? 'taken' : ''} ${this.game === 'flight' ? `c-${COLOUR_NAMES[i]}` : (i === 0 ? 'c-red' : 'c-yellow')}`,
+          title: x.bot ? `${t('bot')} ${x.bot}` : (x.name || t('empty_seat')),
+        }, x.bot ? '🤖' : (x.name ? x.name.slice(0, 1).toUpperCase() : '')))),
+        h('span', { class: 'room-count' }, `${filled}/${r.seats.length}`, r.spectators ? ` · 👁 ${r.spectators}` : ''),
+        h('div', { class: 'room-actions' },
+          free && r.status === 'waiting' ? h('button', { class: 'btn btn-primary btn-small', type: 'button', onclick: () => this.join(r.code) }, t('join')) : null,
+          h('button', { class: 'btn btn-small', type: 'button', onclick: () => { location.hash = `#/room/${r.code}/watch`; } }, t('watch'))));
+    }));
+  }
+
+  async loadSide() {
+    if (!this.leaderBox) return;
+    try {
+      const { entries } = await this.app.conn.send('leaderboard', { limit: 10 });
+      mount(this.leaderBox, entries.length ? h('ol', { class: 'leader-list' }, entries.map((e) => h('li', {},
+        h('span', { class: 'leader-rank' }, e.rank),
+        h('span', { class: 'leader-name' }, e.player.name),
+        h('span', { class: 'chip chip-level' }, `Lv ${e.player.level}`),
+        h('b', {}, e.player.score)))) : h('p', { class: 'empty' }, '—'));
+    } catch (err) {
+      mount(this.leaderBox, h('p', { class: 'empty' }, err.message));
+    }
+    try {
+      const { games } = await this.app.conn.send('my_games', { limit: 20 });
+      mount(this.gamesBox, games.length ? h('ul', { class: 'games-list' }, games.map((g) => h('li', {},
+        h('span', {}, g.game === 'flight' ? '✈' : '🐘'),
+        h('span', { class: 'games-players' }, g.players ? g.players.join(' · ') : `${t('room')} ${g.room} · ${t('result_rank', { n: g.rank })}`),
+        h('span', { class: `delta ${g.delta >= 0 ? 'up' : 'down'}` }, g.delta >= 0 ? `+${g.delta}` : g.delta),
+        h('a', { class: 'btn btn-small', href: `#/replay/${g.game_id}` }, t('replay'))))) : h('p', { class: 'empty' }, t('no_games')));
+    } catch (err) {
+      mount(this.gamesBox, h('p', { class: 'empty' }, err.message));
+    }
+  }
+
+  async quickMatch() {
+    const { room } = await this.app.conn.send('quick_match', { game: this.game });
+    location.hash = `#/room/${room}`;
+  }
+
+  join(code) {
+    const c = String(code || '').trim().toUpperCase();
+    if (c) location.hash = `#/room/${c}`;
+  }
+
+  toggleCreate() {
+    if (this.createBox.childElementCount) {
+      mount(this.createBox);
+      return;
+    }
+    mount(this.createBox, this.createForm());
+  }
+
+  createForm() {
+    const flight = this.game === 'flight';
+    const form = h('form', { class: 'card create-form', id: 'create-form' });
+    const common = [
+      h('h2', {}, t('create_room'), ' · ', t(this.game)),
+      flight ? field('seats', select('seats', [[2, 'players_2'], [3, 'players_3'], [4, 'players_4']], 4)) : null,
+      flight ? field('stake', h('input', { type: 'number', name: 'stake', min: 4, max: 100000, value: 100 })) : null,
+      field('turn_seconds', h('input', { type: 'number', name: 'turn_seconds', min: 5, max: 120, value: 20 })),
+    ];
+    const flightOpts = flight ? [
+      field('preset', select('preset', [['traditional', 'preset_traditional'], ['improved', 'preset_improved']], 'traditional')),
+      field('takeoff', select('takeoff', [['six', 'takeoff_6'], ['five-or-six', 'takeoff_56']], 'six')),
+      field('three_sixes', select('three_sixes', [['none', 'three_none'], ['all-to-hangar', 'three_all'], ['moved-to-hangar', 'three_moved']], 'none')),
+      field('stacks', select('stacks', [['block', 'stacks_block'], ['pass', 'stacks_pass']], 'block')),
+      field('finish', select('finish', [['bounce', 'finish_bounce'], ['overshoot', 'finish_overshoot'], ['exact-only', 'finish_exact'], ['circle', 'finish_circle']], 'bounce')),
+      field('planes', select('planes', [[4, 'planes_4'], [3, 'planes_3'], [2, 'planes_2']], 4)),
+      h('div', { class: 'checks' },
+        checkbox('teams', 'teams'), checkbox('play_on', 'play_on'), checkbox('items', 'items'), checkbox('weather', 'weather')),
+    ] : [
+      field('room_level', h('input', { type: 'number', name: 'level', min: 1, max: 10, value: 1 })),
+      field('order', select('order', [['dog-over-wolf', 'order_standard'], ['wolf-over-dog', 'order_wolf']], 'dog-over-wolf')),
+      h('div', { class: 'checks' }, checkbox('leopard_leaps', 'leopard_leaps'), checkbox('elephant_takes_rat', 'elephant_takes_rat')),
+    ];
+    mount(form, common[0], h('div', { class: 'form-grid' }, common.slice(1), flightOpts),
+      checkbox('private', 'private_room'),
+      h('div', { class: 'row' },
+        h('button', { class: 'btn btn-primary', type: 'submit' }, t('create')),
+        h('button', { class: 'btn', type: 'button', onclick: () => mount(this.createBox) }, t('cancel'))));
+    // Choosing a preset fills in its rule options (flight.md §9); each can then be changed.
+    const presetSel = form.querySelector('[name=preset]');
+    presetSel?.addEventListener('change', () => {
+      const improved = presetSel.value === 'improved';
+      form.querySelector('[name=takeoff]').value = improved ? 'five-or-six' : 'six';
+      form.querySelector('[name=three_sixes]').value = improved ? 'all-to-hangar' : 'none';
+      form.querySelector('[name=stacks]').value = improved ? 'pass' : 'block';
+      form.querySelector('[name=finish]').value = improved ? 'overshoot' : 'bounce';
+    });
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const f = new FormData(form);
+      const bool = (n) => form.querySelector(`[name=${n}]`)?.checked ?? false;
+      const options = flight ? {
+        seats: Number(f.get('seats')), stake: Number(f.get('stake')), turn_seconds: Number(f.get('turn_seconds')),
+        preset: f.get('preset'), takeoff: f.get('takeoff'),
+        three_sixes: f.get('three_sixes'), stacks: f.get('stacks'), finish: f.get('finish'),
+        planes: Number(f.get('planes')), teams: bool('teams'), play_on: bool('play_on'), items: bool('items'), weather: bool('weather'),
+      } : {
+        seats: 2, turn_seconds: Number(f.get('turn_seconds')), level: Number(f.get('level')), order: f.get('order'),
+        leopard_leaps: bool('leopard_leaps'), elephant_takes_rat: bool('elephant_takes_rat'),
+      };
+      // Rule options equal to the preset's are left to the preset (flight.md §9).
+      if (flight) {
+        const improved = options.preset === 'improved';
+        const preset = { takeoff: improved ? 'five-or-six' : 'six', three_sixes: improved ? 'all-to-hangar' : 'none', stacks: improved ? 'pass' : 'block', finish: improved ? 'overshoot' : 'bounce' };
+        for (const [k, v] of Object.entries(preset)) if (options[k] === v) delete options[k];
+      }
+      const { room } = await this.app.conn.send('create_room', { game: this.game, private: bool('private'), options });
+      location.hash = `#/room/${room}`;
+    });
+    return form;
+  }
+}

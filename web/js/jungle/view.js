@@ -1,0 +1,134 @@
+// The running Jungle game: board, whose turn, timeouts, draw offers and resignation, moves by
+// click, by arrow keys or typed in notation (jungle.md §5).
+
+import { h, mount, secondsLeft } from '../dom.js';
+import { t } from '../i18n.js';
+import { JungleBoard } from './board.js';
+import { parseFen } from './position.js';
+
+/** The jungle game view inside a room. */
+export class JungleView {
+  constructor(room) {
+    this.kind = 'jungle';
+    this.room = room;
+    this.board = new JungleBoard();
+    this.status = h('div', { class: 'turn-status', id: 'turn-status', 'aria-live': 'polite' });
+    this.timerText = h('span', { class: 'timer-text', id: 'timer' });
+    this.timerBar = h('div', { class: 'timer-bar' }, h('div', { class: 'timer-fill' }));
+    this.moveInput = h('input', { name: 'move', id: 'move-input', placeholder: t('move_input'), maxlength: 4, autocomplete: 'off', spellcheck: 'false' });
+    this.el = h('div', { class: 'jungle-view' }, h('div', { class: 'board-wrap jungle-wrap' }, this.board.svg));
+    this.dock = h('div', { class: 'dock card' },
+        h('div', { class: 'dock-info' }, this.status, h('div', { class: 'timer' }, this.timerBar, this.timerText),
+          h('form', {
+            class: 'move-form',
+            onsubmit: (e) => {
+              e.preventDefault();
+              const mv = this.moveInput.value.trim().toLowerCase();
+              if (mv) this.play(mv);
+              this.moveInput.value = '';
+            },
+          }, this.moveInput, h('button', { class: 'btn btn-small', type: 'submit' }, '↵')),
+          h('p', { class: 'hint kbd-hint' }, t('jungle_hint'))));
+    this.keyHandler = (e) => {
+      if (e.target.closest('input, textarea, select')) return;
+      if (this.canMove() && this.board.key(e.key)) e.preventDefault();
+    };
+    document.addEventListener('keydown', this.keyHandler);
+  }
+
+  destroy() {
+    document.removeEventListener('keydown', this.keyHandler);
+  }
+
+  get state() {
+    return this.room.state;
+  }
+
+  canMove() {
+    const me = this.room.mySeat();
+    return me !== null && this.state.status === 'playing' && this.state.game?.to_move === me && !this.state.seats[me].out;
+  }
+
+  update(state, mySeat) {
+    const g = state.game;
+    if (!g) return;
+    this.board.setFlipped(mySeat === 1);
+    this.board.render(g.fen, g.last);
+    this.board.svg.dataset.plies = g.plies ?? 0;
+    this.board.svg.dataset.fen = g.fen;
+    this.board.setMoves(g.moves, this.canMove(), (mv) => this.play(mv));
+    this.el.classList.toggle('my-turn', this.canMove());
+    this.dock.classList.toggle('my-turn', this.canMove());
+    const side = g.to_move === 0 ? 'red' : 'yellow';
+    let text;
+    if (state.ended || state.status === 'finished') text = t('game_over');
+    else if (this.canMove()) text = t('your_turn');
+    else text = t('turn_of', { name: this.seatName(g.to_move) });
+    mount(this.status, h('span', { class: `dot c-${side}` }), text);
+  }
+
+  seatName(seat) {
+    const x = this.state.seats[seat];
+    if (!x) return '?';
+    if (x.player) return x.player.id === this.room.app.player?.id ? t('you_subject') : x.player.name;
+    return `🤖 ${t(`bot_${x.bot}`)}`;
+  }
+
+  tick() {
+    const turn = this.state?.turn;
+    const fill = this.timerBar.firstChild;
+    if (!turn || this.state.status !== 'playing') {
+      this.timerText.textContent = '';
+      fill.style.width = '0%';
+      return;
+    }
+    this.timerText.textContent = `${secondsLeft(turn.deadline)}s`;
+    fill.style.width = `${Math.min(100, (100 * (turn.deadline - Date.now())) / (turn.seconds * 1000))}%`;
+  }
+
+  sidePanel() {
+    const st = this.state;
+    const g = st.game;
+    const me = this.room.mySeat();
+    const counts = [0, 0];
+    if (g?.fen) for (const p of parseFen(g.fen).board.values()) counts[p.side === 'red' ? 0 : 1] += 1;
+    const rows = st.seats.map((seat, i) => h('li', { class: `player-row ${g?.to_move === i && st.status === 'playing' ? 'to-move' : ''}`, 'data-seat': i },
+      h('span', { class: `dot c-${i === 0 ? 'red' : 'yellow'}` }),
+      h('span', { class: 'player-name' }, seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`, i === me ? h('small', {}, ` (${t('you')})`) : null),
+      h('span', { class: 'player-stats' }, `🐾 ${counts[i]}`, st.timeouts?.[i] ? ` ⏱${st.timeouts[i]}` : ''),
+      seat.away_until ? h('span', { class: 'chip chip-away', 'data-until': seat.away_until }, t('away', { s: secondsLeft(seat.away_until) })) : null,
+      seat.out ? h('span', { class: 'chip chip-out' }, t(`out_${seat.out}`)) : null));
+    const controls = [];
+    if (me !== null && st.status === 'playing' && !st.seats[me].out) {
+      const offer = st.draw_offer;
+      if (offer !== null && offer !== undefined && offer !== me) {
+        controls.push(h('div', { class: 'draw-offer', id: 'draw-offer' },
+          t('draw_offered', { name: this.seatName(offer) }),
+          h('button', { class: 'btn btn-small btn-primary', type: 'button', onclick: () => this.room.cmd('answer_draw', { accept: true }) }, t('accept')),
+          h('button', { class: 'btn btn-small', type: 'button', onclick: () => this.room.cmd('answer_draw', { accept: false }) }, t('decline'))));
+      } else {
+        controls.push(h('button', {
+          class: 'btn btn-small', type: 'button', id: 'offer-draw', disabled: offer === me,
+          onclick: () => this.room.cmd('offer_draw'),
+        }, '🤝 ', t('offer_draw')));
+      }
+      controls.push(h('button', {
+        class: 'btn btn-small btn-danger', type: 'button', id: 'resign-btn',
+        onclick: () => { if (window.confirm(t('resign_confirm'))) this.room.cmd('resign'); },
+      }, '🏳 ', t('resign')));
+    }
+    return h('section', { class: 'card players-card' },
+      h('div', { class: 'players-head' }, h('h2', {}, t('player')), g ? h('span', { class: 'chip' }, `${t('last_move')}: ${g.last || '—'}`) : null),
+      h('ul', { class: 'players' }, rows),
+      controls.length ? h('div', { class: 'row controls' }, controls) : null);
+  }
+
+  async onEvent(ev, before, state) {
+    this.update(state, this.room.mySeat());
+  }
+
+  async play(move) {
+    if (!this.canMove()) return;
+    await this.room.cmd('move', { move });
+  }
+}

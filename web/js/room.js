@@ -1,0 +1,477 @@
+// A room: its seats, ready marks, bots, chat and watchers, the versioned event stream with
+// resume after reconnects (docs/protocol.md §5), and the game view of the running game.
+
+import { h, mount, toast, secondsLeft } from './dom.js';
+import { t } from './i18n.js';
+import { CLIENT_ID } from './net.js';
+import { signedIn, updatePlayer } from './app.js';
+import { FlightView } from './flight/view.js';
+import { JungleView } from './jungle/view.js';
+import { FairDicePanel } from './fairdice.js';
+
+const FLIGHT_COLOURS = ['red', 'yellow', 'blue', 'green'];
+
+/**
+ * Bring a game view to one shape: planes in the hangar are `null` (the engine may write -1).
+ */
+export function normalizeGame(game) {
+  if (game && game.kind === 'flight' && Array.isArray(game.planes)) {
+    game.planes = game.planes.map((list) => (list || []).map((p) => (p === null || p === undefined || p < 0 ? null : p)));
+  }
+  return game;
+}
+
+/**
+ * The room's game, 'flight' or 'jungle'. The snapshot names it in `game`, but `game` is also
+ * the game view (a JSON object with the later key wins), so fall back on the view's `kind` and
+ * on the options only the one game has.
+ */
+export function gameKind(state) {
+  if (typeof state.game === 'string') return state.game;
+  if (state.game?.kind) return state.game.kind;
+  if (state.game_kind) return state.game_kind;
+  const o = state.options || {};
+  if ('stake' in o || 'preset' in o || 'planes' in o) return 'flight';
+  if ('order' in o || 'level' in o || 'leopard_leaps' in o) return 'jungle';
+  return (state.seats?.length || 0) > 2 ? 'flight' : 'jungle';
+}
+
+/** Apply one room event to the room state (everything but animation). */
+export function applyEvent(state, ev) {
+  if (ev.game) normalizeGame(ev.game);
+  // Any event that carries the game view (moved, jungle_moved, passed…) brings the new state.
+  if (ev.game && ev.kind !== 'game_started') state.game = ev.game;
+  const seat = state.seats?.[ev.seat];
+  switch (ev.kind) {
+    case 'joined':
+      if (seat) Object.assign(seat, { player: ev.player, bot: null, ready: false });
+      break;
+    case 'left':
+      if (seat) Object.assign(seat, { player: null, bot: null, ready: false });
+      break;
+    case 'bot_added':
+      if (seat) Object.assign(seat, { player: null, bot: ev.bot, ready: true });
+      break;
+    case 'ready':
+      if (seat) seat.ready = ev.ready;
+      break;
+    case 'spectators':
+      state.spectators = ev.count;
+      break;
+    case 'game_started':
+      state.status = 'playing';
+      state.ended = false;
+      state.commitment = ev.commitment;
+      state.seed = null;
+      state.result = null;
+      state.game = ev.game;
+      (ev.colours || []).forEach((c, i) => { if (state.seats[i]) state.seats[i].colour = c; });
+      break;
+    case 'turn':
+      state.turn = { seat: ev.seat, need: ev.need, deadline: ev.deadline, seconds: ev.seconds };
+      if (state.game && state.game.kind === 'flight') {
+        state.game.to_move = ev.seat;
+        state.game.need = ev.need;
+        if (ev.need === 'roll') state.game.moves = [];
+      }
+      break;
+    case 'rolled':
+      if (state.game) {
+        state.game.die = ev.value;
+        state.game.moves = ev.moves || [];
+        state.game.to_move = ev.seat;
+        state.game.need = ev.moves && ev.moves.length ? 'move' : 'roll';
+      }
+      break;
+    case 'moved':
+    case 'jungle_moved':
+      if (ev.game) state.game = ev.game;
+      break;
+    case 'autoplay':
+      if (seat) seat.autoplay = ev.on;
+      break;
+    case 'away':
+      if (seat) Object.assign(seat, { away_until: ev.until, connected: false });
+      break;
+    case 'back':
+      if (seat) Object.assign(seat, { away_until: null, connected: true });
+      break;
+    case 'timeout':
+      state.timeouts = { ...(state.timeouts || {}), [ev.seat]: ev.count };
+      break;
+    case 'out':
+      if (seat) seat.out = ev.reason;
+      break;
+    case 'draw_offered':
+      state.draw_offer = ev.seat;
+      break;
+    case 'draw_declined':
+      state.draw_offer = null;
+      break;
+    case 'chat':
+      state.chat = [...(state.chat || []), { seat: ev.seat, name: ev.name, text: ev.text, at: ev.at }].slice(-100);
+      break;
+    case 'game_over':
+      // The room is open again for the next game (protocol §5); `ended` keeps the final
+      // position on screen next to the seats until the next game starts.
+      state.draw_offer = null;
+      state.status = 'waiting';
+      state.ended = true;
+      state.result = ev.result;
+      state.seed = ev.result?.seed ?? state.seed;
+      state.commitment = ev.result?.commitment ?? state.commitment;
+      state.turn = null;
+      break;
+    case 'closed':
+      state.status = 'closed';
+      break;
+    default:
+      break;
+  }
+  return state;
+}
+
+/** The room page. */
+export class RoomView {
+  constructor(app, code, { watch = false } = {}) {
+    this.app = app;
+    this.code = code;
+    this.watch = watch;
+    this.state = null;
+    this.v = -1;
+    this.queue = Promise.resolve();
+    this.pendingEvents = 0;
+    this.el = h('div', { class: 'room', 'data-room': code });
+    this.unlisten = app.conn.on((msg) => this.onMessage(msg));
+    this.ticker = setInterval(() => this.tick(), 250);
+    this.fair = new FairDicePanel();
+  }
+
+  start() {
+    if (!this.app.player) {
+      this.renderSignIn();
+      return;
+    }
+    mount(this.el, h('p', { class: 'loading' }, t('loading')));
+    this.enter();
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    this.unlisten();
+    this.gameView?.destroy?.();
+  }
+
+  /** After a reconnect: re-enter the room from the last version we saw. */
+  async resume() {
+    if (!this.app.player) {
+      this.renderSignIn();
+      return;
+    }
+    await this.enter(true);
+  }
+
+  async enter(resume = false) {
+    const since = resume && this.v >= 0 ? { since: this.v } : {};
+    try {
+      if (this.watch) {
+        await this.app.conn.send('spectate', { room: this.code, ...since }, { priority: resume });
+      } else {
+        const res = await this.app.conn.send('join_room', { room: this.code, ...since }, { priority: resume });
+        this.mySeatHint = res.seat;
+      }
+    } catch (err) {
+      if (err.code === 'no_seat' || err.code === 'already_playing' || err.code === 'seat_taken') {
+        this.watch = true;
+        await this.app.conn.send('spectate', { room: this.code, ...since }, { priority: resume });
+      } else if (err.code === 'no_room') {
+        toast(`${t('room')} ${this.code}: ${err.message}`, 'error');
+        location.hash = '#/';
+      } else throw err;
+    }
+  }
+
+  renderSignIn() {
+    const nick = h('input', { name: 'nickname', maxlength: 20, placeholder: t('nickname'), id: 'nickname' });
+    mount(this.el, h('form', {
+      class: 'card narrow', id: 'guest-form',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        if (!nick.value.trim()) return;
+        signedIn(await this.app.conn.send('guest', { name: nick.value.trim(), client: CLIENT_ID }));
+        this.start();
+      },
+    }, h('h2', {}, t('room'), ' ', this.code), h('p', {}, t('guest_title')), nick,
+    h('button', { class: 'btn btn-primary', type: 'submit' }, t('play_as_guest'))));
+  }
+
+  /** This player's seat index, or null when watching. */
+  mySeat() {
+    const me = this.app.player?.id;
+    const i = this.state?.seats?.findIndex((x) => x.player && x.player.id === me);
+    return i === undefined || i < 0 ? null : i;
+  }
+
+  onMessage(msg) {
+    if (msg.room !== this.code) return;
+    if (msg.type === 'snapshot') {
+      this.queue = this.queue.then(() => this.onSnapshot(msg));
+    } else if (msg.type === 'event') {
+      this.pendingEvents += 1;
+      this.queue = this.queue.then(() => this.onEvent(msg)).finally(() => { this.pendingEvents -= 1; });
+    }
+  }
+
+  onSnapshot(msg) {
+    this.state = msg.state;
+    this.state.game_kind = gameKind(msg.state);
+    if (this.state.draw_offer === undefined) this.state.draw_offer = this.state.game?.draw_offer ?? null;
+    if (typeof this.state.game === 'string') this.state.game = null;
+    normalizeGame(this.state.game);
+    this.v = msg.v;
+    this.render();
+  }
+
+  async onEvent(msg) {
+    if (!this.state || msg.v <= this.v) return; // already seen (a resume can overlap)
+    if (msg.v > this.v + 1) {
+      // A gap: ask for what we missed; the server sends those events or a snapshot.
+      await this.enter(true);
+      return;
+    }
+    const ev = msg.event;
+    const before = this.state.game ? structuredClone(this.state.game) : null;
+    const hurry = this.pendingEvents > 3; // catching up: skip animations
+    this.v = msg.v;
+    applyEvent(this.state, ev);
+    if (ev.kind === 'closed') {
+      toast(`${t('room')} ${this.code}: ${ev.reason || 'closed'}`);
+      location.hash = '#/';
+      return;
+    }
+    if (ev.kind === 'game_started') {
+      this.el.querySelector('.result-overlay')?.remove();
+      this.render();
+      return;
+    }
+    if (ev.kind === 'game_over') {
+      this.renderMain();
+      this.showResult();
+      this.refreshScore();
+      return;
+    }
+    if (this.gameView) await this.gameView.onEvent(ev, before, this.state, { hurry });
+    if (ev.kind === 'chat') this.renderChat();
+    else if (['joined', 'left', 'bot_added', 'ready', 'spectators'].includes(ev.kind)) this.renderMain();
+    else this.renderSide();
+  }
+
+  async refreshScore() {
+    const me = this.state.result?.players?.find((p) => p.player_id === this.app.player?.id);
+    if (me && me.score !== null && me.score !== undefined) {
+      updatePlayer({ score: me.score, level: 1 + Math.min(29, Math.floor(Math.max(0, me.score - 1000) / 100)) });
+    }
+  }
+
+  relabel() {
+    this.render();
+  }
+
+  render() {
+    if (!this.state) return;
+    this.header = h('div', { class: 'room-header' });
+    this.main = h('div', { class: 'room-main-area' });
+    this.side = h('aside', { class: 'room-side' });
+    this.chatBox = h('section', { class: 'card chat' });
+    mount(this.el, this.header, h('div', { class: 'room-body' }, this.main, h('div', { class: 'room-side-col' }, this.side, this.chatBox)));
+    this.el.dataset.status = this.state.status;
+    this.renderHeader();
+    this.renderMain();
+    this.renderChat();
+    if (this.state.ended && this.state.result) this.showResult();
+  }
+
+  renderHeader() {
+    const st = this.state;
+    const opts = st.options || {};
+    mount(this.header,
+      h('a', { class: 'btn btn-ghost btn-small', href: '#/', onclick: (e) => this.leave(e) }, '← ', t('leave')),
+      h('h1', {}, st.game_kind === 'flight' ? '✈ ' : '🐘 ', t(st.game_kind)),
+      h('button', {
+        class: 'room-code-btn', type: 'button', title: t('room_code'), id: 'room-code',
+        onclick: () => navigator.clipboard?.writeText(st.code).then(() => toast(t('copied'))).catch(() => {}),
+      }, `${t('room')} ${st.code}`),
+      h('span', { class: `badge badge-${st.ended ? 'finished' : st.status}` }, t(`status_${st.ended ? 'finished' : st.status}`)),
+      opts.preset ? h('span', { class: 'chip' }, t(`preset_${opts.preset}`)) : null,
+      opts.stake ? h('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
+      h('span', { class: 'chip' }, `⏱ ${opts.turn_seconds || 20}s`),
+      this.mySeat() === null ? h('span', { class: 'chip chip-watch' }, '👁 ', t('spectating')) : null,
+      h('span', { class: 'chip', id: 'spectator-count' }, t('spectators', { n: st.spectators || 0 })));
+  }
+
+  renderMain() {
+    if (!this.state) return;
+    this.renderHeader();
+    this.el.dataset.status = this.state.ended ? 'finished' : this.state.status;
+    if (this.state.status === 'waiting' && !(this.state.ended && this.state.game)) {
+      this.gameView?.destroy?.();
+      this.gameView = null;
+      mount(this.main, this.renderSeats());
+      this.renderSide();
+      return;
+    }
+    if (!this.gameView || this.gameView.kind !== gameKind(this.state)) {
+      this.gameView?.destroy?.();
+      this.gameView = gameKind(this.state) === 'jungle' ? new JungleView(this) : new FlightView(this);
+    }
+    // After a game: the final position, and under it the seats for the next game.
+    if (this.state.status === 'waiting') mount(this.main, this.gameView.el, this.renderSeats());
+    else if (this.gameView.el.parentNode !== this.main || this.main.childElementCount !== 1) mount(this.main, this.gameView.el);
+    this.gameView.update(this.state, this.mySeat());
+    this.renderSide();
+  }
+
+  renderSeats() {
+    const st = this.state;
+    const me = this.mySeat();
+    const isHost = st.host === this.app.player?.id;
+    const flight = st.game_kind === 'flight';
+    // Flight: heuristic, random (protocol §7). Jungle: alpha-beta (the protocol's level) and the
+    // hall's other searchers, strongest first.
+    const botLevels = flight ? ['heuristic', 'random'] : ['alphabeta', 'hard', 'easy', 'greedy', 'random'];
+    const cards = st.seats.map((seat, i) => {
+      const colour = flight ? FLIGHT_COLOURS[i] : (i === 0 ? 'red' : 'yellow');
+      const filled = seat.player || seat.bot;
+      let body;
+      if (seat.player) {
+        body = [
+          h('div', { class: 'seat-name' }, seat.player.name, seat.player.id === this.app.player?.id ? h('small', {}, ` (${t('you')})`) : null,
+            st.host === seat.player.id ? h('span', { class: 'chip chip-host' }, '👑 ', t('host')) : null),
+          h('div', { class: 'seat-meta' }, `${t('score')} ${seat.player.score} · Lv ${seat.player.level}`),
+          h('div', { class: `seat-ready ${seat.ready ? 'yes' : ''}` }, seat.ready ? `✔ ${t('is_ready')}` : '…'),
+        ];
+      } else if (seat.bot) {
+        body = [
+          h('div', { class: 'seat-name' }, '🤖 ', t('bot'), ' · ', t(`bot_${seat.bot}`)),
+          h('div', { class: 'seat-ready yes' }, `✔ ${t('is_ready')}`),
+          isHost ? h('button', { class: 'btn btn-small', type: 'button', onclick: () => this.cmd('remove_bot', { seat: i }) }, t('remove_bot')) : null,
+        ];
+      } else {
+        const levelSel = h('select', { class: 'bot-level', 'aria-label': t('bot') }, botLevels.map((b) => h('option', { value: b }, t(`bot_${b}`))));
+        body = [
+          h('div', { class: 'seat-name empty' }, t('empty_seat')),
+          h('div', { class: 'row' },
+            h('button', { class: 'btn btn-small', type: 'button', onclick: () => this.cmd('take_seat', { seat: i }) }, t('take_seat')),
+            isHost ? [levelSel, h('button', {
+              class: 'btn btn-small btn-bot', type: 'button', 'data-seat': i,
+              onclick: () => this.cmd('add_bot', { seat: i, bot: levelSel.value }),
+            }, '🤖 ', t('add_bot'))] : null),
+        ];
+      }
+      return h('div', { class: `seat-card c-${colour} ${filled ? 'filled' : ''} ${i === me ? 'mine' : ''}`, 'data-seat': i },
+        h('div', { class: 'seat-colour' }, flight ? t(colour) : (i === 0 ? t('red') : t('yellow'))), body);
+    });
+    const mine = me !== null ? st.seats[me] : null;
+    const last = st.result;
+    return h('section', { class: 'card seats-card' },
+      h('h2', {}, t('seats'), last ? h('span', { class: 'chip' }, t('next_game')) : null),
+      last ? h('div', { class: 'row last-game' },
+        h('button', { class: 'btn btn-small', type: 'button', onclick: () => { this.el.querySelector('.result-overlay')?.remove(); this.showResult(); } }, '🏁 ', t('game_over')),
+        last.game_id ? h('a', { class: 'btn btn-small', href: `#/replay/${last.game_id}` }, '▶ ', t('view_replay')) : null) : null,
+      h('div', { class: `seats seats-${st.seats.length}` }, cards),
+      h('div', { class: 'row seats-actions' },
+        mine ? h('button', {
+          class: `btn ${mine.ready ? '' : 'btn-primary'} btn-big`, type: 'button', id: 'ready-btn',
+          onclick: () => this.cmd('ready', { ready: !mine.ready }),
+        }, mine.ready ? t('not_ready') : `✔ ${t('ready')}`) : null,
+        h('p', { class: 'hint' }, t('waiting_for_players'))));
+  }
+
+  renderSide() {
+    if (!this.side || !this.state) return;
+    const parts = [];
+    if (this.gameView?.dock) parts.push(this.gameView.dock);
+    if (this.gameView?.sidePanel) parts.push(this.gameView.sidePanel());
+    if (gameKind(this.state) !== 'jungle' && (this.state.commitment || this.state.status !== 'waiting')) {
+      parts.push(this.fair.render(this.state.commitment, this.state.seed));
+    }
+    mount(this.side, parts);
+  }
+
+  renderChat() {
+    if (!this.chatBox) return;
+    const list = h('div', { class: 'chat-lines', id: 'chat-lines' }, (this.state.chat || []).map((c) => h('div', { class: 'chat-line' },
+      h('b', {}, c.name || '?', ': '), h('span', {}, c.text))));
+    const input = h('input', { name: 'chat', maxlength: 200, placeholder: t('chat_placeholder'), autocomplete: 'off' });
+    const phrases = t('phrases');
+    mount(this.chatBox,
+      h('h2', {}, '💬 ', t('chat')),
+      list,
+      this.mySeat() !== null || this.state ? h('div', { class: 'phrases' }, phrases.map((p, i) => h('button', {
+        class: 'btn btn-small btn-ghost', type: 'button', onclick: () => this.cmd('chat', { phrase: i }),
+      }, p))) : null,
+      h('form', {
+        class: 'chat-form',
+        onsubmit: (e) => {
+          e.preventDefault();
+          const text = input.value.trim();
+          if (!text) return;
+          input.value = '';
+          this.cmd('chat', { text });
+        },
+      }, input, h('button', { class: 'btn btn-small', type: 'submit' }, t('say'))));
+    list.scrollTop = list.scrollHeight;
+  }
+
+  showResult() {
+    const r = this.state.result;
+    if (!r || this.el.querySelector('.result-overlay')) return;
+    const me = this.app.player?.id;
+    const rows = [...r.players].sort((a, b) => a.rank - b.rank);
+    const overlay = h('div', { class: 'result-overlay', role: 'dialog', 'aria-modal': 'true', id: 'result' },
+      h('div', { class: 'result-card card' },
+        h('h2', {}, '🏁 ', t('game_over')),
+        h('p', { class: 'result-reason' }, t(`reason_${r.reason}`)),
+        h('table', { class: 'result-table' },
+          h('thead', {}, h('tr', {}, h('th', {}, t('rank')), h('th', {}, t('player')), gameKind(this.state) === 'flight' ? h('th', {}, '✈') : null, h('th', {}, t('delta')))),
+          h('tbody', {}, rows.map((p) => h('tr', { class: p.player_id && p.player_id === me ? 'me-row' : '' },
+            h('td', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
+            h('td', {}, h('span', { class: `dot c-${this.state.seats[p.seat]?.colour || ''}` }), p.name),
+            gameKind(this.state) === 'flight' ? h('td', {}, `${p.finished ?? 0}`, p.captures ? ` · 💥${p.captures}` : '') : null,
+            h('td', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
+        h('div', { class: 'row' },
+          r.game_id ? h('a', { class: 'btn btn-primary', href: `#/replay/${r.game_id}`, id: 'view-replay' }, '▶ ', t('view_replay')) : null,
+          h('a', { class: 'btn', href: '#/' }, t('back_to_hall')),
+          h('button', { class: 'btn btn-ghost', type: 'button', onclick: () => overlay.remove() }, '✕'))));
+    this.el.append(overlay);
+  }
+
+  tick() {
+    this.gameView?.tick?.();
+    for (const el of this.el.querySelectorAll('[data-until]')) {
+      el.textContent = t('away', { s: secondsLeft(Number(el.dataset.until)) });
+    }
+  }
+
+  /** Send a room command; errors show as a toast (and change nothing, §2). */
+  async cmd(type, fields = {}) {
+    try {
+      return await this.app.conn.send(type, { room: this.code, ...fields });
+    } catch (err) {
+      toast(`${t('error')}: ${err.message || err.code}`, 'error');
+      return null;
+    }
+  }
+
+  async leave(e) {
+    e.preventDefault();
+    const playing = this.state?.status === 'playing' && this.mySeat() !== null && !this.state.seats[this.mySeat()].out;
+    if (playing) {
+      if (!window.confirm(t('escape_confirm'))) return;
+      await this.cmd('leave_room', { escape: true });
+    } else if (this.state) {
+      await this.cmd('leave_room');
+    }
+    location.hash = '#/';
+  }
+}
