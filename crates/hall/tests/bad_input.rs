@@ -245,7 +245,11 @@ async fn a_repeated_command_id_is_handled_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_is_rate_limited() {
-    let hall = TestHall::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = common::test_config(common::sqlite_url(&dir));
+    config.messages_per_second = hangar_hall::protocol::MESSAGES_PER_SECOND;
+    config.message_burst = hangar_hall::protocol::MESSAGE_BURST;
+    let hall = TestHall::with(dir, config).await;
     let mut c = hall.client().await;
     for id in 0..120u64 {
         c.send_text(&json!({"type": "ping", "id": id}).to_string())

@@ -23,6 +23,8 @@ fn spawn_server(port: u16, db: &std::path::Path) -> Child {
             "--bot-delay-ms",
             "0",
         ])
+        // Test players act as fast as the server answers: no flood limit here.
+        .args(["--rate-limit", "100000"])
         .env("HANGAR_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::null())

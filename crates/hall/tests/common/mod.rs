@@ -43,8 +43,9 @@ pub fn test_config(database: String) -> Config {
         bot_delay: Duration::from_millis(0),
         web_dir: None,
         turn_unit: Duration::from_secs(1),
-        messages_per_second: 20,
-        message_burst: 40,
+        // Test players act as fast as the server answers; the flood test sets 20/40.
+        messages_per_second: 100_000,
+        message_burst: 200_000,
     }
 }
 
