@@ -336,9 +336,9 @@ export class RoomView {
     const me = this.mySeat();
     const isHost = st.host === this.app.player?.id;
     const flight = st.game_kind === 'flight';
-    // Flight: heuristic, random (protocol §7). Jungle: alpha-beta (the protocol's level) and the
+    // Flight: heuristic, hard, random (protocol §7). Jungle: alpha-beta (the protocol's level) and the
     // hall's other searchers, strongest first.
-    const botLevels = flight ? ['heuristic', 'random'] : ['alphabeta', 'hard', 'easy', 'greedy', 'random'];
+    const botLevels = flight ? ['heuristic', 'hard', 'random'] : ['alphabeta', 'hard', 'easy', 'greedy', 'random'];
     const cards = st.seats.map((seat, i) => {
       const colour = flight ? FLIGHT_COLOURS[i] : (i === 0 ? 'red' : 'yellow');
       const filled = seat.player || seat.bot;

@@ -1,5 +1,6 @@
 //! Aeroplane Chess through `hangar-flight`: seats to colours, server-drawn dice, wire views.
 
+use hangar_bots::flight::FlightLevel;
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{Action, Colour, Event, Game, Phase};
 use serde_json::{Value, json};
@@ -167,19 +168,15 @@ impl FlightSession {
         }
     }
 
-    /// What a bot of `level` does on this seat's turn (auto-play uses `heuristic`).
+    /// What a bot of `level` does on this seat's turn (auto-play uses `heuristic`): the
+    /// hall's levels are `hangar-bots`' flight levels under the names the protocol uses.
     pub fn bot_act(&mut self, _seat: usize, level: &str) -> Act {
         match self.game.phase() {
             Phase::Move { .. } => {
-                let legal = self.game.legal_moves();
-                let moves = legal.as_slice();
-                let pick = if level == "random" {
-                    self.bot_rng.roll_below(moves.len() as u32) as usize
-                } else {
-                    heuristic_pick(moves)
-                };
+                let bot = flight_level(level).bot();
+                let plane = bot.choose(&self.game, &mut self.bot_rng);
                 Act::Move {
-                    plane: Some(usize::from(moves[pick].plane)),
+                    plane: plane.map(usize::from),
                     notation: None,
                 }
             }
@@ -237,19 +234,14 @@ impl FlightSession {
     }
 }
 
-/// A simple auto-play choice: capture if possible, else finish, else take off, else the
-/// plane furthest ahead.
-fn heuristic_pick(moves: &[hangar_flight::Move]) -> usize {
-    let score = |m: &hangar_flight::Move| {
-        let capture = i32::try_from(m.capture_count()).unwrap_or(0) * 1000;
-        let finish = if m.to.is_finished() { 500 } else { 0 };
-        let takeoff = if m.from.is_hangar() { 300 } else { 0 };
-        let home = if m.to.is_hangar() { -800 } else { 0 };
-        capture + finish + takeoff + home + i32::from(m.to.score())
-    };
-    (0..moves.len())
-        .max_by_key(|&i| score(&moves[i]))
-        .unwrap_or(0)
+/// The `hangar-bots` level behind a hall level name; unknown names (refused earlier by
+/// `bot_levels`) fall back to the heuristic bot that auto-play uses.
+pub fn flight_level(level: &str) -> FlightLevel {
+    match level {
+        "random" | "easy" => FlightLevel::Easy,
+        "hard" | "search" => FlightLevel::Hard,
+        _ => FlightLevel::Normal,
+    }
 }
 
 /// Colours of `seats` room seats, drawn from the dice (F-D-SEATS): two players opposite,

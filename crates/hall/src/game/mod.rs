@@ -93,7 +93,7 @@ pub struct Ending {
 /// The bot levels of a game (P-SEATS).
 pub fn bot_levels(game: GameKind) -> &'static [&'static str] {
     match game {
-        GameKind::Flight => &["random", "heuristic"],
+        GameKind::Flight => &["random", "heuristic", "hard"],
         GameKind::Jungle => &["random", "greedy", "easy", "normal", "hard", "alphabeta"],
     }
 }
@@ -169,8 +169,11 @@ impl GameSession {
 
     /// Whether a bot of this level thinks long enough to be run off the async runtime.
     pub fn bot_is_slow(&self, level: &str) -> bool {
-        matches!(self, GameSession::Jungle(_))
-            && matches!(level, "easy" | "normal" | "hard" | "alphabeta")
+        match self {
+            // The flight search bot thinks up to 50 ms a decision.
+            GameSession::Flight(_) => matches!(level, "hard" | "search"),
+            GameSession::Jungle(_) => matches!(level, "easy" | "normal" | "hard" | "alphabeta"),
+        }
     }
 
     /// Jungle: the seat on turn passes (timeout). Flight has no passing.
