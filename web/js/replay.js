@@ -1,30 +1,55 @@
-// Replays of finished games (P-RECORD): step through the record's actions (next, previous,
-// play, jump to a step) on the board, and check the fair-dice commitment (P-FAIR-DICE).
+// Replays of finished games (P-RECORD): step through the frames the hall's rule engines
+// computed (GET /api/games/{id}/replay: next, previous, play, jump to a step) on the board, and
+// check the fair-dice commitment and the recorded rolls (P-FAIR-DICE).
 
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { FlightBoard } from './flight/board.js';
 import { JungleBoard } from './jungle/board.js';
-import { START_FEN, parseFen, applyMove, toFen } from './jungle/position.js';
-import { replayFlight, checkRolls } from './flight/engine.js';
-import { FairDicePanel } from './fairdice.js';
+import { Dice, drawSeating } from './dice.js';
+import { FairDicePanel, hexToBytes } from './fairdice.js';
+import { normalizeGame } from './room.js';
 
-/** Frames of a jungle record: one per action, each {fen, last, label}. */
-export function jungleFrames(record) {
-  let position = parseFen(record.start_fen || START_FEN);
-  const frames = [{ fen: toFen(position), last: null, label: '—' }];
-  for (const a of record.actions) {
-    const action = a.action || {};
-    if (action.kind === 'move' && action.move) {
-      const { position: next, captured } = applyMove(position, action.move);
-      position = next;
-      frames.push({ fen: toFen(position), last: action.move, label: `${a.seat === 0 ? '🔴' : '🟡'} ${action.move}${captured ? ' ×' : ''}` });
-    } else {
-      if (action.kind === 'timeout') position = { ...position, toMove: position.toMove === 'red' ? 'yellow' : 'red' };
-      frames.push({ fen: toFen(position), last: frames[frames.length - 1].last, label: `${a.seat === 0 ? '🔴' : '🟡'} ${action.kind}` });
-    }
-  }
-  return frames;
+const ICONS = { red: '🔴', yellow: '🟡', blue: '🔵', green: '🟢' };
+
+/**
+ * Labels for the server's replay frames (GET /api/games/{id}/replay): the rules stay in the
+ * Rust engines, which computed every frame's view; this only names the actions.
+ */
+export function frameLabels(game, frames) {
+  const colours = frames[0]?.view?.colours || [];
+  const icon = (seat) => (game === 'jungle' ? (seat === 0 ? '🔴' : '🟡') : ICONS[colours[seat]] || `#${seat}`);
+  return frames.map((f) => {
+    const a = f.action;
+    if (!a) return '—';
+    const kind = a.action?.kind;
+    if (kind === 'roll') return `${icon(a.seat)} 🎲 ${a.roll ?? '?'}`;
+    if (kind === 'move' && a.action.move) return `${icon(a.seat)} ${a.action.move}`;
+    if (kind === 'move') return `${icon(a.seat)} ✈${a.action.plane + 1}`;
+    return `${icon(a.seat)} ${kind}`;
+  });
+}
+
+/**
+ * Re-draw every recorded roll from the revealed seed (P-FAIR-DICE): {checked, mismatches}, or
+ * null when the game drew other things from the dice too (items, weather). This verifies the
+ * dice; it plays no rule: the seating draws come first, as the hall draws them (F-D-SEATS).
+ */
+export function checkRolls(record) {
+  if (record.options?.items || record.options?.weather) return null;
+  const bytes = hexToBytes(record.seed);
+  if (!bytes || bytes.length !== 32) return null;
+  const dice = new Dice(bytes);
+  drawSeating(dice, record.seats?.length || record.options?.seats || 4, !!record.options?.teams);
+  let checked = 0;
+  const mismatches = [];
+  record.actions.forEach((a, index) => {
+    if (a.action?.kind !== 'roll' || a.roll === undefined || a.roll === null) return;
+    const drawn = dice.roll();
+    checked += 1;
+    if (drawn !== a.roll) mismatches.push({ index, drawn, recorded: a.roll });
+  });
+  return { checked, mismatches };
 }
 
 /** The replay page of game `id`. */
@@ -46,9 +71,11 @@ export class ReplayView {
 
   async start() {
     try {
-      const res = await fetch(`/api/games/${this.id}`);
+      const [res, framesRes] = await Promise.all([fetch(`/api/games/${this.id}`), fetch(`/api/games/${this.id}/replay`)]);
       if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+      if (!framesRes.ok) throw new Error(`${framesRes.status} ${await framesRes.text()}`);
       this.record = await res.json();
+      this.replay = await framesRes.json();
     } catch (err) {
       mount(this.el, h('p', { class: 'card' }, `${t('error')}: ${err.message}`));
       return;
@@ -67,20 +94,13 @@ export class ReplayView {
 
   build() {
     const r = this.record;
-    this.unsupported = false;
+    const labels = frameLabels(r.game, this.replay.frames);
+    this.frames = this.replay.frames.map((f, i) => ({ view: f.view, label: labels[i] }));
     if (r.game === 'jungle') {
-      this.frames = jungleFrames(r);
       this.board = new JungleBoard();
     } else {
       this.board = new FlightBoard();
       this.board.speed = 4;
-      try {
-        this.frames = replayFlight(r);
-      } catch (err) {
-        console.warn(err);
-        this.unsupported = true;
-        this.frames = [{ game: null, label: '—' }, ...r.actions.map((a) => ({ game: null, label: `#${a.seat} ${a.action.kind}${a.roll ? ` 🎲${a.roll}` : ''}${a.action.plane !== undefined ? ` ✈${a.action.plane + 1}` : ''}` }))];
-      }
     }
     this.slider = h('input', { type: 'range', min: 0, max: this.frames.length - 1, value: this.index, id: 'replay-slider', 'aria-label': t('jump_to'), oninput: (e) => this.go(Number(e.target.value)) });
     this.stepLabel = h('span', { class: 'replay-step', id: 'replay-step' });
@@ -96,7 +116,7 @@ export class ReplayView {
         r.options?.preset ? h('span', { class: 'chip' }, t(`preset_${r.options.preset}`)) : null),
       h('div', { class: 'room-body' },
         h('div', { class: 'replay-main' },
-          this.unsupported ? h('p', { class: 'card hint' }, t('unsupported_replay')) : h('div', { class: 'board-wrap' }, r.game === 'jungle' ? this.board.svg : this.board.svg),
+          h('div', { class: 'board-wrap' }, this.board.svg),
           h('div', { class: 'card replay-bar' },
             h('button', { class: 'btn', type: 'button', id: 'replay-first', onclick: () => this.go(0) }, '⏮'),
             h('button', { class: 'btn', type: 'button', id: 'replay-prev', onclick: () => this.go(this.index - 1) }, '◀ ', t('prev')),
@@ -120,10 +140,11 @@ export class ReplayView {
     this.index = Math.max(0, Math.min(n - 1, i));
     const f = this.frames[this.index];
     if (this.record.game === 'jungle') {
-      this.board.render(f.fen, f.last);
-    } else if (f.game) {
-      this.board.render(f.game);
-      if (f.game.die) this.board.svg.dataset.die = f.game.die;
+      this.board.render(f.view.fen, f.view.last);
+    } else {
+      const view = normalizeGame(structuredClone(f.view));
+      this.board.render(view);
+      if (view.die) this.board.svg.dataset.die = view.die;
     }
     this.slider.value = this.index;
     this.stepLabel.textContent = t('step_of', { i: this.index, n: n - 1 });

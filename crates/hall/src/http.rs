@@ -15,6 +15,7 @@ use tower_http::services::ServeDir;
 use crate::hall::Hall;
 use crate::protocol::MAX_MESSAGE_BYTES;
 use crate::record::record_json;
+use crate::replay::replay_frames;
 use crate::ws::{HARD_MAX_MESSAGE_BYTES, serve_socket};
 
 /// Read buffer per WebSocket: small, since messages are at most a few KiB.
@@ -29,6 +30,7 @@ pub fn app(hall: Arc<Hall>) -> Router {
         .route("/health", get(health))
         .route("/ws", get(upgrade))
         .route("/api/games/{id}", get(game_record))
+        .route("/api/games/{id}/replay", get(game_replay))
         .route("/api/players/{id}/games", get(player_games))
         .route("/api/leaderboard", get(leaderboard));
     if let Some(dir) = hall.config.web_dir.clone() {
@@ -76,6 +78,28 @@ async fn game_record(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Resp
         Ok(Some(game)) => Json(record_json(&game)).into_response(),
         Ok(None) => not_found("such game"),
         Err(_) => failed(),
+    }
+}
+
+/// The replay frames of a finished game, computed by the rule engines (P-RECORD); a game
+/// still running has no revealed seed and no replay yet.
+async fn game_replay(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Response {
+    let game = match hall.store.game(id).await {
+        Ok(Some(game)) => game,
+        Ok(None) => return not_found("such game"),
+        Err(_) => return failed(),
+    };
+    let record = record_json(&game);
+    if record["seed"].is_null() {
+        return not_found("replay: the game has not ended");
+    }
+    match replay_frames(&record) {
+        Ok(frames) => Json(frames).into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({"error": e.to_string()})),
+        )
+            .into_response(),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod http;
 pub mod outbox;
 pub mod protocol;
 pub mod record;
+pub mod replay;
 pub mod room;
 pub mod server;
 pub mod store;

@@ -89,10 +89,11 @@ pub struct Verified {
     pub over: bool,
 }
 
-/// Walks a record through the engine: every step, with the session after it.
-fn walk(
+/// Walks a record through the engine: first the start (`None`), then every step with the
+/// room events the engine produced for it and the session after it.
+pub(crate) fn walk(
     record: &Value,
-    mut each: impl FnMut(usize, &LoggedAct, &GameSession),
+    mut each: impl FnMut(Option<(usize, &LoggedAct)>, &[Value], &GameSession),
 ) -> Result<Verified, RecordError> {
     let kind = record["game"]
         .as_str()
@@ -116,6 +117,7 @@ fn walk(
         .ok_or_else(|| RecordError::Format("\"seats\" is a list".into()))?;
     let mut session = GameSession::start(kind, &record["options"], seats, seed)
         .map_err(|e| RecordError::Format(e.to_string()))?;
+    each(None, &[], &session);
     let actions = record["actions"]
         .as_array()
         .ok_or_else(|| RecordError::Format("\"actions\" is a list".into()))?;
@@ -125,6 +127,7 @@ fn walk(
         let logged: LoggedAct = serde_json::from_value(value.clone())
             .map_err(|e| RecordError::Format(format!("action {index}: {e}")))?;
         let illegal = |reason: String| RecordError::Illegal { index, reason };
+        let mut events = Vec::new();
         match &logged.action {
             Act::Roll | Act::Move { .. } | Act::UseItem { .. } => {
                 if session.turn().map(|(seat, _)| seat) != Some(logged.seat) {
@@ -143,22 +146,23 @@ fn walk(
                     }
                     rolls += 1;
                 }
+                events = played.events;
             }
             Act::Timeout if kind == GameKind::Jungle => {
                 timeouts[logged.seat] += 1;
                 if timeouts[logged.seat] > JUNGLE_TIMEOUTS_ALLOWED {
-                    session.remove(logged.seat);
+                    events = session.remove(logged.seat);
                 } else {
-                    session.pass().map_err(|e| illegal(e.message))?;
+                    events = session.pass().map_err(|e| illegal(e.message))?.events;
                 }
             }
             Act::Resign | Act::Escape | Act::Abandon => {
-                session.remove(logged.seat);
+                events = session.remove(logged.seat);
             }
             Act::DrawAnswer { accept: true } => session.agree_draw(),
             _ => {}
         }
-        each(index, &logged, &session);
+        each(Some((index, &logged)), &events, &session);
     }
     Ok(Verified {
         rolls,
@@ -190,7 +194,10 @@ pub fn replay_lines(record: &Value) -> Result<Vec<String>, RecordError> {
         record["room"].as_str().unwrap_or("?"),
         record["commitment"].as_str().unwrap_or("?"),
     )];
-    walk(record, |index, logged, session| {
+    walk(record, |step, _, session| {
+        let Some((index, logged)) = step else {
+            return;
+        };
         let who = format!("seat {} ({})", logged.seat, name(logged.seat));
         let what = match &logged.action {
             Act::Roll => format!(
