@@ -116,21 +116,7 @@ impl Position {
     /// Every legal move of the side to move (none once a den has been entered). History
     /// rules (J-REPEAT) are applied by [`Game`](crate::Game), not here.
     pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        if self.is_den_over() {
-            return list;
-        }
-        let ctx = self.context();
-        for from in self.pieces(self.turn()) {
-            let role = self
-                .piece_at(from)
-                .expect("a piece on its bitboard square")
-                .role;
-            for to in self.targets(&ctx, from, role) {
-                list.push(Move::new(from, to));
-            }
-        }
-        list
+        self.collect_moves(false)
     }
 
     /// The number of legal moves, by popcount of each piece's targets (perft's bulk count).
@@ -178,17 +164,28 @@ impl Position {
 
     /// The legal captures, for quiescence search.
     pub fn capture_moves(&self) -> MoveList {
+        self.collect_moves(true)
+    }
+
+    /// The legal moves of the side to move, or only its captures.
+    #[inline]
+    fn collect_moves(&self, captures_only: bool) -> MoveList {
         let mut list = MoveList::new();
         if self.is_den_over() {
             return list;
         }
         let ctx = self.context();
+        let keep = if captures_only {
+            ctx.theirs
+        } else {
+            Bitboard::FULL
+        };
         for from in self.pieces(self.turn()) {
             let role = self
                 .piece_at(from)
                 .expect("a piece on its bitboard square")
                 .role;
-            for to in self.targets(&ctx, from, role) & ctx.theirs {
+            for to in self.targets(&ctx, from, role) & keep {
                 list.push(Move::new(from, to));
             }
         }
