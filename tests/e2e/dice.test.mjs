@@ -32,6 +32,24 @@ test('F-D-SEATS: two players get opposite colours; four get all colours once', (
     assert.ok(['red,blue', 'blue,red', 'yellow,green', 'green,yellow'].includes(two.join(',')), two.join(','));
     const four = drawSeating(new Dice(seed), 4, false);
     assert.deepEqual([...four.colours].sort(), ['blue', 'green', 'red', 'yellow']);
-    assert.ok(four.first >= 0 && four.first < 4);
+    assert.ok(four.colours.includes(four.first));
+  }
+});
+
+// `Seating::draw(players, teams, |n| dice.roll_below(n))` with `Dice::new(Seed::from_u64(7))`
+// and the roll after it, printed by a scratch program against crates/flight.
+test('F-D-SEATS: the browser draws the seating exactly as hangar_flight::Seating::draw', () => {
+  const cases = [
+    [2, false, 'red,blue', 'blue', 3],
+    [3, false, 'red,green,yellow', 'green', 6],
+    [4, false, 'red,green,yellow,blue', 'red', 6],
+    [4, true, 'blue,green,red,yellow', 'red', 6],
+  ];
+  for (const [seats, teams, colours, first, nextRoll] of cases) {
+    const dice = new Dice(hexToBytes(SEED7));
+    const seating = drawSeating(dice, seats, teams);
+    assert.equal(seating.colours.join(','), colours, `${seats} ${teams}`);
+    assert.equal(seating.first, first, `${seats} ${teams}`);
+    assert.equal(dice.roll(), nextRoll, `${seats} ${teams}`);
   }
 });

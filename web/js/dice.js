@@ -67,26 +67,35 @@ export class Dice {
 const COLOURS = ['red', 'yellow', 'blue', 'green'];
 
 /**
- * The seat colours and the first seat of a flight game, drawn from its dice as the hall does
- * (F-D-SEATS, F-ORDER): returns {colours, first}; the dice are left ready for the first roll.
+ * The seat colours and the first colour of a flight game, drawn from its dice exactly as
+ * `hangar_flight::Seating::draw` draws them for the hall (F-D-SEATS, F-ORDER, F-TEAM):
+ * returns {colours, first} (colour names, `colours[i]` for room seat i); the dice are left
+ * ready for the first roll.
  */
 export function drawSeating(dice, seats, teams) {
   let colours;
   if (seats === 2) {
-    const pair = dice.rollBelow(2);
-    colours = [COLOURS[pair], COLOURS[pair + 2]];
-    if (dice.rollBelow(2) === 1) colours.reverse();
-  } else if (seats === 4 && teams) {
-    const turn = dice.rollBelow(4);
-    colours = [0, 1, 2, 3].map((i) => COLOURS[(i + turn) % 4]);
+    const start = dice.rollBelow(2);
+    colours = [COLOURS[start], COLOURS[start + 2]];
+  } else if (seats === 3) {
+    const empty = dice.rollBelow(4);
+    colours = COLOURS.filter((_, i) => i !== empty);
   } else {
-    const all = COLOURS.slice();
-    for (let i = all.length - 1; i >= 1; i -= 1) {
-      const j = dice.rollBelow(i + 1);
-      [all[i], all[j]] = [all[j], all[i]];
-    }
-    colours = all.slice(0, seats);
+    colours = COLOURS.slice();
   }
-  const first = dice.rollBelow(seats);
+  if (teams) {
+    // Seats 0 & 2 are partners and sit opposite: a colour pair, then the order in each pair.
+    const pair = dice.rollBelow(2);
+    const a = dice.rollBelow(2);
+    const b = dice.rollBelow(2);
+    colours = [pair + 2 * a, pair + 1 + 2 * b, pair + 2 * (1 - a), pair + 1 + 2 * (1 - b)].map((i) => COLOURS[i % 4]);
+  } else {
+    for (let i = colours.length - 1; i >= 1; i -= 1) {
+      const j = dice.rollBelow(i + 1);
+      [colours[i], colours[j]] = [colours[j], colours[i]];
+    }
+  }
+  const clockwise = COLOURS.filter((c) => colours.includes(c));
+  const first = clockwise[dice.rollBelow(seats) % seats];
   return { colours, first };
 }

@@ -2,7 +2,7 @@
 
 use hangar_bots::flight::FlightLevel;
 use hangar_dice::{Dice, Seed};
-use hangar_flight::{Action, Colour, Event, Game, Phase};
+use hangar_flight::{Action, Colour, Event, Game, Phase, Seating, SetupError};
 use serde_json::{Value, json};
 
 use super::options::flight_rules;
@@ -29,10 +29,10 @@ impl FlightSession {
     pub fn start(options: &Value, seats: usize, seed: Seed) -> Result<Self, ProtoError> {
         let rules = flight_rules(options)?;
         let mut dice = Dice::new(seed);
-        let colours = draw_colours(&mut dice, seats, rules.teams);
-        let first = colours[dice.roll_below(seats as u32) as usize];
-        let game = Game::new(rules, &colours, first)
-            .map_err(|e| ProtoError::new(ErrorCode::Invalid, e.to_string()))?;
+        let invalid = |e: SetupError| ProtoError::new(ErrorCode::Invalid, e.to_string());
+        let Seating { colours, first } =
+            Seating::draw(seats, rules.teams, |n| dice.roll_below(n)).map_err(invalid)?;
+        let game = Game::new(rules, &colours, first).map_err(invalid)?;
         Ok(FlightSession {
             game,
             dice,
@@ -241,33 +241,5 @@ pub fn flight_level(level: &str) -> FlightLevel {
         "random" | "easy" => FlightLevel::Easy,
         "hard" | "search" => FlightLevel::Hard,
         _ => FlightLevel::Normal,
-    }
-}
-
-/// Colours of `seats` room seats, drawn from the dice (F-D-SEATS): two players opposite,
-/// teams keep partners opposite (room seats 0 & 2 vs 1 & 3).
-fn draw_colours(dice: &mut Dice, seats: usize, teams: bool) -> Vec<Colour> {
-    match seats {
-        2 => {
-            let pair = dice.roll_below(2) as usize;
-            let mut colours = vec![Colour::from_index(pair), Colour::from_index(pair + 2)];
-            if dice.roll_below(2) == 1 {
-                colours.swap(0, 1);
-            }
-            colours
-        }
-        4 if teams => {
-            let turn = dice.roll_below(4) as usize;
-            (0..4).map(|i| Colour::from_index(i + turn)).collect()
-        }
-        _ => {
-            let mut all = Colour::ALL.to_vec();
-            for i in (1..all.len()).rev() {
-                let j = dice.roll_below(i as u32 + 1) as usize;
-                all.swap(i, j);
-            }
-            all.truncate(seats);
-            all
-        }
     }
 }
