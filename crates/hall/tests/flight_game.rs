@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TestHall, play_flight};
+use common::{TestHall, databases, play_flight};
 use serde_json::{Value, json};
 
 /// Expected F-SCORE deltas from the result's finished planes, ranks and captures.
@@ -33,8 +33,15 @@ fn expected_deltas(players: &[Value], stake: i64, planes: i64) -> Vec<i64> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn four_players_play_a_flight_game_to_the_end_with_the_right_scores() {
-    let hall = TestHall::start().await;
+async fn four_players_play_a_flight_game_to_the_end_with_the_right_scores_on_every_database() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in databases(&dir).await {
+        four_players_play_a_flight_game(&url).await;
+    }
+}
+
+async fn four_players_play_a_flight_game(url: &str) {
+    let hall = TestHall::on(url).await;
     let mut clients = Vec::new();
     let mut host = hall.guest("ana").await;
     let code = host

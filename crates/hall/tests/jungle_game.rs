@@ -7,7 +7,7 @@ mod common;
 use std::cell::Cell;
 use std::time::Duration;
 
-use common::{TestHall, play_jungle, sqlite_url, test_config};
+use common::{TestHall, databases, play_jungle, sqlite_url, test_config};
 use serde_json::json;
 
 async fn jungle_pair(
@@ -42,8 +42,15 @@ fn picker(seed: u64) -> impl Fn(&[serde_json::Value]) -> usize {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_players_play_a_jungle_game_to_the_end() {
-    let hall = TestHall::start().await;
+async fn two_players_play_a_jungle_game_to_the_end_on_every_database() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in databases(&dir).await {
+        two_players_play_a_jungle_game(&url).await;
+    }
+}
+
+async fn two_players_play_a_jungle_game(url: &str) {
+    let hall = TestHall::on(url).await;
     let (mut red, mut yellow, _) = jungle_pair(&hall, json!({"level": 2})).await;
     // Red heads for captures and the den by taking the first listed move half the time.
     let a = tokio::spawn(async move { play_jungle(&mut red, picker(1)).await });

@@ -6,20 +6,10 @@
 
 mod common;
 
-use common::{TestHall, sqlite_url, test_config};
+use common::{TestHall, databases, test_config};
 use hangar_hall::Store;
 use hangar_hall::store::{NewGame, ScoreLine};
 use serde_json::json;
-
-/// The databases to test: SQLite always, PostgreSQL when available.
-fn databases(dir: &tempfile::TempDir) -> Vec<String> {
-    let mut urls = vec![sqlite_url(dir)];
-    match std::env::var("HANGAR_TEST_POSTGRES_URL") {
-        Ok(url) if !url.is_empty() => urls.push(url),
-        _ => eprintln!("HANGAR_TEST_POSTGRES_URL is not set: storage tests ran on SQLite only"),
-    }
-    urls
-}
 
 fn unique(prefix: &str) -> String {
     format!("{prefix}{}", &hangar_hall::accounts::new_token()[..8])
@@ -28,7 +18,7 @@ fn unique(prefix: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_durable_store_round_trips_on_every_database() {
     let dir = tempfile::tempdir().unwrap();
-    for url in databases(&dir) {
+    for url in databases(&dir).await {
         let store = Store::open(&url).await.unwrap();
         // Players and tokens.
         let (guest, token) = store.create_player("guest", None).await.unwrap();
@@ -125,7 +115,7 @@ async fn p_durable_store_round_trips_on_every_database() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_durable_a_hall_restores_running_games_on_every_database() {
     let dir = tempfile::tempdir().unwrap();
-    for url in databases(&dir) {
+    for url in databases(&dir).await {
         let config = test_config(url.clone());
         let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
         let mut a = hall.guest("a").await;

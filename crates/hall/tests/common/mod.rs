@@ -27,10 +27,37 @@ pub struct TestHall {
     task: tokio::task::JoinHandle<()>,
 }
 
-/// The database URL of a test: PostgreSQL when HANGAR_TEST_POSTGRES_URL is set and
-/// `postgres` is asked, else a SQLite file in `dir`.
+/// The SQLite database file of a test, in `dir`.
 pub fn sqlite_url(dir: &tempfile::TempDir) -> String {
     dir.path().join("hall.db").display().to_string()
+}
+
+/// A fresh, empty PostgreSQL database on the server of HANGAR_TEST_POSTGRES_URL (./test.sh
+/// starts one), so that a test sees only its own players and games; `None` without it.
+pub async fn fresh_postgres() -> Option<String> {
+    use sqlx::Connection;
+    let url = std::env::var("HANGAR_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())?;
+    let name = format!("hangar_{}", &hangar_hall::accounts::new_token()[..12]).to_lowercase();
+    let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    let base = url.rsplit_once('/').map_or(url.as_str(), |(base, _)| base);
+    Some(format!("{base}/{name}"))
+}
+
+/// The databases a whole-game test runs on: a SQLite file in `dir` always, and a fresh
+/// PostgreSQL database when HANGAR_TEST_POSTGRES_URL is set.
+pub async fn databases(dir: &tempfile::TempDir) -> Vec<String> {
+    let mut urls = vec![sqlite_url(dir)];
+    match fresh_postgres().await {
+        Some(url) => urls.push(url),
+        None => eprintln!("HANGAR_TEST_POSTGRES_URL is not set: this test ran on SQLite only"),
+    }
+    urls
 }
 
 /// Test settings: fast bots, short timers.
@@ -55,6 +82,11 @@ impl TestHall {
         let dir = tempfile::tempdir().unwrap();
         let config = test_config(sqlite_url(&dir));
         TestHall::with(dir, config).await
+    }
+
+    /// A hall on the database `url` (see [`databases`]).
+    pub async fn on(url: &str) -> TestHall {
+        TestHall::with(tempfile::tempdir().unwrap(), test_config(url.to_owned())).await
     }
 
     /// A hall with these settings.
