@@ -284,6 +284,17 @@ impl Searcher {
         }
     }
 
+    /// The opening of every node: counts it against the limits, and gives its score at once
+    /// when the search is stopped (0, discarded by the caller) or the node is settled.
+    #[inline]
+    fn enter(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        self.tick();
+        if self.stopped {
+            return Some(0);
+        }
+        self.settled(pos, ply)
+    }
+
     /// Scores that need no search: a lost position, or a den entry available now.
     #[inline]
     fn settled(&self, pos: &Position, ply: usize) -> Option<i32> {
@@ -306,11 +317,7 @@ impl Searcher {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.tick();
-        if self.stopped {
-            return 0;
-        }
-        if let Some(score) = self.settled(pos, ply) {
+        if let Some(score) = self.enter(pos, ply) {
             return score;
         }
         let key = pos.hash();
@@ -433,11 +440,7 @@ impl Searcher {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.tick();
-        if self.stopped {
-            return 0;
-        }
-        if let Some(score) = self.settled(pos, ply) {
+        if let Some(score) = self.enter(pos, ply) {
             return score;
         }
         let us = pos.turn();
