@@ -54,4 +54,4 @@ done
 
 export HANGAR_URL="http://127.0.0.1:$PORT"
 echo "browser suite against $HANGAR_URL (server log: $LOG)"
-node --test --test-concurrency=1 ./*.test.mjs
+node --test --test-concurrency=1 ${E2E_TESTS:-./*.test.mjs}
