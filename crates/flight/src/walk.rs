@@ -344,11 +344,17 @@ impl<S: EventSink> Walk<'_, S> {
     }
 
     /// A forward walk of `pips` pips from `from` (F-WALK) and what ends it: an enemy stack
-    /// (F-STACK-TRADITIONAL), the finish (F-FINISH), the weather cell when `weather` (at most
+    /// (F-STACK-TRADITIONAL), the finish (F-FINISH), the weather cell when `WEATHER` (at most
     /// one per move, F-WEATHER), the landing with its jumps and flights. Returns where the
     /// plane rests and whether it sits on a stack; `None` when the move is illegal (passing
-    /// the finish under `exact-only`).
-    fn forward(&mut self, from: Progress, pips: u8, weather: bool) -> Option<(Progress, bool)> {
+    /// the finish under `exact-only`). `WEATHER` is a constant so that the walk on from the
+    /// cell is another function, not a recursion, and the first one inlines into `resolve`.
+    #[inline]
+    fn forward<const WEATHER: bool>(
+        &mut self,
+        from: Progress,
+        pips: u8,
+    ) -> Option<(Progress, bool)> {
         let options = &self.game.options;
         let circle = options.finish == Finish::Circle;
         if !circle && from.get() + pips > 56 && options.finish == Finish::ExactOnly {
@@ -384,7 +390,7 @@ impl<S: EventSink> Walk<'_, S> {
         }
         // The weather cell on the way, up to and including the stack (F-WEATHER).
         let cell = self.board.cell;
-        if weather && cell != 0 && from.get() < cell && cell <= pos.get() {
+        if WEATHER && cell != 0 && from.get() < cell && cell <= pos.get() {
             return self.through_weather(from, pips);
         }
         // The common case first: a plain walk to a square with no enemy, no item, no jump.
@@ -467,6 +473,8 @@ impl<S: EventSink> Walk<'_, S> {
     /// The walk from `from` enters the weather cell with pips to spare or none (F-WEATHER):
     /// a storm ends the walk there without a jump; a tailwind adds pips; a headwind takes
     /// two off, blowing the plane back behind the cell when fewer were left.
+    #[cold]
+    #[inline(never)]
     fn through_weather(&mut self, from: Progress, pips: u8) -> Option<(Progress, bool)> {
         let cell = Progress::new(self.board.cell).expect("the cell is on the track");
         let left = pips - (cell.get() - from.get());
@@ -525,7 +533,7 @@ impl<S: EventSink> Walk<'_, S> {
         {
             return Some(self.blocked(cell, left, false));
         }
-        self.forward(cell, left, false)
+        self.forward::<false>(cell, left)
     }
 }
 
@@ -605,7 +613,7 @@ impl Game {
             picked: 0,
             sink,
         };
-        let (end, sits) = walk.forward(from, pips, true)?;
+        let (end, sits) = walk.forward::<true>(from, pips)?;
         let (captured, picked) = (walk.captured, walk.picked);
         self.report_stack(&mut walk, from, end);
         Some(Move {
