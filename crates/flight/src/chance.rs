@@ -155,9 +155,24 @@ impl Game {
         }
     }
 
+    /// The turn passed from `prev` to `next`: a round starts if it reached or passed the
+    /// first player's seat. Out of line: the fast path with items and weather off skips it.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn maybe_start_round<S: EventSink>(
+        &mut self,
+        prev: Colour,
+        next: Colour,
+        sink: &mut S,
+    ) {
+        if self.round_starts(prev, next) {
+            self.start_round(sink);
+        }
+    }
+
     /// Whether the turn passing from `prev` to `next` (clockwise) reaches or passes the seat
     /// of the first player: a new round.
-    pub(crate) fn round_starts(&self, prev: Colour, next: Colour) -> bool {
+    fn round_starts(&self, prev: Colour, next: Colour) -> bool {
         let ahead = |c: Colour| match (c.index() + 4 - prev.index()) % 4 {
             0 => 4,
             d => d,
@@ -166,7 +181,7 @@ impl Game {
     }
 
     /// The start of a round: the weather cycle, then an item while fewer than two lie.
-    pub(crate) fn start_round<S: EventSink>(&mut self, sink: &mut S) {
+    fn start_round<S: EventSink>(&mut self, sink: &mut S) {
         if self.options.weather {
             let round = (self.extras.weather_round + 1) % (2 * WEATHER_ROUNDS);
             self.extras.weather_round = round;

@@ -180,7 +180,7 @@ impl Game {
         self.forced = None;
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply_move<S: EventSink>(&mut self, colour: Colour, m: &Move, roll: u8, sink: &mut S) {
         self.planes[colour.index()][m.plane as usize] = m.to;
         if m.captured != 0 {
@@ -203,7 +203,7 @@ impl Game {
 
     /// After a move or a spent roll: the end of the game, a finished player, a bonus roll or
     /// the next turn.
-    #[inline]
+    #[inline(always)]
     fn after_move<S: EventSink>(&mut self, colour: Colour, roll: u8, sink: &mut S) {
         self.extras.in_use = None;
         if self.is_done(colour) {
@@ -244,8 +244,8 @@ impl Game {
         if let Some(next) = self.next_active(prev) {
             self.turn = next;
             sink.push(Event::Turn { colour: next });
-            if self.has_extras() && self.round_starts(prev, next) {
-                self.start_round(sink);
+            if self.has_extras() {
+                self.maybe_start_round(prev, next, sink);
             }
         } else {
             self.game_over(sink);
@@ -267,6 +267,8 @@ impl Game {
 
     /// Moves the items a move took from the board into `colour`'s bar, in the order taken;
     /// those beyond the bar's room are lost (F-ITEM-PICK).
+    #[cold]
+    #[inline(never)]
     fn take_items(&mut self, colour: Colour, picked: u8) {
         for slot in picked_slots(picked) {
             if let Some(item) = self.extras.board_items[slot].take() {

@@ -22,10 +22,9 @@ pub(crate) struct Board {
     one: u64,
     /// Squares holding two or more enemy planes: stacks (F-D-SINGLE).
     two: u64,
-    /// Squares where coming to rest needs the full resolver: an enemy or an item.
+    /// Squares where coming to rest needs the full resolver: an enemy or an item
+    /// (F-ITEM-PICK; which ones hold items is read from the game, off the fast path).
     stop: u64,
-    /// Squares holding an item (F-ITEM-PICK).
-    items: u64,
     /// The progress, on the mover's route, of the weather cell (0: none, or off the route).
     cell: u8,
     /// The cell's kind (meaningful when `cell != 0`).
@@ -37,7 +36,9 @@ pub(crate) struct Board {
 const TRACK_MASK: u64 = (1 << 52) - 1;
 
 impl Board {
-    #[inline]
+    // Always inlined: the move generator builds one per roll and the simulation speed
+    // depends on it.
+    #[inline(always)]
     pub(crate) fn new(game: &Game, colour: Colour) -> Board {
         let enemies = game.enemies(colour);
         let (mut one, mut two) = (0u64, 0u64);
@@ -58,7 +59,6 @@ impl Board {
             one: one & shared,
             two: two & shared,
             stop: one & shared,
-            items: 0,
             cell: 0,
             weather: Weather::Storm,
             enemies,
@@ -71,11 +71,11 @@ impl Board {
 
     /// Items and the weather cell (§7–8), only when those options are on.
     #[cold]
+    #[inline(never)]
     fn add_extras(&mut self, game: &Game, colour: Colour) {
         for item in game.board_items() {
-            self.items |= 1u64 << item.square.0;
+            self.stop |= 1u64 << item.square.0;
         }
-        self.stop |= self.items;
         if let Some(cell) = game.weather() {
             let origin = route_origin(colour);
             let p = (u32::from(cell.square.0) + 52 - origin) % 52;
@@ -164,7 +164,7 @@ struct Walk<'a, S> {
 impl<S: EventSink> Walk<'_, S> {
     /// Settles a resting point (F-CAPTURE, F-STACK-…, F-D-COLLISION, F-ITEM-PICK). Returns
     /// whether the mover survives (it does not when it lands on an enemy stack under `block`).
-    #[inline]
+    #[inline(always)]
     fn settle(&mut self, at: Progress) -> bool {
         let Some(s) = square(self.colour, at) else {
             return true;
@@ -183,13 +183,15 @@ impl<S: EventSink> Walk<'_, S> {
                 return false;
             }
         }
-        if self.board.items & (1u64 << s.0) != 0 {
+        if self.game.options.items {
             self.pick(s, at);
         }
         true
     }
 
-    /// Takes the item lying on `s` (F-ITEM-PICK): kept when the bar has room, else lost.
+    /// Takes the item lying on `s`, if any (F-ITEM-PICK): kept when the bar has room, else lost.
+    #[cold]
+    #[inline(never)]
     fn pick(&mut self, s: Square, at: Progress) {
         for (i, slot) in self.game.extras.board_items.iter().enumerate() {
             let Some(item) = slot else { continue };
@@ -443,7 +445,7 @@ impl<S: EventSink> Walk<'_, S> {
                 at,
             });
             if let Some(s) = square(self.colour, at)
-                && self.board.items & (1u64 << s.0) != 0
+                && self.game.options.items
             {
                 self.pick(s, at);
             }
