@@ -404,3 +404,24 @@ fn booster_bounce_can_come_back_to_the_track() {
             .any(|e| matches!(e, Event::Captured { by: Red, .. }))
     );
 }
+
+/// F-ITEM-USE + F-STACK-TRADITIONAL: with a booster the die, not the pips, decides the 6
+/// that sits on a stack: a 6 walks 12 pips but stops on top of an enemy stack 4 ahead.
+#[test]
+fn booster_six_sits_on_a_stack() {
+    let stack = common::same(Red, 23, Blue);
+    let mut game = position(
+        vec![
+            player(Red, &[19, -1, -1, -1]),
+            player(Blue, &[stack, stack, -1, -1]),
+        ],
+        Red,
+        &[],
+        &[Item::Booster],
+    );
+    game.use_item(Item::Booster, &mut Vec::new()).unwrap();
+    let events = roll_move(&mut game, 6, 0);
+    assert!(events.iter().any(|e| matches!(e, Event::SatOnStack { .. })));
+    assert_eq!(planes_of(&game, Red)[0], 23);
+    assert_eq!(game.forced_plane(), Some(0));
+}

@@ -213,3 +213,29 @@ fn weather_cycles_three_rounds_on_three_rounds_off() {
     // The position with a draw awaited survives the checked round trip.
     assert_eq!(Game::from_setup(game.to_setup()), Ok(game));
 }
+
+/// F-WEATHER with F-STACK-TRADITIONAL: the weather acts on entering the cell, then the stack
+/// rule. A storm on an enemy stack ends the walk on it: a landing, so everything there goes
+/// home (F-D-COLLISION); a tailwind leaves pips to walk past the stack, which turn back.
+#[test]
+fn weather_on_an_enemy_stack() {
+    let stack = common::same(Red, 20, Blue);
+    let planes = || {
+        vec![
+            player(Red, &[17, -1, -1, -1]),
+            player(Blue, &[stack, stack, -1, -1]),
+        ]
+    };
+    let mut game = position(planes(), Some((20, Weather::Storm)));
+    let events = roll_move(&mut game, 5, 0);
+    assert!(felt(&events, Weather::Storm, 20));
+    assert_eq!(planes_of(&game, Red)[0], -1);
+    assert_eq!(planes_of(&game, Blue), vec![-1, -1, -1, -1]);
+    assert_eq!(game.captures(Red), 2);
+    // Tailwind: 1 pip left + 3 = 4 pips past the stack: turned back 4 from 20 to 16.
+    let mut game = position(planes(), Some((20, Weather::Tailwind)));
+    let events = roll_move(&mut game, 4, 0);
+    assert!(felt(&events, Weather::Tailwind, 20));
+    assert_eq!(planes_of(&game, Red)[0], 16);
+    assert_eq!(planes_of(&game, Blue), vec![stack, stack, -1, -1]);
+}
