@@ -163,6 +163,7 @@ fn player(colour: Colour, planes: &[i16]) -> PlayerSetup {
         captures: 0,
         resigned: false,
         rank: None,
+        items: Vec::new(),
     }
 }
 
@@ -175,6 +176,12 @@ fn position(red: &[i16], blue: &[i16], roll: u8) -> Game {
         sixes: 0,
         forced: None,
         six_moved: Vec::new(),
+        items: Vec::new(),
+        weather: None,
+        weather_round: 0,
+        first: None,
+        item_in_use: None,
+        draw: None,
     })
     .unwrap()
 }

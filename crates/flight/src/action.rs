@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::colour::Colour;
+use crate::items::Item;
 
 /// An action on a game. Rolls are inputs: whoever drives the game draws the die.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -22,6 +23,17 @@ pub enum Action {
     Resign {
         /// Who resigns.
         colour: Colour,
+    },
+    /// The outcome of the awaited chance draw (items, weather): `index` below
+    /// [`crate::Game::draw_choices`], drawn by the driver.
+    Draw {
+        /// The outcome.
+        index: u16,
+    },
+    /// The player on turn uses an item from its bar before rolling (F-ITEM-USE).
+    UseItem {
+        /// The kind used.
+        item: Item,
     },
 }
 
@@ -58,6 +70,35 @@ pub enum PlayError {
         plane: u8,
         /// The pending roll.
         roll: u8,
+    },
+    /// A chance draw is awaited first (items, weather).
+    #[error("a chance draw (item or weather) must be settled first")]
+    DrawExpected,
+    /// No chance draw is awaited.
+    #[error("no chance draw is awaited")]
+    NoDrawAwaited,
+    /// The draw's outcome is out of range.
+    #[error("draw outcome {index} is not below {choices}")]
+    BadDraw {
+        /// The refused outcome.
+        index: u16,
+        /// The number of outcomes.
+        choices: u16,
+    },
+    /// Items are off in this game.
+    #[error("items are off in this game")]
+    ItemsOff,
+    /// The player on turn holds no such item.
+    #[error("no {item} in the item bar")]
+    NoItem {
+        /// The item asked for.
+        item: Item,
+    },
+    /// An item is already in use for this roll (one item per roll).
+    #[error("{item} is already in use for this roll")]
+    ItemInUse {
+        /// The item in use.
+        item: Item,
     },
     /// The colour is not playing (empty seat, already resigned or all planes finished).
     #[error("{colour} is not playing")]

@@ -3,8 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::Progress;
+use crate::board::{Progress, Square};
 use crate::colour::Colour;
+use crate::items::Item;
+use crate::weather::Weather;
 
 /// Why a plane went back to its hangar without being captured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -198,6 +200,71 @@ pub enum Event {
     Resigned {
         /// Who.
         colour: Colour,
+    },
+    /// An item appeared on a track square (F-ITEM-SPAWN).
+    ItemAppeared {
+        /// The kind.
+        item: Item,
+        /// The track square.
+        square: Square,
+    },
+    /// A plane came to rest on an item and took it (F-ITEM-PICK); `kept` is false when the
+    /// bar was full and the item is lost.
+    ItemPicked {
+        /// Whose plane.
+        colour: Colour,
+        /// Which plane.
+        plane: u8,
+        /// The kind.
+        item: Item,
+        /// Where (the plane's progress).
+        at: Progress,
+        /// Whether it went into the bar (false: the bar held three, the item is lost).
+        kept: bool,
+    },
+    /// The player on turn used an item before rolling (F-ITEM-USE).
+    ItemUsed {
+        /// Who.
+        colour: Colour,
+        /// The kind.
+        item: Item,
+    },
+    /// A weather cell appeared (F-WEATHER).
+    WeatherAppeared {
+        /// The kind.
+        weather: Weather,
+        /// The track square.
+        square: Square,
+    },
+    /// The weather cell left after its three rounds (F-WEATHER).
+    WeatherCleared {
+        /// The kind.
+        weather: Weather,
+        /// The track square.
+        square: Square,
+    },
+    /// A walking plane entered the weather cell and felt it (F-WEATHER); what follows
+    /// (`walked` on, `blown_back`, or nothing for a storm) says how.
+    WeatherFelt {
+        /// Whose plane.
+        colour: Colour,
+        /// Which plane.
+        plane: u8,
+        /// The kind.
+        weather: Weather,
+        /// The cell (the plane's progress).
+        at: Progress,
+    },
+    /// A headwind blew the plane back behind the cell: the walk ends 2 pips short (F-WEATHER).
+    BlownBack {
+        /// Whose plane.
+        colour: Colour,
+        /// Which plane.
+        plane: u8,
+        /// The cell.
+        from: Progress,
+        /// Where it stopped.
+        to: Progress,
     },
     /// The game is over (F-WIN); final ranks indexed red, yellow, blue, green (F-RANK),
     /// `None` for empty seats.

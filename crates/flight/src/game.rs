@@ -3,8 +3,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Progress, Square, square};
+use crate::chance::Draw;
 use crate::colour::Colour;
+use crate::items::{Item, ItemBar, ItemOnBoard, MAX_ITEMS_ON_BOARD};
 use crate::options::Options;
+use crate::weather::WeatherCell;
 
 /// What the game awaits next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -17,8 +20,47 @@ pub enum Phase {
         /// The pending roll.
         roll: u8,
     },
+    /// A chance draw is awaited (items and weather only, §7–8): the driver draws a uniform
+    /// number below [`Game::draw_choices`] and plays it as [`crate::Action::Draw`]
+    /// ([`Game::draw_chances`] does it from the game's dice).
+    Draw {
+        /// What is drawn.
+        what: Draw,
+    },
     /// The game is over.
     Over,
+}
+
+/// The state of items and weather (§7–8). With both options off it stays at its start value
+/// and the rules only test the two option flags, so the fast path pays nothing for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Extras {
+    /// Items lying on the board (F-ITEM-SPAWN).
+    pub(crate) board_items: [Option<ItemOnBoard>; MAX_ITEMS_ON_BOARD],
+    /// Each colour's item bar (F-ITEM-PICK).
+    pub(crate) bars: [ItemBar; 4],
+    /// The weather cell, if one is up (F-WEATHER).
+    pub(crate) weather: Option<WeatherCell>,
+    /// The round within the weather cycle: 0–2 a cell is up, 3–5 the board is clear.
+    pub(crate) weather_round: u8,
+    /// The colour that rolled first: a round starts each time the turn reaches or passes
+    /// its seat.
+    pub(crate) first: Colour,
+    /// The item used for the awaited or pending roll (a booster), if any.
+    pub(crate) in_use: Option<Item>,
+}
+
+impl Extras {
+    pub(crate) const fn new(first: Colour) -> Extras {
+        Extras {
+            board_items: [None; MAX_ITEMS_ON_BOARD],
+            bars: [ItemBar::EMPTY; 4],
+            weather: None,
+            weather_round: 0,
+            first,
+            in_use: None,
+        }
+    }
 }
 
 /// A position with everything needed to go on playing: options, seats, planes, turn, the
@@ -48,6 +90,8 @@ pub struct Game {
     pub(crate) ranks: [u8; 4],
     /// Enemy planes each colour sent back (F-CAPTURE-BONUS).
     pub(crate) captures: [u16; 4],
+    /// Items and weather (§7–8).
+    pub(crate) extras: Extras,
 }
 
 impl Game {
@@ -149,6 +193,56 @@ impl Game {
     #[inline]
     pub fn sixes(&self) -> u8 {
         self.sixes
+    }
+
+    /// The items lying on the board (F-ITEM-SPAWN), at most two.
+    pub fn board_items(&self) -> impl Iterator<Item = ItemOnBoard> + '_ {
+        self.extras.board_items.iter().flatten().copied()
+    }
+
+    /// The item bar of `colour` (F-ITEM-PICK).
+    #[inline]
+    pub fn item_bar(&self, colour: Colour) -> ItemBar {
+        self.extras.bars[colour.index()]
+    }
+
+    /// The weather cell, if one is up (F-WEATHER).
+    #[inline]
+    pub fn weather(&self) -> Option<WeatherCell> {
+        self.extras.weather
+    }
+
+    /// The round within the weather cycle: 0–2 a cell is up (or being drawn), 3–5 clear.
+    #[inline]
+    pub fn weather_round(&self) -> u8 {
+        self.extras.weather_round
+    }
+
+    /// The colour that rolled first; rounds start when the turn reaches or passes its seat.
+    #[inline]
+    pub fn first_player(&self) -> Colour {
+        self.extras.first
+    }
+
+    /// The item in use for the awaited or pending roll (a booster), if any (F-ITEM-USE).
+    #[inline]
+    pub fn item_in_use(&self) -> Option<Item> {
+        self.extras.in_use
+    }
+
+    /// Pips a plane walks for `roll` (twice the roll while a booster is in use).
+    #[inline]
+    pub(crate) fn pips(&self, roll: u8) -> u8 {
+        match self.extras.in_use {
+            None => roll,
+            Some(item) => item.pips(roll),
+        }
+    }
+
+    /// Whether items or weather are on.
+    #[inline]
+    pub(crate) fn has_extras(&self) -> bool {
+        self.options.items || self.options.weather
     }
 
     /// Enemy planes `colour` has sent back so far (F-CAPTURE-BONUS).

@@ -1,4 +1,4 @@
-//! Aeroplane Chess (飞行棋) rules, as specified in `shared/spec/flight.md` §1–6, §9, §11.
+//! Aeroplane Chess (飞行棋) rules, as specified in `shared/spec/flight.md` §1–9, §11.
 //!
 //! Pure: no I/O, no clock, no randomness — a die value is an input (see [`Table`] for a game
 //! driven from a seed, the one place that uses `hangar-dice`).
@@ -12,12 +12,17 @@
 //!   allocation); [`Game::play_unchecked`] and [`NoEvents`] are the fast path.
 //! - [`Game::ranks`] and [`Game::scores`] give the result (F-RANK, F-SCORE).
 //! - [`board`] maps progress to squares and drawing locations (F-BOARD).
+//! - Items and weather (§7–8, options `items` and `weather`): [`Item`] and [`Weather`] are
+//!   data; where and which appear are chance draws the game asks for ([`Phase::Draw`],
+//!   [`Action::Draw`]; [`Game::draw_chances`] settles them from the dice).
 
 mod action;
 pub mod board;
+mod chance;
 mod colour;
 mod event;
 mod game;
+mod items;
 mod moves;
 mod options;
 mod play;
@@ -26,15 +31,19 @@ mod result;
 mod seating;
 mod setup;
 mod walk;
+mod weather;
 
 pub use action::{Action, PlayError};
 pub use board::{Location, Progress, Square};
+pub use chance::Draw;
 pub use colour::{Colour, UnknownColour};
 pub use event::{Event, EventSink, NoEvents, ReturnReason};
 pub use game::{Game, Phase};
+pub use items::{Item, ItemBar, ItemEffect, ItemOnBoard, MAX_ITEMS_ON_BOARD, UnknownItem};
 pub use moves::{Move, Moves};
 pub use options::{Finish, OptionError, Options, Preset, Stacks, TakeOff, ThreeSixes};
 pub use record::{Record, RecordError, RecordedAction, Table};
 pub use result::{CAPTURE_BONUS, Scores};
 pub use seating::Seating;
 pub use setup::{PlayerSetup, Setup, SetupError};
+pub use weather::{WEATHER_ROUNDS, Weather, WeatherCell, WeatherEffect};

@@ -6,8 +6,9 @@ use crate::board::Progress;
 use crate::colour::Colour;
 use crate::event::NoEvents;
 use crate::game::{Game, Phase};
+use crate::items::ItemOnBoard;
 use crate::options::ThreeSixes;
-use crate::walk::Board;
+use crate::walk::{Board, picked_slots};
 
 /// One legal choice for a roll: moving `plane`, with its result computed in advance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -22,6 +23,9 @@ pub struct Move {
     pub captured: u16,
     /// Whether it ends sitting on an enemy stack (F-D-SIT).
     pub sits: bool,
+    /// The board items it takes (F-ITEM-PICK), in the order taken: 4 bits each holding the
+    /// item's slot + 1, first in the low bits; 0 for none. See [`Move::picked_items`].
+    pub picked: u8,
 }
 
 impl Move {
@@ -31,7 +35,15 @@ impl Move {
         to: Progress::HANGAR,
         captured: 0,
         sits: false,
+        picked: 0,
     };
+
+    /// The items this move takes from the board, in the order taken (F-ITEM-PICK).
+    pub fn picked_items(&self, game: &Game) -> Vec<ItemOnBoard> {
+        picked_slots(self.picked)
+            .filter_map(|slot| game.extras.board_items[slot])
+            .collect()
+    }
 
     /// The enemy planes this move sends back, as (colour, plane).
     pub fn captured_planes(&self) -> impl Iterator<Item = (Colour, u8)> + '_ {
@@ -122,6 +134,7 @@ impl Game {
             return moves;
         }
         let takeoff = self.options.is_takeoff(roll);
+        let pips = self.pips(roll);
         // The board is built only when a plane on it may move: early in a game most rolls
         // move nothing, and the simulation speed depends on it.
         let mut board: Option<Board> = None;
@@ -155,18 +168,20 @@ impl Game {
                         to: Progress::PAD,
                         captured: 0,
                         sits: false,
+                        picked: 0,
                     });
                 }
                 continue;
             }
             let board = board.get_or_insert_with(|| Board::new(self, colour));
-            if let Some(to) = board.plain_walk(&self.options, colour, p, roll) {
+            if let Some(to) = board.plain_walk(&self.options, colour, p, pips) {
                 moves.push(Move {
                     plane: i as u8,
                     from: p,
                     to,
                     captured: 0,
                     sits: false,
+                    picked: 0,
                 });
                 continue;
             }
@@ -205,7 +220,7 @@ impl Game {
 
 /// Two moves of planes on different spots give the same position only when both change
 /// nothing (a full lap of the loop, a turn-back onto the start square): then neither
-/// captures, and the planes stay where they were (F-D-SAME).
+/// captures or takes an item, and the planes stay where they were (F-D-SAME).
 fn merge_equivalent(moves: &mut Moves) {
     let mut i = 0;
     while i < moves.len as usize {
@@ -213,7 +228,12 @@ fn merge_equivalent(moves: &mut Moves) {
         let mut j = i + 1;
         while j < moves.len as usize {
             let b = moves.items[j];
-            let both_still = a.to == a.from && b.to == b.from && a.captured == 0 && b.captured == 0;
+            let both_still = a.to == a.from
+                && b.to == b.from
+                && a.captured == 0
+                && b.captured == 0
+                && a.picked == 0
+                && b.picked == 0;
             if both_still {
                 moves.remove(j);
             } else {

@@ -1,6 +1,7 @@
 //! Playing actions: rolls, choices and resignations, with bonus rolls, the three-sixes
 //! penalty, forced moves, the end of the game and the turn order (F-ROLL, F-BONUS,
-//! F-THREE-SIXES, F-D-SIT, F-D-DONE, F-WIN).
+//! F-THREE-SIXES, F-D-SIT, F-D-DONE, F-WIN); rounds start here for items and weather
+//! (`chance.rs`).
 
 use crate::action::{Action, PlayError};
 use crate::board::Progress;
@@ -9,7 +10,7 @@ use crate::event::{Event, EventSink, NoEvents, ReturnReason};
 use crate::game::{Game, Phase};
 use crate::moves::{Move, Moves};
 use crate::options::ThreeSixes;
-use crate::walk::Board;
+use crate::walk::{Board, picked_slots};
 
 impl Game {
     /// Plays one action, pushing what happens to `sink`. A refused action changes nothing.
@@ -18,6 +19,8 @@ impl Game {
             Action::Roll { value } => self.roll(value, sink).map(|_| ()),
             Action::Move { plane } => self.choose(plane, sink),
             Action::Resign { colour } => self.resign(colour, sink),
+            Action::Draw { index } => self.draw(index, sink),
+            Action::UseItem { item } => self.use_item(item, sink).map(|_| ()),
         }
     }
 
@@ -36,6 +39,7 @@ impl Game {
         match self.phase {
             Phase::Roll => {}
             Phase::Move { .. } => return Err(PlayError::MoveExpected),
+            Phase::Draw { .. } => return Err(PlayError::DrawExpected),
             Phase::Over => return Err(PlayError::GameOver),
         }
         if !(1..=6).contains(&value) {
@@ -54,8 +58,15 @@ impl Game {
         if let Some(plane) = self.forced {
             sink.push(Event::ForcedMove { colour, plane });
             let board = Board::new(self, colour);
-            match self.resolve(&board, colour, plane, value, sink) {
-                Some(m) => self.apply_move(colour, &m, value, sink),
+            // Checked without events first: a tailwind or booster past the finish under
+            // `exact-only` is found illegal only on the way.
+            match self.resolve(&board, colour, plane, value, &mut NoEvents) {
+                Some(m) => {
+                    if S::ENABLED {
+                        self.resolve(&board, colour, plane, value, sink);
+                    }
+                    self.apply_move(colour, &m, value, sink)
+                }
                 None => self.spend(colour, value, sink),
             }
             return Ok(Moves::EMPTY);
@@ -74,6 +85,7 @@ impl Game {
         let roll = match self.phase {
             Phase::Move { roll } => roll,
             Phase::Roll => return Err(PlayError::RollExpected),
+            Phase::Draw { .. } => return Err(PlayError::DrawExpected),
             Phase::Over => return Err(PlayError::GameOver),
         };
         if plane as usize >= self.plane_count() {
@@ -113,8 +125,11 @@ impl Game {
     /// `colour` resigns or leaves (P-RESIGN, P-ESCAPE): its planes leave the board. In a
     /// team game, and when one side is left, the game ends.
     pub fn resign<S: EventSink>(&mut self, colour: Colour, sink: &mut S) -> Result<(), PlayError> {
-        if self.phase == Phase::Over {
-            return Err(PlayError::GameOver);
+        match self.phase {
+            Phase::Over => return Err(PlayError::GameOver),
+            // Draws are settled at once after each action; a resignation waits for them.
+            Phase::Draw { .. } => return Err(PlayError::DrawExpected),
+            _ => {}
         }
         if !self.is_active(colour) {
             return Err(PlayError::NotPlaying { colour });
@@ -165,7 +180,7 @@ impl Game {
         self.forced = None;
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply_move<S: EventSink>(&mut self, colour: Colour, m: &Move, roll: u8, sink: &mut S) {
         self.planes[colour.index()][m.plane as usize] = m.to;
         if m.captured != 0 {
@@ -176,6 +191,9 @@ impl Game {
             }
             self.captures[colour.index()] += m.captured.count_ones() as u16;
         }
+        if m.picked != 0 {
+            self.take_items(colour, m.picked);
+        }
         self.forced = if m.sits { Some(m.plane) } else { None };
         if roll == 6 && self.options.three_sixes == ThreeSixes::MovedToHangar {
             self.six_moved |= 1 << m.plane;
@@ -185,8 +203,9 @@ impl Game {
 
     /// After a move or a spent roll: the end of the game, a finished player, a bonus roll or
     /// the next turn.
-    #[inline]
+    #[inline(always)]
     fn after_move<S: EventSink>(&mut self, colour: Colour, roll: u8, sink: &mut S) {
+        self.extras.in_use = None;
         if self.is_done(colour) {
             let teams = self.options.teams;
             if teams && self.is_done(colour.opposite()) || !teams && !self.options.play_on {
@@ -219,10 +238,15 @@ impl Game {
         self.sixes = 0;
         self.six_moved = 0;
         self.forced = None;
+        self.extras.in_use = None;
         self.phase = Phase::Roll;
-        if let Some(next) = self.next_active(self.turn) {
+        let prev = self.turn;
+        if let Some(next) = self.next_active(prev) {
             self.turn = next;
             sink.push(Event::Turn { colour: next });
+            if self.has_extras() {
+                self.maybe_start_round(prev, next, sink);
+            }
         } else {
             self.game_over(sink);
         }
@@ -230,6 +254,7 @@ impl Game {
 
     fn game_over<S: EventSink>(&mut self, sink: &mut S) {
         self.phase = Phase::Over;
+        self.extras.in_use = None;
         self.sixes = 0;
         self.six_moved = 0;
         self.forced = None;
@@ -237,6 +262,22 @@ impl Game {
             sink.push(Event::GameOver {
                 ranks: self.final_ranks(),
             });
+        }
+    }
+
+    /// Moves the items a move took from the board into `colour`'s bar, in the order taken;
+    /// those beyond the bar's room are lost (F-ITEM-PICK).
+    #[cold]
+    #[inline(never)]
+    fn take_items(&mut self, colour: Colour, picked: u8) {
+        for slot in picked_slots(picked) {
+            if let Some(item) = self.extras.board_items[slot].take() {
+                self.extras.bars[colour.index()].push(item.item);
+            }
+        }
+        // Items left lie in the first slots, so that a position has one form.
+        if self.extras.board_items[0].is_none() {
+            self.extras.board_items.swap(0, 1);
         }
     }
 

@@ -2,23 +2,28 @@
 //! Replaying a record re-derives the seating and every roll from the seed.
 //!
 //! How the dice stream `Dice::new(seed)` is consumed: first the seat draws of
-//! [`Seating::draw`] (`roll_below`), then one `roll()` per [`RecordedAction::Roll`], in order.
-//! Nothing else draws from it.
+//! [`Seating::draw`] (`roll_below`); then, in the order play reaches them, one `roll()` per
+//! [`RecordedAction::Roll`] and, with items or weather on, one `roll_below(n)` per chance
+//! draw the game awaits ([`crate::Phase::Draw`], `n` = [`Game::draw_choices`]). Draws are
+//! settled as soon as they are awaited: on the new game and right after each action.
+//! Nothing else draws from it (a six die draws nothing).
 
 use hangar_dice::{Dice, Seed};
 use serde::{Deserialize, Serialize};
 
 use crate::action::PlayError;
 use crate::colour::Colour;
-use crate::event::EventSink;
+use crate::event::{EventSink, NoEvents};
 use crate::game::{Game, Phase};
+use crate::items::{Item, ItemEffect};
 use crate::moves::Moves;
 use crate::options::Options;
 use crate::seating::Seating;
 use crate::setup::SetupError;
 
-/// One recorded action. Rolls carry no value: the value comes from the dice.
-/// JSON: `"roll"`, `{"move": 2}`, `{"resign": "red"}`.
+/// One recorded action. Rolls carry no value: the value comes from the dice; chance draws
+/// are not recorded: they follow from the seed.
+/// JSON: `"roll"`, `{"move": 2}`, `{"resign": "red"}`, `{"use_item": "booster"}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RecordedAction {
@@ -28,6 +33,8 @@ pub enum RecordedAction {
     Move(u8),
     /// This colour resigned or left.
     Resign(Colour),
+    /// The player on turn used this item (F-ITEM-USE); a booster is followed by its `Roll`.
+    UseItem(Item),
 }
 
 /// A whole game as stored by the hall and checked by `hangar verify`.
@@ -64,13 +71,9 @@ pub enum RecordError {
 impl Record {
     /// Replays the whole record, pushing every event to `sink`; returns the table at the end.
     pub fn replay<S: EventSink>(&self, sink: &mut S) -> Result<Table, RecordError> {
-        let mut table = Table::new(self.options, self.players, self.seed)?;
+        let mut table = Table::start(self.options, self.players, self.seed, sink)?;
         for (index, &action) in self.actions.iter().enumerate() {
-            let result = match action {
-                RecordedAction::Roll => table.roll(sink).map(|_| ()),
-                RecordedAction::Move(plane) => table.choose(plane, sink),
-                RecordedAction::Resign(colour) => table.resign(colour, sink),
-            };
+            let result = table.apply(action, sink);
             result.map_err(|error| RecordError::Action {
                 index,
                 action,
@@ -92,11 +95,25 @@ pub struct Table {
 }
 
 impl Table {
-    /// Starts a game: draws the seats and the first player from the seed (F-D-SEATS, F-ORDER).
+    /// Starts a game: draws the seats and the first player from the seed (F-D-SEATS, F-ORDER),
+    /// and the opening item and weather draws, if any (their events are dropped: see
+    /// [`Table::start`]).
     pub fn new(options: Options, players: u8, seed: Seed) -> Result<Table, SetupError> {
+        Table::start(options, players, seed, &mut NoEvents)
+    }
+
+    /// [`Table::new`], pushing the events of the opening draws (an item or weather cell
+    /// appearing) to `sink`.
+    pub fn start<S: EventSink>(
+        options: Options,
+        players: u8,
+        seed: Seed,
+        sink: &mut S,
+    ) -> Result<Table, SetupError> {
         let mut dice = Dice::new(seed);
         let seating = Seating::draw(players as usize, options.teams, |n| dice.roll_below(n))?;
-        let game = Game::new(options, &seating.seated(), seating.first)?;
+        let mut game = Game::new(options, &seating.seated(), seating.first)?;
+        game.draw_chances(&mut dice, sink);
         Ok(Table {
             record: Record {
                 options,
@@ -117,25 +134,55 @@ impl Table {
         match self.game.phase() {
             Phase::Roll => {}
             Phase::Move { .. } => return Err(PlayError::MoveExpected),
+            Phase::Draw { .. } => return Err(PlayError::DrawExpected),
             Phase::Over => return Err(PlayError::GameOver),
         }
         let value = self.dice.roll();
         let moves = self.game.roll(value, sink)?;
         self.record.actions.push(RecordedAction::Roll);
+        self.game.draw_chances(&mut self.dice, sink);
         Ok(moves)
     }
 
     /// The player on turn moves `plane`.
     pub fn choose<S: EventSink>(&mut self, plane: u8, sink: &mut S) -> Result<(), PlayError> {
-        self.game.choose(plane, sink)?;
-        self.record.actions.push(RecordedAction::Move(plane));
-        Ok(())
+        self.apply(RecordedAction::Move(plane), sink)
     }
 
     /// `colour` resigns or leaves.
     pub fn resign<S: EventSink>(&mut self, colour: Colour, sink: &mut S) -> Result<(), PlayError> {
-        self.game.resign(colour, sink)?;
-        self.record.actions.push(RecordedAction::Resign(colour));
+        self.apply(RecordedAction::Resign(colour), sink)
+    }
+
+    /// The player on turn uses `item` (F-ITEM-USE). The die is thrown at once: a six die is
+    /// a 6 without the dice, a booster rolls the next die of the stream (recorded as a
+    /// `Roll` after the `UseItem`). Returns the roll's choices, like [`Table::roll`].
+    pub fn use_item<S: EventSink>(&mut self, item: Item, sink: &mut S) -> Result<Moves, PlayError> {
+        let moves = self.game.use_item(item, sink)?;
+        self.record.actions.push(RecordedAction::UseItem(item));
+        if let ItemEffect::MultiplyPips { .. } = item.effect() {
+            return self.roll(sink);
+        }
+        self.game.draw_chances(&mut self.dice, sink);
+        Ok(moves)
+    }
+
+    /// Plays one recorded action as it was recorded (a `UseItem` alone does not roll).
+    pub fn apply<S: EventSink>(
+        &mut self,
+        action: RecordedAction,
+        sink: &mut S,
+    ) -> Result<(), PlayError> {
+        match action {
+            RecordedAction::Roll => return self.roll(sink).map(|_| ()),
+            RecordedAction::Move(plane) => self.game.choose(plane, sink)?,
+            RecordedAction::Resign(colour) => self.game.resign(colour, sink)?,
+            RecordedAction::UseItem(item) => {
+                self.game.use_item(item, sink)?;
+            }
+        }
+        self.record.actions.push(action);
+        self.game.draw_chances(&mut self.dice, sink);
         Ok(())
     }
 

@@ -2,11 +2,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Progress, square};
+use crate::board::{Progress, TRACK_SQUARES, square};
+use crate::chance::Draw;
 use crate::colour::Colour;
-use crate::game::{Game, Phase};
+use crate::game::{Extras, Game, Phase};
+use crate::items::{Item, ItemBar, ItemEffect, ItemOnBoard, MAX_ITEMS_ON_BOARD};
 use crate::options::{Finish, Options, Stacks, ThreeSixes};
 use crate::walk::Board;
+use crate::weather::{WEATHER_ROUNDS, WeatherCell};
 
 /// One seated player in a [`Setup`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -25,6 +28,9 @@ pub struct PlayerSetup {
     /// Rank taken on finishing under play-on.
     #[serde(default)]
     pub rank: Option<u8>,
+    /// The item bar, oldest first (at most 3; option `items`, F-ITEM-PICK).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<Item>,
 }
 
 /// A position as plain data, not yet checked: what JSON and other outside sources give.
@@ -51,14 +57,45 @@ pub struct Setup {
     /// Planes moved by this turn's sixes (only under `moved-to-hangar`).
     #[serde(default)]
     pub six_moved: Vec<u8>,
+    /// Items lying on the board (at most 2; option `items`, F-ITEM-SPAWN).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<ItemOnBoard>,
+    /// The weather cell, if one is up (option `weather`, F-WEATHER).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weather: Option<WeatherCell>,
+    /// The round within the weather cycle: 0–2 a cell is up (at 0 it may still be drawn),
+    /// 3–5 the board is clear.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub weather_round: u8,
+    /// The colour that rolled first: rounds start when the turn reaches or passes its seat
+    /// (items and weather only; default: the colour on turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<Colour>,
+    /// The item in use for the awaited or pending roll (a booster).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_in_use: Option<Item>,
+    /// The awaited chance draw, if any (items and weather only); `roll` is then `null`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<Draw>,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// Why a [`Setup`] (or a new game's arguments) is not a possible position.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum SetupError {
-    /// Items and weather (§7–8) are not implemented yet.
-    #[error("option {0} is not supported yet")]
-    Unsupported(&'static str),
+    /// Items, an item bar or an item in use without the `items` option; more than two items
+    /// on the board, two on one square or off the track; a bar of more than three.
+    #[error("impossible items: {0}")]
+    BadItems(&'static str),
+    /// A weather cell or cycle that the `weather` option and the round do not allow.
+    #[error("impossible weather: {0}")]
+    BadWeather(&'static str),
+    /// A chance draw that cannot be awaited here.
+    #[error("impossible awaited draw: {0}")]
+    BadDraw(&'static str),
     /// 2 to 4 planes per player (F-PLANES).
     #[error("{0} planes per player: 2 to 4 allowed")]
     PlaneCount(u8),
@@ -135,6 +172,7 @@ impl Game {
                     captures: 0,
                     resigned: false,
                     rank: None,
+                    items: Vec::new(),
                 })
                 .collect(),
             turn: first,
@@ -142,6 +180,19 @@ impl Game {
             sixes: 0,
             forced: None,
             six_moved: Vec::new(),
+            items: Vec::new(),
+            weather: None,
+            weather_round: 0,
+            first: Some(first),
+            item_in_use: None,
+            // Round 1 starts with the game: its draws are awaited at once.
+            draw: if options.weather {
+                Some(Draw::Weather)
+            } else if options.items {
+                Some(Draw::Item)
+            } else {
+                None
+            },
         };
         Game::from_setup(setup)
     }
@@ -149,12 +200,6 @@ impl Game {
     /// Checks a setup and builds the game, refusing impossible positions with the reason.
     pub fn from_setup(setup: Setup) -> Result<Game, SetupError> {
         let o = setup.options;
-        if o.items {
-            return Err(SetupError::Unsupported("items"));
-        }
-        if o.weather {
-            return Err(SetupError::Unsupported("weather"));
-        }
         if !(2..=4).contains(&o.planes) {
             return Err(SetupError::PlaneCount(o.planes));
         }
@@ -174,6 +219,13 @@ impl Game {
             six_moved: 0,
             ranks: [0; 4],
             captures: [0; 4],
+            // Rounds matter only with items or weather; without them one fixed value keeps
+            // one form per position.
+            extras: Extras::new(if o.items || o.weather {
+                setup.first.unwrap_or(setup.turn)
+            } else {
+                Colour::Red
+            }),
         };
         for p in &setup.players {
             let bit = 1 << p.colour as u8;
@@ -204,6 +256,11 @@ impl Game {
                 game.resigned |= bit;
             }
             game.ranks[p.colour.index()] = p.rank.unwrap_or(0);
+            if !p.items.is_empty() && !o.items {
+                return Err(SetupError::BadItems("an item bar without the items option"));
+            }
+            game.extras.bars[p.colour.index()] = ItemBar::from_items(&p.items)
+                .ok_or(SetupError::BadItems("an item bar holds at most three"))?;
         }
         if n == 2 && game.seated != 0b0101 && game.seated != 0b1010 {
             return Err(SetupError::NotOpposite);
@@ -215,6 +272,7 @@ impl Game {
         game.check_ranks()?;
         let over = game.derive_over();
         game.check_squares()?;
+        game.check_extras(&setup, over)?;
         game.check_turn(&setup, over)?;
         Ok(game)
     }
@@ -231,6 +289,7 @@ impl Game {
                     captures: self.captures(colour),
                     resigned: self.has_resigned(colour),
                     rank: Some(self.ranks[colour.index()]).filter(|&r| r != 0),
+                    items: self.item_bar(colour).items().collect(),
                 })
                 .collect(),
             turn: self.turn,
@@ -241,7 +300,104 @@ impl Game {
             sixes: self.sixes,
             forced: self.forced,
             six_moved: (0..4).filter(|i| self.six_moved & (1 << i) != 0).collect(),
+            items: self.board_items().collect(),
+            weather: self.extras.weather,
+            weather_round: self.extras.weather_round,
+            first: self.has_extras().then_some(self.extras.first),
+            item_in_use: self.extras.in_use,
+            draw: match self.phase {
+                Phase::Draw { what } => Some(what),
+                _ => None,
+            },
         }
+    }
+
+    /// Items, weather and the awaited draw (§7–8) fit the options, the round and the phase;
+    /// sets them in the game.
+    fn check_extras(&mut self, setup: &Setup, over: bool) -> Result<(), SetupError> {
+        let o = self.options;
+        if !o.items {
+            if !setup.items.is_empty() || setup.item_in_use.is_some() {
+                return Err(SetupError::BadItems("items without the items option"));
+            }
+            if setup.draw == Some(Draw::Item) {
+                return Err(SetupError::BadDraw("an item draw without the items option"));
+            }
+        }
+        if setup.items.len() > MAX_ITEMS_ON_BOARD {
+            return Err(SetupError::BadItems("at most two items lie on the board"));
+        }
+        for (i, item) in setup.items.iter().enumerate() {
+            if item.square.0 >= TRACK_SQUARES {
+                return Err(SetupError::BadItems("items lie on track squares 0..=51"));
+            }
+            if setup.items[..i].iter().any(|o| o.square == item.square) {
+                return Err(SetupError::BadItems("two items on one square"));
+            }
+            self.extras.board_items[i] = Some(*item);
+        }
+        if let Some(item) = setup.item_in_use {
+            if !matches!(item.effect(), ItemEffect::MultiplyPips { .. }) {
+                return Err(SetupError::BadItems(
+                    "only a booster stays in use for a roll",
+                ));
+            }
+            if over || setup.draw.is_some() {
+                return Err(SetupError::BadItems(
+                    "an item in use needs a roll of its own",
+                ));
+            }
+            self.extras.in_use = Some(item);
+        }
+        if !o.weather
+            && (setup.weather.is_some()
+                || setup.weather_round != 0
+                || setup.draw == Some(Draw::Weather))
+        {
+            return Err(SetupError::BadWeather("weather without the weather option"));
+        }
+        let round = setup.weather_round;
+        if round >= 2 * WEATHER_ROUNDS {
+            return Err(SetupError::BadWeather("the weather round is 0 to 5"));
+        }
+        let drawing_weather = setup.draw == Some(Draw::Weather);
+        if let Some(cell) = setup.weather
+            && cell.square.0 >= TRACK_SQUARES
+        {
+            return Err(SetupError::BadWeather(
+                "the cell lies on track squares 0..=51",
+            ));
+        }
+        // A cell is up in rounds 0–2 of the cycle, once drawn; a finished game keeps it.
+        let cell_allowed = round < WEATHER_ROUNDS;
+        let cell_required = cell_allowed && o.weather && !over && !drawing_weather;
+        if setup.weather.is_some() && !cell_allowed || setup.weather.is_none() && cell_required {
+            return Err(SetupError::BadWeather(
+                "a cell is up in rounds 0–2 of the cycle (once drawn) and not in rounds 3–5",
+            ));
+        }
+        self.extras.weather = setup.weather;
+        self.extras.weather_round = round;
+        if let Some(what) = setup.draw {
+            if over || setup.roll.is_some() || self.sixes != 0 || self.forced.is_some() {
+                return Err(SetupError::BadDraw(
+                    "draws are awaited only at a round's start",
+                ));
+            }
+            match what {
+                Draw::Weather if round != 0 || setup.weather.is_some() => {
+                    return Err(SetupError::BadDraw(
+                        "a weather draw is awaited only at round 0 of the cycle, without a cell",
+                    ));
+                }
+                Draw::Item if setup.items.len() >= MAX_ITEMS_ON_BOARD => {
+                    return Err(SetupError::BadDraw("no item is drawn while two lie"));
+                }
+                _ => {}
+            }
+            self.phase = Phase::Draw { what };
+        }
+        Ok(())
     }
 
     /// Whether `plane` of `colour` stands on a square with two or more enemy planes.
@@ -400,7 +556,7 @@ impl Game {
             return Err(SetupError::BadForced(f));
         }
         if let Some(roll) = setup.roll {
-            if !(1..=6).contains(&roll) || self.moves_for(roll).is_empty() {
+            if !(1..=6).contains(&roll) || setup.draw.is_some() || self.moves_for(roll).is_empty() {
                 return Err(SetupError::BadRoll(roll));
             }
             self.phase = Phase::Move { roll };

@@ -32,9 +32,22 @@ fn options() -> impl Strategy<Value = (Options, u8)> {
         2u8..=4,
         any::<bool>(),
         2u8..=4,
+        any::<bool>(),
+        any::<bool>(),
     )
         .prop_map(
-            |(takeoff, three_sixes, stacks, finish, play_on, planes, teams, players)| {
+            |(
+                takeoff,
+                three_sixes,
+                stacks,
+                finish,
+                play_on,
+                planes,
+                teams,
+                players,
+                items,
+                weather,
+            )| {
                 let teams = teams && players == 4;
                 (
                     Options {
@@ -45,7 +58,8 @@ fn options() -> impl Strategy<Value = (Options, u8)> {
                         play_on,
                         planes,
                         teams,
-                        ..Options::traditional()
+                        items,
+                        weather,
                     },
                     players,
                 )
@@ -140,13 +154,22 @@ fn play(
     choices: &[u8],
     max_actions: usize,
 ) -> (Table, Vec<Event>) {
-    let mut table = Table::new(options, players, Seed::from_u64(seed)).unwrap();
     let mut events = Vec::new();
+    let mut table = Table::start(options, players, Seed::from_u64(seed), &mut events).unwrap();
     let mut step = 0usize;
     while table.game().phase() != Phase::Over && step < max_actions {
         let before = *table.game();
         let start = events.len();
         match before.phase() {
+            // F-ITEM-USE: sometimes use the oldest item in the bar before rolling.
+            Phase::Roll
+                if choices[step % choices.len()].is_multiple_of(3)
+                    && before.item_in_use().is_none()
+                    && !before.item_bar(before.turn()).is_empty() =>
+            {
+                let item = before.item_bar(before.turn()).items().next().unwrap();
+                table.use_item(item, &mut events).unwrap();
+            }
             Phase::Roll => {
                 table.roll(&mut events).unwrap();
             }
@@ -161,9 +184,14 @@ fn play(
                 let pick = choices[step % choices.len()] as usize % moves.len();
                 table.choose(moves[pick].plane, &mut events).unwrap();
             }
-            Phase::Over => unreachable!(),
+            Phase::Draw { .. } | Phase::Over => unreachable!("a table settles draws at once"),
         }
         let after = table.game();
+        // Items are conserved: on the board at most two, in each bar at most three.
+        assert!(after.board_items().count() <= 2);
+        for colour in after.players() {
+            assert!(after.item_bar(colour).len() <= 3);
+        }
         // Finished planes never move, except back to the hangar by a three-sixes penalty.
         for colour in before.players() {
             for i in 0..before.plane_count() {
@@ -221,8 +249,32 @@ proptest! {
         let mut dice = hangar_dice::Dice::new(Seed::from_u64(seed ^ 0xABCD));
         let mut step = 0usize;
         while fast.phase() != Phase::Over && step < 3000 {
-            let roll = dice.roll();
             let pick = choices[step % choices.len()] as usize;
+            if let Phase::Draw { .. } = fast.phase() {
+                let index = dice.roll_below(u32::from(fast.draw_choices())) as u16;
+                fast.draw(index, &mut hangar_flight::NoEvents).unwrap();
+                slow.play(hangar_flight::Action::Draw { index }, &mut Vec::new()).unwrap();
+                prop_assert_eq!(fast, slow);
+                continue;
+            }
+            if pick.is_multiple_of(3)
+                && fast.item_in_use().is_none()
+                && let Some(item) = fast.item_bar(fast.turn()).items().next()
+            {
+                let moves = fast.use_item(item, &mut hangar_flight::NoEvents).unwrap();
+                if !moves.is_empty() {
+                    fast.play_unchecked(&moves[pick % moves.len()], &mut hangar_flight::NoEvents);
+                }
+                let mut events = Vec::new();
+                let moves = slow.use_item(item, &mut events).unwrap();
+                if !moves.is_empty() {
+                    slow.play(hangar_flight::Action::Move { plane: moves[pick % moves.len()].plane }, &mut events).unwrap();
+                }
+                prop_assert_eq!(fast, slow);
+                step += 1;
+                continue;
+            }
+            let roll = dice.roll();
             fast.roll_and_pick(roll, |_, m| pick % m.len()).unwrap();
             let mut events = Vec::new();
             let moves = slow.roll(roll, &mut events).unwrap();
@@ -246,7 +298,14 @@ proptest! {
         while table.game().phase() != Phase::Over && steps < 300 {
             let mut events = Vec::new();
             match table.game().phase() {
-                Phase::Roll => { table.roll(&mut events).unwrap(); }
+                Phase::Roll => {
+                    match table.game().item_bar(table.game().turn()).items().next() {
+                        Some(item) if steps % 2 == 0 && table.game().item_in_use().is_none() => {
+                            table.use_item(item, &mut events).unwrap();
+                        }
+                        _ => { table.roll(&mut events).unwrap(); }
+                    }
+                }
                 _ => {
                     let moves = table.game().legal_moves();
                     let pick = choices[steps % choices.len()] as usize % moves.len();

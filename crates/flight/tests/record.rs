@@ -32,6 +32,7 @@ fn dice_stream_order() {
                 table.choose(plane, &mut Vec::new()).unwrap();
                 game.choose(plane, &mut Vec::new()).unwrap();
             }
+            Phase::Draw { .. } => panic!("a table settles draws at once"),
             Phase::Over => break,
         }
         assert_eq!(table.game(), &game);
@@ -97,4 +98,91 @@ fn record_json_shape() {
     );
     assert_eq!(json["seed"].as_str().unwrap().len(), 64);
     assert_eq!(serde_json::from_value::<Record>(json).unwrap(), record);
+}
+
+/// P-RECORD with items and weather (F-ITEM-SPAWN, F-WEATHER): the documented stream order —
+/// seat draws, then, as play reaches them, one `roll_below(n)` per chance draw and one
+/// `roll()` per roll (a booster's roll included, a six die drawing nothing) — rebuilt by hand
+/// from the dice gives the table's game at every step, and the record replays.
+#[test]
+fn dice_stream_order_with_items_and_weather() {
+    let options = Options {
+        items: true,
+        weather: true,
+        ..Options::traditional()
+    };
+    let seed = Seed::from_u64(99);
+    let mut opening = Vec::new();
+    let mut table = Table::start(options, 2, seed, &mut opening).unwrap();
+    let mut dice = Dice::new(seed);
+    let seating = Seating::draw(2, false, |n| dice.roll_below(n)).unwrap();
+    let mut game = Game::new(options, &seating.seated(), seating.first).unwrap();
+    let settle = |game: &mut Game, dice: &mut Dice| {
+        while let Phase::Draw { .. } = game.phase() {
+            let n = game.draw_choices();
+            game.play(
+                Action::Draw {
+                    index: dice.roll_below(u32::from(n)) as u16,
+                },
+                &mut Vec::new(),
+            )
+            .unwrap();
+        }
+    };
+    settle(&mut game, &mut dice);
+    assert_eq!(table.game(), &game);
+    assert_eq!(
+        opening.len(),
+        2,
+        "a weather cell and an item appear: {opening:?}"
+    );
+    let mut used = 0;
+    for _ in 0..3000 {
+        match table.game().phase() {
+            Phase::Roll => {
+                let item = table.game().item_bar(table.game().turn()).items().next();
+                match item {
+                    Some(item) if table.game().item_in_use().is_none() => {
+                        used += 1;
+                        table.use_item(item, &mut Vec::new()).unwrap();
+                        game.play(Action::UseItem { item }, &mut Vec::new())
+                            .unwrap();
+                        if game.phase() == Phase::Roll {
+                            game.roll(dice.roll(), &mut Vec::new()).unwrap();
+                        }
+                    }
+                    _ => {
+                        table.roll(&mut Vec::new()).unwrap();
+                        game.roll(dice.roll(), &mut Vec::new()).unwrap();
+                    }
+                }
+            }
+            Phase::Move { .. } => {
+                let plane = table.game().legal_moves()[0].plane;
+                table.choose(plane, &mut Vec::new()).unwrap();
+                game.choose(plane, &mut Vec::new()).unwrap();
+            }
+            Phase::Draw { .. } => panic!("a table settles draws at once"),
+            Phase::Over => break,
+        }
+        settle(&mut game, &mut dice);
+        assert_eq!(table.game(), &game);
+        assert_eq!(table.draws(), dice.rolls());
+    }
+    assert!(used > 0, "items were used");
+    assert!(
+        table
+            .record()
+            .actions
+            .iter()
+            .any(|a| matches!(a, RecordedAction::UseItem(_)))
+    );
+    let mut events = Vec::new();
+    let again = table.record().replay(&mut events).unwrap();
+    assert_eq!(again.game(), table.game());
+    let json = serde_json::to_value(table.record()).unwrap();
+    assert_eq!(
+        serde_json::from_value::<Record>(json).unwrap(),
+        *table.record()
+    );
 }

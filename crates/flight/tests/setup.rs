@@ -106,12 +106,12 @@ fn impossible_positions_are_refused() {
         assert_eq!(Game::from_setup(s), Err(expected));
     };
     check(
-        &|s| s.options.items = true,
-        SetupError::Unsupported("items"),
+        &|s| s.players[0].items = vec![hangar_flight::Item::Booster],
+        SetupError::BadItems("an item bar without the items option"),
     );
     check(
-        &|s| s.options.weather = true,
-        SetupError::Unsupported("weather"),
+        &|s| s.draw = Some(hangar_flight::Draw::Weather),
+        SetupError::BadWeather("weather without the weather option"),
     );
     check(
         &|s| s.players[0].planes.pop().map(drop).unwrap_or(()),

@@ -84,3 +84,37 @@ fn bad_settings_are_refused() {
     assert!(!ok);
     assert!(err.contains("stacks"), "{err}");
 }
+
+/// `--option items=true --option weather=true`: the board shows items and weather, the human
+/// is offered the items it holds before rolling, and the game still ends.
+#[test]
+fn a_piped_game_with_items_and_weather() {
+    // Answer every question with a plane number or an item name in turn; Enter rolls.
+    let answers: String = (0..6000)
+        .map(|i| match i % 6 {
+            4 => "booster\n".to_owned(),
+            5 => "six_die\n".to_owned(),
+            k => format!("{}\n", k + 1),
+        })
+        .collect();
+    let (ok, out, err) = play(
+        &[
+            "--players",
+            "2",
+            "--seed",
+            "5",
+            "--bot",
+            "random",
+            "--option",
+            "items=true",
+            "--option",
+            "weather=true",
+        ],
+        &answers,
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("weather: "), "{out}");
+    assert!(out.contains("an item appears"), "{out}");
+    assert!(out.contains("items on the board:"), "{out}");
+    assert!(out.contains("game over"), "{out}");
+}

@@ -124,3 +124,64 @@ fn bad_requests_give_json_errors() {
     let (ok, _) = rules(&json!({"request": "moves", "position": position, "roll": 7}));
     assert!(!ok);
 }
+
+/// F-ITEM-SPAWN, F-WEATHER, F-ITEM-USE over JSON: a new game with items and weather awaits
+/// draws, `draw` actions settle them, and an item in the bar is used before rolling.
+#[test]
+fn items_and_weather_through_json() {
+    let (ok, answer) = rules(&json!({
+        "request": "new", "players": ["red", "blue"], "first": "red",
+        "options": {"items": true, "weather": true}
+    }));
+    assert!(ok, "{answer}");
+    assert_eq!(answer["phase"], json!({"type": "draw", "what": "weather"}));
+    assert_eq!(answer["draw_choices"], 156);
+    let (ok, answer) = rules(&json!({
+        "request": "play", "position": answer["position"],
+        "actions": [{"type": "draw", "index": 40}, {"type": "draw", "index": 21}]
+    }));
+    assert!(ok, "{answer}");
+    assert_eq!(answer["phase"], json!({"type": "roll"}));
+    assert_eq!(
+        answer["events"],
+        json!([
+            {"type": "weather_appeared", "weather": "tailwind", "square": 13},
+            {"type": "item_appeared", "item": "booster", "square": 10}
+        ])
+    );
+    assert_eq!(
+        answer["position"]["weather"],
+        json!({"square": 13, "weather": "tailwind"})
+    );
+    assert_eq!(
+        answer["position"]["items"],
+        json!([{"square": 10, "item": "booster"}])
+    );
+    // Red holds a six die: using it throws a 6 at once, which takes a plane off.
+    let mut position = answer["position"].clone();
+    position["players"][0]["items"] = json!(["six_die"]);
+    let (ok, answer) = rules(&json!({
+        "request": "play", "position": position,
+        "actions": [{"type": "use_item", "item": "six_die"}, {"type": "move", "plane": 0}]
+    }));
+    assert!(ok, "{answer}");
+    assert_eq!(
+        answer["events"][0],
+        json!({"type": "item_used", "colour": "red", "item": "six_die"})
+    );
+    assert_eq!(
+        answer["events"][1],
+        json!({"type": "rolled", "colour": "red", "value": 6})
+    );
+    assert_eq!(answer["position"]["players"][0]["planes"][0], 0);
+    // Using an item one does not hold is refused.
+    let (ok, answer) = rules(&json!({
+        "request": "play", "position": answer["position"],
+        "action": {"type": "use_item", "item": "booster"}
+    }));
+    assert!(!ok);
+    assert!(
+        answer["error"].as_str().unwrap().contains("no booster"),
+        "{answer}"
+    );
+}

@@ -136,3 +136,37 @@ fn bad_arguments_are_refused_with_a_reason() {
     let (ok, _, err) = sim(&["--rules", "modern"]);
     assert!(!ok && err.contains("preset"), "{err}");
 }
+
+/// `--option items=true --option weather=true`: bot games with items and weather (§7–8)
+/// run to the end, reproducibly.
+#[test]
+fn items_and_weather_options_are_simulated() {
+    let args = [
+        "--players",
+        "4",
+        "--bots",
+        "random,heuristic,random,heuristic",
+        "--games",
+        "30",
+        "--seed",
+        "8",
+        "--option",
+        "items=true",
+        "--option",
+        "weather=true",
+    ];
+    let a = json(&args);
+    let b = json(&args);
+    assert_eq!(a["turns"], b["turns"]);
+    assert_eq!(a["seats"], b["seats"]);
+    let wins: u64 = a["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["wins"].as_u64().unwrap())
+        .sum();
+    assert_eq!(wins, 30, "every game ends with a winner");
+    let (ok, out, err) = sim(&args);
+    assert!(ok, "{err}");
+    assert!(out.contains("items=true"), "{out}");
+}

@@ -39,6 +39,8 @@ pub fn play_game(
     }
     let mut rolls = 0;
     while !game.is_over() && rolls < ROLL_CAP {
+        // Items and weather: the chance draws the game awaits come from the same dice.
+        game.draw_chances(&mut dice, &mut NoEvents);
         let bot = bots[player_of[game.turn().index()]];
         let value = dice.roll();
         rolls += 1;

@@ -25,6 +25,7 @@ fn roll_out(mut game: Game, horizon: u32, dice: &mut Dice, weights: &Weights) ->
         if game.is_over() {
             break;
         }
+        game.draw_chances(dice, &mut NoEvents);
         let moves = game
             .roll(dice.roll(), &mut NoEvents)
             .expect("a rollout position awaits a roll");

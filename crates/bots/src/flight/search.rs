@@ -100,6 +100,8 @@ impl Searcher<'_> {
     fn after_roll(&mut self, game: &Game, roll: u8, depth: u32) -> Result<f32, OutOfTime> {
         let mover = game.turn().index();
         let mut rolled = *game;
+        // Items and weather: a draw at a round's start is looked past with its first outcome.
+        rolled.settle_draws(|_| 0, &mut NoEvents);
         let moves = rolled
             .roll(roll, &mut NoEvents)
             .expect("chance nodes are positions awaiting a roll");

@@ -20,6 +20,7 @@ pub fn player(colour: Colour, planes: &[i16]) -> PlayerSetup {
         captures: 0,
         resigned: false,
         rank: None,
+        items: Vec::new(),
     }
 }
 
@@ -33,6 +34,12 @@ pub fn position(options: Options, players: Vec<PlayerSetup>, turn: Colour) -> Ga
         sixes: 0,
         forced: None,
         six_moved: Vec::new(),
+        items: Vec::new(),
+        weather: None,
+        weather_round: 0,
+        first: None,
+        item_in_use: None,
+        draw: None,
     })
     .expect("valid test position")
 }

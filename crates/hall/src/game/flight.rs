@@ -57,6 +57,8 @@ impl FlightSession {
         match self.game.phase() {
             Phase::Roll => Some((seat, "roll")),
             Phase::Move { .. } => Some((seat, "move")),
+            // Items and weather are refused by the room options, so no draw is awaited.
+            Phase::Draw { .. } => Some((seat, "draw")),
             Phase::Over => None,
         }
     }
@@ -84,6 +86,7 @@ impl FlightSession {
         let (need, die) = match self.game.phase() {
             Phase::Roll => ("roll", Value::Null),
             Phase::Move { roll } => ("move", json!(roll)),
+            Phase::Draw { .. } => ("draw", Value::Null),
             Phase::Over => ("over", Value::Null),
         };
         json!({

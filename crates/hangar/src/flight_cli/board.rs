@@ -38,6 +38,15 @@ pub struct PlaneMark {
     pub spot: Spot,
 }
 
+/// Something lying on a track square (an item, the weather cell), drawn where no plane stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SquareMark {
+    /// The track square, 0..52.
+    pub square: usize,
+    /// Three characters.
+    pub text: &'static str,
+}
+
 /// Colour letters, red, yellow, blue, green.
 pub const LETTERS: [char; 4] = ['R', 'Y', 'B', 'G'];
 
@@ -128,7 +137,14 @@ fn cell_text(marks: &[&PlaneMark]) -> String {
 }
 
 /// Draws the board with the planes; `colour` chooses ANSI colours or plain text.
+#[cfg(test)]
 pub fn render(marks: &[PlaneMark], colour: bool) -> String {
+    render_with(marks, &[], colour)
+}
+
+/// Draws the board with the planes and marks on track squares (items, weather); a plane
+/// hides a mark on its square.
+pub fn render_with(marks: &[PlaneMark], squares: &[SquareMark], colour: bool) -> String {
     let mut grid: Vec<Vec<Option<Cell>>> = vec![vec![None; SIDE]; SIDE];
     for square in 0..52 {
         let (r, c) = track_cell(square);
@@ -161,6 +177,12 @@ pub fn render(marks: &[PlaneMark], colour: bool) -> String {
                 background: None,
                 text: " o ".to_owned(),
             });
+        }
+    }
+    for mark in squares {
+        let (r, c) = track_cell(mark.square % 52);
+        if let Some(cell) = &mut grid[r][c] {
+            cell.text = mark.text.to_owned();
         }
     }
     let mut by_cell: Vec<((usize, usize), Vec<&PlaneMark>)> = Vec::new();
@@ -266,5 +288,28 @@ mod tests {
         assert!(text.contains("R23"), "{text}");
         assert!(text.contains("B1"), "{text}");
         assert_eq!(text.lines().count(), SIDE);
+    }
+
+    #[test]
+    fn square_marks_show_where_no_plane_stands() {
+        let plane = PlaneMark {
+            colour: 1,
+            number: 4,
+            spot: Spot::Track(9),
+        };
+        let squares = [
+            SquareMark {
+                square: 3,
+                text: "iB ",
+            },
+            SquareMark {
+                square: 9,
+                text: "wS ",
+            },
+        ];
+        let text = render_with(&[plane], &squares, false);
+        assert!(text.contains("iB"), "{text}");
+        assert!(!text.contains("wS"), "a plane hides the mark: {text}");
+        assert!(text.contains("Y4"), "{text}");
     }
 }

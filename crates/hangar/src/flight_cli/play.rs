@@ -12,9 +12,9 @@ use anyhow::Context;
 use hangar_bots::flight::{FlightBot, parse_bot};
 use hangar_dice::{Dice, Seed};
 use hangar_flight::board::locate;
-use hangar_flight::{Colour, Event, Game, Location, Progress, ReturnReason, Table};
+use hangar_flight::{Colour, Event, Game, Item, Location, Progress, ReturnReason, Table, Weather};
 
-use super::board::{COLOUR_NAMES, LETTERS, PlaneMark, Spot, render};
+use super::board::{COLOUR_NAMES, LETTERS, PlaneMark, Spot, SquareMark, render_with};
 use super::sim::parse_options;
 use crate::play::PlayArgs;
 
@@ -156,6 +156,48 @@ fn describe(event: &Event) -> Option<String> {
             None => format!("{} has finished", name(colour)),
         },
         Event::Resigned { colour } => format!("{} resigns", name(colour)),
+        Event::ItemAppeared { item, square } => {
+            format!("  an item appears: {item} on track square {}", square.0)
+        }
+        Event::ItemPicked {
+            colour,
+            plane,
+            item,
+            kept,
+            ..
+        } => format!(
+            "  {} plane {} picks up {item}{}",
+            name(colour),
+            shown(plane),
+            if kept {
+                ""
+            } else {
+                " — the bar is full, it is lost"
+            }
+        ),
+        Event::ItemUsed { colour, item } => format!("{} uses {item}", name(colour)),
+        Event::WeatherAppeared { weather, square } => {
+            format!("  weather: {weather} on track square {}", square.0)
+        }
+        Event::WeatherCleared { weather, .. } => format!("  the {weather} clears"),
+        Event::WeatherFelt {
+            colour,
+            plane,
+            weather,
+            ..
+        } => format!(
+            "  {} plane {} meets the {weather}",
+            name(colour),
+            shown(plane)
+        ),
+        Event::BlownBack {
+            colour, plane, to, ..
+        } => format!(
+            "  {} plane {} is blown back to {}",
+            name(colour),
+            shown(plane),
+            place(to)
+        ),
         Event::GameOver { .. } => "game over".to_owned(),
         Event::Turn { .. } => return None,
     })
@@ -187,25 +229,144 @@ fn marks(game: &Game) -> Vec<PlaneMark> {
     marks
 }
 
+/// The marks of items and the weather cell on track squares (drawn where no plane stands).
+fn square_marks(game: &Game) -> Vec<SquareMark> {
+    let mut marks: Vec<SquareMark> = game
+        .board_items()
+        .map(|i| SquareMark {
+            square: usize::from(i.square.0),
+            text: item_mark(i.item),
+        })
+        .collect();
+    if let Some(cell) = game.weather() {
+        marks.push(SquareMark {
+            square: usize::from(cell.square.0),
+            text: weather_mark(cell.weather),
+        });
+    }
+    marks
+}
+
+/// Three characters for an item on the board.
+fn item_mark(item: Item) -> &'static str {
+    match item {
+        Item::SixDie => "i6 ",
+        Item::Booster => "iB ",
+    }
+}
+
+/// Three characters for a weather cell.
+fn weather_mark(weather: Weather) -> &'static str {
+    match weather {
+        Weather::Storm => "wS ",
+        Weather::Tailwind => "wT ",
+        Weather::Headwind => "wH ",
+    }
+}
+
 fn status(game: &Game) -> String {
-    game.players()
+    let mut text = game
+        .players()
         .map(|c| {
+            let bar: Vec<String> = game.item_bar(c).items().map(|i| i.to_string()).collect();
             format!(
-                "{} ({}): {}/{} finished",
+                "{} ({}): {}/{} finished{}",
                 name(c),
                 LETTERS[c.index()],
                 game.finished(c),
-                game.plane_count()
+                game.plane_count(),
+                if game.options().items {
+                    format!(", items [{}]", bar.join(", "))
+                } else {
+                    String::new()
+                }
             )
         })
         .collect::<Vec<_>>()
-        .join("   ")
+        .join("   ");
+    if game.options().items || game.options().weather {
+        let items: Vec<String> = game
+            .board_items()
+            .map(|i| {
+                format!(
+                    "{} {item} on square {}",
+                    item_mark(i.item).trim(),
+                    i.square.0,
+                    item = i.item
+                )
+            })
+            .collect();
+        let weather = match game.weather() {
+            Some(cell) => format!(
+                "{} {} on square {}",
+                weather_mark(cell.weather).trim(),
+                cell.weather,
+                cell.square.0
+            ),
+            None => "clear".to_owned(),
+        };
+        text.push_str(&format!(
+            "\nitems on the board: {}   weather: {weather}",
+            if items.is_empty() {
+                "none".to_owned()
+            } else {
+                items.join(", ")
+            }
+        ));
+    }
+    text
+}
+
+/// Draws the board with planes, items and weather.
+fn board(game: &Game, colour_output: bool) -> String {
+    render_with(&marks(game), &square_marks(game), colour_output)
 }
 
 /// What the human typed when asked for a plane.
 enum Answer {
     Plane(u8),
     Quit,
+}
+
+/// What the human typed when holding items before a roll.
+enum BeforeRoll {
+    Roll,
+    Use(Item),
+    Quit,
+}
+
+/// Asks whether to use an item before rolling (F-ITEM-USE); Enter rolls.
+fn ask_item(
+    game: &Game,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<BeforeRoll> {
+    let held: Vec<Item> = game.item_bar(game.turn()).items().collect();
+    loop {
+        let names: Vec<String> = held.iter().map(|i| i.to_string()).collect();
+        write!(
+            out,
+            "you hold {} — type an item to use it, Enter to roll (q quits): ",
+            names.join(", ")
+        )?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            return Ok(BeforeRoll::Quit);
+        }
+        let text = line.trim();
+        if text.is_empty() {
+            return Ok(BeforeRoll::Roll);
+        }
+        if text.eq_ignore_ascii_case("q") {
+            return Ok(BeforeRoll::Quit);
+        }
+        match text.parse::<Item>() {
+            Ok(item) if held.contains(&item) => return Ok(BeforeRoll::Use(item)),
+            _ => writeln!(out, "`{text}` is not an item you hold")?,
+        }
+    }
 }
 
 /// Asks for a plane until the answer is a legal one. End of input counts as quitting.
@@ -251,7 +412,8 @@ fn run_with(
     }
     let bot: Box<dyn FlightBot> = parse_bot(args.bot.as_deref().unwrap_or("normal"))?;
     let seed = args.seed.map_or_else(Seed::random, Seed::from_u64);
-    let mut table = Table::new(options, args.players as u8, seed)?;
+    let mut opening = Vec::new();
+    let mut table = Table::start(options, args.players as u8, seed, &mut opening)?;
     let mut bot_rng = Dice::new(seed.derive(u64::MAX));
     let me = table
         .seating()
@@ -270,10 +432,41 @@ fn run_with(
         out,
         "Planes show as colour letter + number (R1 = red plane 1); `.` track, `-` home column."
     )?;
+    if options.items || options.weather {
+        writeln!(
+            out,
+            "Items: i6 six die, iB booster. Weather: wS storm, wT tailwind, wH headwind."
+        )?;
+    }
+    for event in &opening {
+        if let Some(line) = describe(event) {
+            writeln!(out, "{line}")?;
+        }
+    }
     while !table.game().is_over() {
         let colour = table.game().turn();
         let mut events = Vec::new();
-        let moves = table.roll(&mut events)?;
+        let holds_items =
+            !table.game().item_bar(colour).is_empty() && table.game().item_in_use().is_none();
+        let before_roll = if colour == me && holds_items {
+            writeln!(
+                out,
+                "\n{}{}",
+                board(table.game(), colour_output),
+                status(table.game())
+            )?;
+            ask_item(table.game(), input, out)?
+        } else {
+            BeforeRoll::Roll
+        };
+        let moves = match before_roll {
+            BeforeRoll::Roll => table.roll(&mut events)?,
+            BeforeRoll::Use(item) => table.use_item(item, &mut events)?,
+            BeforeRoll::Quit => {
+                writeln!(out, "you left the game. Seed {seed}.")?;
+                return Ok(());
+            }
+        };
         for event in &events {
             if let Some(line) = describe(event) {
                 writeln!(out, "{line}")?;
@@ -284,12 +477,7 @@ fn run_with(
         }
         let game = *table.game();
         let plane = if colour == me && moves.len() >= 2 {
-            writeln!(
-                out,
-                "\n{}{}",
-                render(&marks(&game), colour_output),
-                status(&game)
-            )?;
+            writeln!(out, "\n{}{}", board(&game, colour_output), status(&game))?;
             for m in &moves {
                 writeln!(
                     out,
@@ -327,12 +515,7 @@ fn run_with(
         }
     }
     let game = *table.game();
-    writeln!(
-        out,
-        "\n{}{}",
-        render(&marks(&game), colour_output),
-        status(&game)
-    )?;
+    writeln!(out, "\n{}{}", board(&game, colour_output), status(&game))?;
     let ranks = game.final_ranks();
     for colour in game.players() {
         let rank = ranks[colour.index()].map_or("-".to_owned(), |r| r.to_string());

@@ -6,8 +6,8 @@
 use std::io::Read;
 
 use hangar_flight::{
-    Action, Colour, Event, Game, Move, Options, Phase, PlayError, Preset, Progress, Scores,
-    ThreeSixes,
+    Action, Colour, Event, Game, ItemOnBoard, Move, Options, Phase, PlayError, Preset, Progress,
+    Scores, ThreeSixes,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -52,6 +52,9 @@ struct MoveView {
     finishes: bool,
     sits: bool,
     captures: Vec<PlaneRef>,
+    /// Items taken from the board (F-ITEM-PICK), in order; omitted when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    items: Vec<ItemOnBoard>,
 }
 
 #[derive(Serialize)]
@@ -60,8 +63,8 @@ struct PlaneRef {
     plane: u8,
 }
 
-impl From<&Move> for MoveView {
-    fn from(m: &Move) -> Self {
+impl MoveView {
+    fn new(m: &Move, game: &Game) -> Self {
         MoveView {
             plane: m.plane,
             from: m.from,
@@ -72,6 +75,7 @@ impl From<&Move> for MoveView {
                 .captured_planes()
                 .map(|(colour, plane)| PlaneRef { colour, plane })
                 .collect(),
+            items: m.picked_items(game),
         }
     }
 }
@@ -104,7 +108,10 @@ pub fn answer(input: &str) -> Result<Value, String> {
         } => {
             let options = build_options(preset, options)?;
             let game = Game::new(options, &players, first).map_err(|e| e.to_string())?;
-            Ok(json!({"ok": true, "position": game, "phase": game.phase()}))
+            Ok(json!({
+                "ok": true, "position": game, "phase": game.phase(),
+                "draw_choices": game.draw_choices(),
+            }))
         }
         Request::Moves { position, roll } => {
             let roll = match (roll, position.phase()) {
@@ -115,6 +122,7 @@ pub fn answer(input: &str) -> Result<Value, String> {
                     return Err(format!("the position awaits a move with the roll {roll}"));
                 }
                 (None, Phase::Roll) => return Err("give a roll: the position awaits one".into()),
+                (_, Phase::Draw { .. }) => return Err(PlayError::DrawExpected.to_string()),
                 (_, Phase::Over) => return Err(PlayError::GameOver.to_string()),
             };
             if !(1..=6).contains(&roll) {
@@ -131,7 +139,7 @@ pub fn answer(input: &str) -> Result<Value, String> {
                 position
                     .moves_for(roll)
                     .iter()
-                    .map(MoveView::from)
+                    .map(|m| MoveView::new(m, &position))
                     .collect()
             };
             Ok(json!({
@@ -165,7 +173,8 @@ pub fn answer(input: &str) -> Result<Value, String> {
                 "position": position,
                 "phase": position.phase(),
                 "events": events,
-                "legal_moves": position.legal_moves().iter().map(MoveView::from).collect::<Vec<_>>(),
+                "draw_choices": position.draw_choices(),
+                "legal_moves": position.legal_moves().iter().map(|m| MoveView::new(m, &position)).collect::<Vec<_>>(),
                 "ranks": position.ranks(),
                 "scores": scores,
             }))
