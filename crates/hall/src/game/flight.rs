@@ -2,7 +2,10 @@
 
 use hangar_bots::flight::FlightLevel;
 use hangar_dice::{Dice, Seed};
-use hangar_flight::{Action, Colour, Event, Game, Phase, Seating, SetupError};
+use hangar_flight::{
+    Action, Colour, Event, Game, Item, ItemEffect, NoEvents, Phase, Seating, SetupError,
+    UnknownItem,
+};
 use serde_json::{Value, json};
 
 use super::options::flight_rules;
@@ -32,7 +35,9 @@ impl FlightSession {
         let invalid = |e: SetupError| ProtoError::new(ErrorCode::Invalid, e.to_string());
         let Seating { colours, first } =
             Seating::draw(seats, rules.teams, |n| dice.roll_below(n)).map_err(invalid)?;
-        let game = Game::new(rules, &colours, first).map_err(invalid)?;
+        let mut game = Game::new(rules, &colours, first).map_err(invalid)?;
+        // Items and weather may appear before the first roll (F-ITEM-SPAWN, F-WEATHER).
+        game.draw_chances(&mut dice, &mut NoEvents);
         Ok(FlightSession {
             game,
             dice,
@@ -103,19 +108,55 @@ impl FlightSession {
             "captures": self.colours.iter().map(|&c| self.game.captures(c)).collect::<Vec<_>>(),
             "resigned": self.colours.iter().map(|&c| self.game.has_resigned(c)).collect::<Vec<_>>(),
             "forced_plane": self.game.forced_plane(),
+            "items": self.game.board_items().map(|i| json!({"square": i.square, "item": i.item})).collect::<Vec<_>>(),
+            "weather": self.game.weather().map(|w| json!({"square": w.square, "kind": w.weather})),
+            "bars": self.colours.iter().map(|&c| self.game.item_bar(c).items().collect::<Vec<_>>()).collect::<Vec<_>>(),
+            "item_in_use": self.game.item_in_use(),
         })
     }
 
-    fn count_turns(&mut self, events: &[Event]) {
+    /// After an action: the chance draws it made due (F-ITEM-SPAWN, F-WEATHER), then the
+    /// turn count.
+    fn settle(&mut self, events: &mut Vec<Event>) {
+        self.game.draw_chances(&mut self.dice, events);
         self.turns += events
             .iter()
             .filter(|e| matches!(e, Event::Turn { .. }))
             .count() as u32;
     }
 
-    /// Rolls (the server draws the die) or moves for the seat on turn.
+    /// The room events of a roll of `value` (`drawn` when the dice gave it, `item` when one
+    /// was used for it).
+    fn rolled(
+        &mut self,
+        seat: usize,
+        value: u8,
+        drawn: Option<u8>,
+        item: Option<Item>,
+        mut events: Vec<Event>,
+    ) -> Played {
+        self.settle(&mut events);
+        let moves = self.moves_view();
+        let mut out = vec![json!({
+            "kind": "rolled", "seat": seat, "value": value, "moves": moves, "item": item,
+        })];
+        // A roll settled at once (spent, forced, three sixes) also moved the game on.
+        if !matches!(self.game.phase(), Phase::Move { .. }) {
+            out.push(json!({
+                "kind": "moved", "seat": seat, "plane": null,
+                "effects": events, "game": self.view(),
+            }));
+        }
+        Played {
+            events: out,
+            roll: drawn,
+            ack: json!({"value": value}),
+        }
+    }
+
+    /// Rolls (the server draws the die), uses an item or moves for the seat on turn. Chance
+    /// draws the engine asks for after the action (items, weather) come next from the dice.
     pub fn play(&mut self, seat: usize, act: &Act) -> Result<Played, ProtoError> {
-        let colour = self.colours[seat];
         match act {
             Act::Roll => {
                 if !matches!(self.game.phase(), Phase::Roll) {
@@ -126,22 +167,28 @@ impl FlightSession {
                 self.game
                     .play(Action::Roll { value }, &mut events)
                     .map_err(|e| illegal(e.to_string()))?;
-                self.count_turns(&events);
-                let moves = self.moves_view();
-                let mut out =
-                    vec![json!({"kind": "rolled", "seat": seat, "value": value, "moves": moves})];
-                // A roll settled at once (spent, forced, three sixes) also moved the game on.
-                if !matches!(self.game.phase(), Phase::Move { .. }) {
-                    out.push(json!({
-                        "kind": "moved", "seat": seat, "plane": null,
-                        "effects": events, "game": self.view(),
-                    }));
-                }
-                Ok(Played {
-                    events: out,
-                    roll: Some(value),
-                    ack: json!({"value": value}),
-                })
+                Ok(self.rolled(seat, value, Some(value), None, events))
+            }
+            Act::UseItem { item } => {
+                let item: Item = item
+                    .parse()
+                    .map_err(|e: UnknownItem| illegal(e.to_string()))?;
+                let mut events = Vec::new();
+                self.game
+                    .play(Action::UseItem { item }, &mut events)
+                    .map_err(|e| illegal(e.to_string()))?;
+                let (value, drawn) = match item.effect() {
+                    ItemEffect::FixedRoll { value } => (value, None),
+                    // A booster leaves the roll awaited: the server throws it at once.
+                    ItemEffect::MultiplyPips { .. } => {
+                        let value = self.dice.roll();
+                        self.game
+                            .play(Action::Roll { value }, &mut events)
+                            .map_err(|e| illegal(e.to_string()))?;
+                        (value, Some(value))
+                    }
+                };
+                Ok(self.rolled(seat, value, drawn, Some(item), events))
             }
             Act::Move {
                 plane: Some(plane),
@@ -152,8 +199,7 @@ impl FlightSession {
                 self.game
                     .play(Action::Move { plane }, &mut events)
                     .map_err(|e| illegal(e.to_string()))?;
-                self.count_turns(&events);
-                let _ = colour;
+                self.settle(&mut events);
                 Ok(Played {
                     events: vec![json!({
                         "kind": "moved", "seat": seat, "plane": plane,
@@ -164,9 +210,6 @@ impl FlightSession {
                 })
             }
             Act::Move { .. } => Err(illegal("a flight move names a \"plane\"")),
-            Act::UseItem { item } => Err(illegal(format!(
-                "no item {item:?}: items are off in this room"
-            ))),
             _ => Err(illegal("not a flight action")),
         }
     }
@@ -192,7 +235,7 @@ impl FlightSession {
         let colour = self.colours[seat];
         let mut events = Vec::new();
         if self.game.resign(colour, &mut events).is_ok() {
-            self.count_turns(&events);
+            self.settle(&mut events);
             vec![
                 json!({"kind": "moved", "seat": seat, "plane": null, "effects": events, "game": self.view()}),
             ]

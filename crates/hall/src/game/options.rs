@@ -84,9 +84,6 @@ fn flight_options(
     if engine.teams && seats != 4 {
         return Err(invalid("teams need 4 seats"));
     }
-    if engine.items || engine.weather {
-        return Err(invalid("items and weather are not available yet"));
-    }
     let mut full = json!({
         "seats": seats,
         "stake": stake,
