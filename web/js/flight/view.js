@@ -131,7 +131,7 @@ export class FlightView {
       const bar = g?.bars?.[me] || [];
       for (const item of bar) {
         controls.push(h('button', {
-          class: 'btn btn-small', type: 'button', disabled: !(this.myTurn() && g.need === 'roll'),
+          class: 'btn btn-small item-btn', 'data-item': item, type: 'button', disabled: !(this.myTurn() && g.need === 'roll'),
           onclick: () => this.room.cmd('use_item', { item }),
         }, '🎁 ', t(`item_${item}`)));
       }
