@@ -18,8 +18,10 @@ use crate::record::record_json;
 use crate::replay::replay_frames;
 use crate::ws::{HARD_MAX_MESSAGE_BYTES, serve_socket};
 
-/// Read buffer per WebSocket: small, since messages are at most a few KiB.
-pub const WS_READ_BUFFER: usize = 4 * 1024;
+/// Read buffer per WebSocket: small, since commands are tens of bytes (a larger frame, up to
+/// the limits, grows it as needed). tungstenite zero-fills the buffer before every read, so a
+/// small one also saves that work.
+pub const WS_READ_BUFFER: usize = 1024;
 
 /// Write buffer per WebSocket: the frames of one batch are written together.
 pub const WS_WRITE_BUFFER: usize = 8 * 1024;

@@ -13,6 +13,8 @@ pub const OUTBOX_CAPACITY: usize = 4096;
 pub enum Out {
     /// A text frame (shared between the members of a room: cloning is cheap).
     Text(Utf8Bytes),
+    /// Several text frames written together (one socket write for the lot).
+    Batch(Vec<Utf8Bytes>),
     /// Close the socket with this code and reason.
     Close(u16, &'static str),
 }
@@ -41,6 +43,11 @@ impl Outbox {
     /// Queues a frame; false when the connection is gone or hopelessly behind.
     pub fn send(&self, frame: Utf8Bytes) -> bool {
         self.tx.try_send(Out::Text(frame)).is_ok()
+    }
+
+    /// Queues several frames to leave in one write; false as for [`Outbox::send`].
+    pub fn send_batch(&self, frames: Vec<Utf8Bytes>) -> bool {
+        self.tx.try_send(Out::Batch(frames)).is_ok()
     }
 
     /// Queues a text.

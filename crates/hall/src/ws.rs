@@ -7,9 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::accounts::{
@@ -100,11 +99,11 @@ struct Conn {
     rooms: HashMap<String, RoomHandle>,
 }
 
-/// Serves one upgraded WebSocket until it closes.
-pub async fn serve_socket(socket: WebSocket, hall: Arc<Hall>) {
-    let (sink, mut stream) = socket.split();
-    let (outbox, rx) = Outbox::new();
-    let writer = tokio::spawn(write_frames(sink, rx));
+/// Serves one upgraded WebSocket until it closes. One task per connection both reads
+/// commands and writes what rooms and the hall queued: no split socket, no second task, and
+/// everything queued while a command ran (its answer, then its events) leaves in one write.
+pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
+    let (outbox, mut rx) = Outbox::new();
     hall.count_connection(true);
     outbox.send_text(welcome_frame());
     let mut conn = Conn {
@@ -116,10 +115,22 @@ pub async fn serve_socket(socket: WebSocket, hall: Arc<Hall>) {
     };
     let (per_second, burst) = (hall.config.messages_per_second, hall.config.message_burst);
     let mut rate = RateLimit::new(per_second, burst);
-    while let Some(message) = stream.next().await {
+    let mut batch = Vec::with_capacity(16);
+    loop {
+        let message = tokio::select! {
+            // Output first: a client waiting for an answer is served before it is read again.
+            biased;
+            _ = rx.recv_many(&mut batch, 64) => {
+                if write_frames(&mut socket, &mut batch).await.is_err() {
+                    break;
+                }
+                continue;
+            }
+            message = socket.recv() => message,
+        };
         let text = match message {
-            Ok(Message::Text(text)) => text,
-            Ok(Message::Binary(_)) => {
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(Message::Binary(_))) => {
                 conn.error(
                     None,
                     ErrorCode::BadMessage,
@@ -127,11 +138,15 @@ pub async fn serve_socket(socket: WebSocket, hall: Arc<Hall>) {
                 );
                 continue;
             }
-            Ok(Message::Close(_)) => break,
-            Ok(_) => continue,
-            Err(e) => {
+            Some(Ok(Message::Close(_))) | None => break,
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => {
                 tracing::debug!(error = %e, "websocket read failed");
-                outbox.close(1009, "message too big or broken frame");
+                let close = Message::Close(Some(CloseFrame {
+                    code: 1009,
+                    reason: Utf8Bytes::from_static("message too big or broken frame"),
+                }));
+                let _ = tokio::time::timeout(Duration::from_secs(5), socket.send(close)).await;
                 break;
             }
         };
@@ -160,39 +175,29 @@ pub async fn serve_socket(socket: WebSocket, hall: Arc<Hall>) {
     }
     hall.unsubscribe(outbox.id);
     hall.count_connection(false);
-    drop(conn);
-    drop(outbox);
-    let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
 }
 
-/// Writes frames as they come, feeding all queued ones before one flush.
-async fn write_frames(
-    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
-    mut rx: mpsc::Receiver<Out>,
-) {
-    let mut batch = Vec::with_capacity(16);
-    while rx.recv_many(&mut batch, 64).await > 0 {
-        for out in batch.drain(..) {
-            let result = match out {
-                Out::Text(text) => sink.feed(Message::Text(text)).await,
-                Out::Close(code, reason) => {
-                    let _ = sink
-                        .send(Message::Close(Some(CloseFrame {
-                            code,
-                            reason: Utf8Bytes::from_static(reason),
-                        })))
-                        .await;
-                    return;
+/// Writes a batch of queued outputs, then flushes once (one socket write for the lot).
+async fn write_frames(socket: &mut WebSocket, batch: &mut Vec<Out>) -> Result<(), ()> {
+    for out in batch.drain(..) {
+        match out {
+            Out::Text(text) => socket.feed(Message::Text(text)).await.map_err(drop)?,
+            Out::Batch(frames) => {
+                for text in frames {
+                    socket.feed(Message::Text(text)).await.map_err(drop)?;
                 }
-            };
-            if result.is_err() {
-                return;
+            }
+            Out::Close(code, reason) => {
+                let close = Message::Close(Some(CloseFrame {
+                    code,
+                    reason: Utf8Bytes::from_static(reason),
+                }));
+                let _ = socket.send(close).await;
+                return Err(());
             }
         }
-        if sink.flush().await.is_err() {
-            return;
-        }
     }
+    socket.flush().await.map_err(drop)
 }
 
 impl Conn {
@@ -481,7 +486,9 @@ impl Conn {
     /// A command for a room's task.
     async fn room_command(&mut self, id: u64, code: String, command: Command) -> String {
         let code = code.to_ascii_uppercase();
-        let handle = match self.hall.room(&code) {
+        // A room this connection is in is known here: no lookup in the hall's shared map.
+        let known = self.rooms.get(&code).filter(|h| !h.is_closed()).cloned();
+        let handle = match known.or_else(|| self.hall.room(&code)) {
             Some(handle) => handle,
             None => {
                 let frame = error_frame(

@@ -9,6 +9,11 @@ mod sim;
 
 use clap::{Parser, Subcommand};
 
+/// mimalloc instead of glibc malloc: the hall's many small, short-lived allocations cost a
+/// sixth of its CPU under load with glibc (see docs/benchmarks.md, "Hall load").
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Hangar: an online hall for Aeroplane Chess (飞行棋) and Jungle (斗兽棋).
 #[derive(Parser, Debug)]
 #[command(name = "hangar", version, about)]

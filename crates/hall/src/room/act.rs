@@ -28,6 +28,16 @@ pub struct LoggedAct {
     pub auto: bool,
 }
 
+/// The `turn` event, written without building a JSON tree (one per decision).
+#[derive(Serialize)]
+struct TurnEvent {
+    kind: &'static str,
+    seat: usize,
+    need: &'static str,
+    deadline: i64,
+    seconds: u64,
+}
+
 /// Jungle timeouts allowed; the next one loses (P-JUNGLE-TIMEOUT).
 pub const JUNGLE_TIMEOUTS_ALLOWED: u32 = 3;
 
@@ -223,7 +233,13 @@ impl Room {
             running.deadline = Some(Instant::now() + length);
             running.deadline_ms = now_ms() + length.as_millis() as i64;
             let deadline = running.deadline_ms;
-            self.emit(json!({"kind": "turn", "seat": seat, "need": need, "deadline": deadline, "seconds": seconds}));
+            self.emit(TurnEvent {
+                kind: "turn",
+                seat,
+                need,
+                deadline,
+                seconds,
+            });
         }
         self.schedule_bot();
     }

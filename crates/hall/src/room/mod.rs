@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
 use hangar_dice::Seed;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
@@ -24,8 +24,11 @@ use crate::protocol::{Answer, Command, ErrorCode, GameKind, ProtoError, answer_f
 
 pub use act::LoggedAct;
 
-/// Events a room keeps for clients that resume (`since`).
+/// Events a room keeps for clients that resume (`since`)...
 pub const KEPT_EVENTS: usize = 64;
+/// ...and at most this many bytes of them: a flight `moved` event carries the whole game
+/// view (~0.7 KiB), and 64 of them per room were a third of the server's memory per client.
+pub const KEPT_EVENT_BYTES: usize = 16 * 1024;
 
 /// A message to a room's task.
 enum RoomMsg {
@@ -90,6 +93,11 @@ impl RoomHandle {
             })
             .ok()?;
         wait.await.ok()
+    }
+
+    /// Whether the room's task has ended.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
     }
 
     /// A connection closed: it stops watching, and a seated player may be away (P-DISCONNECT).
@@ -205,6 +213,8 @@ struct Room {
     members: HashMap<ConnId, Member>,
     version: u64,
     history: VecDeque<(u64, Utf8Bytes)>,
+    /// Bytes of the frames in `history`.
+    history_bytes: usize,
     pending: Vec<(u64, Utf8Bytes)>,
     chat: VecDeque<Value>,
     chat_times: HashMap<i64, VecDeque<Instant>>,
@@ -316,6 +326,7 @@ impl Room {
             members: HashMap::new(),
             version: 0,
             history: VecDeque::new(),
+            history_bytes: 0,
             pending: Vec::new(),
             chat: VecDeque::new(),
             chat_times: HashMap::new(),
@@ -339,13 +350,15 @@ impl Room {
             } => {
                 let answer = self.command(&outbox, player, command).await;
                 let frame = answer_frame(id, &answer);
+                // The answer, then what the command caused, leave together.
+                let mut direct = Vec::new();
                 if answer.is_ok() || !quiet_errors {
-                    outbox.send_text(frame.clone());
+                    direct.push(Utf8Bytes::from(frame.clone()));
                 }
                 if answer.is_ok() {
-                    self.send_catch_up(&outbox);
+                    self.catch_up_frames(&outbox, &mut direct);
                 }
-                self.flush();
+                self.flush_with(Some((&outbox, direct)));
                 let _ = reply.send(frame);
             }
             RoomMsg::Detach { conn } => {
@@ -408,47 +421,78 @@ impl Room {
     }
 
     /// Queues an event at the next version.
-    fn emit(&mut self, event: Value) {
+    fn emit(&mut self, event: impl serde::Serialize) {
         if self.replaying {
             return;
         }
         self.version += 1;
-        let frame = Utf8Bytes::from(
-            json!({"type": "event", "room": self.code, "v": self.version, "event": event})
-                .to_string(),
-        );
-        if self.history.len() == KEPT_EVENTS {
-            self.history.pop_front();
+        // Written straight into one buffer (no wrapping object built around the event).
+        let mut text = Vec::with_capacity(256);
+        text.extend_from_slice(br#"{"type":"event","room":"#);
+        serde_json::to_writer(&mut text, &self.code).expect("a string serialises");
+        text.extend_from_slice(br#","v":"#);
+        text.extend_from_slice(self.version.to_string().as_bytes());
+        text.extend_from_slice(br#","event":"#);
+        serde_json::to_writer(&mut text, &event).expect("a JSON value serialises");
+        text.push(b'}');
+        let frame = Utf8Bytes::from(String::from_utf8(text).expect("serde_json writes UTF-8"));
+        while self.history.len() == KEPT_EVENTS
+            || (!self.history.is_empty() && self.history_bytes + frame.len() > KEPT_EVENT_BYTES)
+        {
+            if let Some((_, old)) = self.history.pop_front() {
+                self.history_bytes -= old.len();
+            }
         }
+        self.history_bytes += frame.len();
         self.history.push_back((self.version, frame.clone()));
         self.pending.push((self.version, frame));
     }
 
     /// Sends queued events to every member that has not already covered them.
     fn flush(&mut self) {
-        if self.pending.is_empty() {
-            return;
-        }
+        self.flush_with(None);
+    }
+
+    /// Sends queued events to every member that has not already covered them, each member's
+    /// frames in one batch; `direct` frames (an answer and its catch-up) go first to the
+    /// connection that sent the command, in the same batch as its events.
+    fn flush_with(&mut self, direct: Option<(&Outbox, Vec<Utf8Bytes>)>) {
+        let (direct_to, mut direct_frames) = match direct {
+            Some((outbox, frames)) => (Some(outbox), frames),
+            None => (None, Vec::new()),
+        };
         let mut gone = Vec::new();
-        for (conn, member) in &mut self.members {
-            for (v, frame) in &self.pending {
-                if *v > member.seen {
-                    if !member.outbox.send(frame.clone()) {
-                        gone.push(*conn);
-                        break;
+        if !self.pending.is_empty() {
+            for (conn, member) in &mut self.members {
+                let mut frames = if direct_to.is_some_and(|o| o.id == *conn) {
+                    std::mem::take(&mut direct_frames)
+                } else {
+                    Vec::with_capacity(self.pending.len())
+                };
+                for (v, frame) in &self.pending {
+                    if *v > member.seen {
+                        frames.push(frame.clone());
+                        member.seen = *v;
                     }
-                    member.seen = *v;
+                }
+                if !frames.is_empty() && !member.outbox.send_batch(frames) {
+                    gone.push(*conn);
                 }
             }
+            self.pending.clear();
         }
-        self.pending.clear();
+        if let Some(outbox) = direct_to
+            && !direct_frames.is_empty()
+        {
+            outbox.send_batch(direct_frames);
+        }
         for conn in gone {
             self.members.remove(&conn);
         }
     }
 
     /// After an answer: a member that asked to join gets its snapshot or missed events.
-    fn send_catch_up(&mut self, outbox: &Outbox) {
+    fn catch_up_frames(&mut self, outbox: &Outbox, frames: &mut Vec<Utf8Bytes>) {
         let Some((conn, since)) = self.catch_up.take() else {
             return;
         };
@@ -459,13 +503,11 @@ impl Room {
             Some(since) if self.can_resume_from(since) => {
                 for (v, frame) in &self.history {
                     if *v > since {
-                        outbox.send(frame.clone());
+                        frames.push(frame.clone());
                     }
                 }
             }
-            _ => {
-                outbox.send_text(self.snapshot_frame());
-            }
+            _ => frames.push(Utf8Bytes::from(self.snapshot_frame())),
         }
         if let Some(member) = self.members.get_mut(&outbox.id) {
             member.seen = self.version;

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio::sync::{Barrier, Mutex, Semaphore, watch};
@@ -41,6 +42,11 @@ pub struct LoadArgs {
     /// Database for the hall `load` starts (default: a SQLite file in a temporary directory).
     #[arg(long)]
     pub database: Option<String>,
+    /// When the time is up, let the running games play to their end (at most 5 minutes)
+    /// before reporting, so that every started game finishes; rates and latencies still
+    /// cover the timed window only.
+    #[arg(long)]
+    pub finish: bool,
 }
 
 #[derive(Default)]
@@ -48,6 +54,8 @@ struct Stats {
     started: AtomicU64,
     finished: AtomicU64,
     actions: AtomicU64,
+    /// Actions acknowledged after the timed window (finishing the games).
+    late_actions: AtomicU64,
     errors: AtomicU64,
     latencies: Mutex<Vec<u32>>,
 }
@@ -120,6 +128,17 @@ fn proc_kib(pid: Option<u32>, key: &str) -> Option<u64> {
         .ok()
 }
 
+/// User + system CPU time of a process, in seconds (`/proc/PID/stat`, 100 ticks a second).
+fn proc_cpu_seconds(pid: Option<u32>) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid?)).ok()?;
+    // Fields after the command name (which may hold spaces) start at its closing parenthesis.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let user: f64 = fields.get(11)?.parse().ok()?;
+    let system: f64 = fields.get(12)?.parse().ok()?;
+    Some((user + system) / 100.0)
+}
+
 async fn wait_until_up(addr: &str) -> anyhow::Result<()> {
     for _ in 0..600 {
         if TcpStream::connect(addr).await.is_ok() {
@@ -168,6 +187,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
         let stop = stop_rx.clone();
         let connecting = connecting.clone();
         let think = Duration::from_millis(args.think);
+        let finish = args.finish;
         tasks.push(tokio::spawn(async move {
             let group = {
                 let _permit = connecting.acquire().await.expect("semaphore open");
@@ -187,8 +207,13 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
                                 seat,
                                 next_id,
                                 think,
-                                moves: Vec::new(),
+                                plane: 0,
+                                in_game: false,
                                 pending: None,
+                                draining: false,
+                                finish,
+                                need_roll: true,
+                                latencies: Vec::new(),
                             };
                             seated.wait().await;
                             player.play(&stats, stop).await;
@@ -215,14 +240,26 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
         setup_started.elapsed().as_secs_f64()
     );
     let play_started = Instant::now();
+    let server_cpu_start = proc_cpu_seconds(pid);
+    let swarm_cpu_start = proc_cpu_seconds(Some(std::process::id()));
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     let _ = stop_tx.send(true);
     let elapsed = play_started.elapsed().as_secs_f64();
     let actions = stats.actions.load(Ordering::Relaxed);
-    let peak = proc_kib(pid, "VmHWM:");
+    let server_cpu = proc_cpu_seconds(pid)
+        .zip(server_cpu_start)
+        .map(|(b, a)| b - a);
+    let swarm_cpu = proc_cpu_seconds(Some(std::process::id()))
+        .zip(swarm_cpu_start)
+        .map(|(b, a)| b - a);
+    let drain_started = Instant::now();
+    let patience = if args.finish { 300 } else { 10 };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(patience);
     for t in tasks {
-        let _ = tokio::time::timeout(Duration::from_secs(10), t).await;
+        let _ = tokio::time::timeout_at(deadline, t).await;
     }
+    let drained = drain_started.elapsed().as_secs_f64();
+    let peak = proc_kib(pid, "VmHWM:");
     let mut latencies = std::mem::take(&mut *stats.latencies.lock().await);
     latencies.sort_unstable();
     let pct = |p: f64| -> f64 {
@@ -245,6 +282,20 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
         pct(1.0)
     );
     println!("errors          {}", stats.errors.load(Ordering::Relaxed));
+    if args.finish {
+        println!(
+            "finishing       {} more actions in {drained:.1} s after the window",
+            stats.late_actions.load(Ordering::Relaxed)
+        );
+    }
+    if let (Some(server), Some(swarm)) = (server_cpu, swarm_cpu) {
+        let per_action = |cpu: f64| cpu * 1e6 / actions.max(1) as f64;
+        println!(
+            "cpu in window   server {server:.1} s ({:.0} µs/action), swarm {swarm:.1} s ({:.0} µs/action)",
+            per_action(server),
+            per_action(swarm),
+        );
+    }
     match (baseline, connected_rss, peak) {
         (Some(base), Some(connected), Some(peak)) => println!(
             "server memory   {base} KiB at start, {connected} KiB with everyone seated ({:.1} KiB/client), peak {peak} KiB ({:.1} KiB/client)",
@@ -316,108 +367,200 @@ async fn set_up_game(addr: &str) -> anyhow::Result<Vec<(Socket, String, u64)>> {
     Ok(players)
 }
 
+/// The parts of a server frame the swarm looks at; everything else is skipped without
+/// being built (borrowed strings, no `serde_json::Value`).
+#[derive(Deserialize)]
+struct Incoming<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: &'a str,
+    id: Option<u64>,
+    #[serde(borrow)]
+    event: Option<EventHead<'a>>,
+}
+
+#[derive(Deserialize)]
+struct EventHead<'a> {
+    #[serde(borrow)]
+    kind: &'a str,
+    seat: Option<usize>,
+    #[serde(borrow)]
+    need: Option<&'a str>,
+    moves: Option<Vec<MoveHead>>,
+}
+
+#[derive(Deserialize)]
+struct MoveHead {
+    plane: u8,
+}
+
+/// What a player does with a frame.
+enum Step {
+    Nothing,
+    Act,
+    Ready,
+    Stop,
+}
+
 struct Player {
     socket: Socket,
     room: String,
     seat: usize,
     next_id: u64,
     think: Duration,
-    moves: Vec<Value>,
+    /// The plane to move when asked (the first of the last roll's choices).
+    plane: u8,
+    /// Whether a game of this table runs (between `game_started` and `game_over`).
+    in_game: bool,
     /// The command awaiting its ack: id, when sent, whether it is a game action.
     pending: Option<(u64, Instant, bool)>,
+    /// Whether the time is up: finish the running game, start no other.
+    draining: bool,
+    /// Whether to finish the running game when the time is up (else stop at once).
+    finish: bool,
+    need_roll: bool,
+    latencies: Vec<u32>,
 }
 
 impl Player {
-    async fn send(&mut self, mut command: Value) -> bool {
+    async fn send(&mut self, kind: &str, extra: &str, action: bool) -> bool {
         self.next_id += 1;
-        command["id"] = json!(self.next_id);
-        let action = command["type"] != "ready";
+        let text = format!(
+            r#"{{"type":"{kind}","id":{},"room":"{}"{extra}}}"#,
+            self.next_id, self.room
+        );
         self.pending = Some((self.next_id, Instant::now(), action));
-        self.socket
-            .send(Message::text(command.to_string()))
-            .await
-            .is_ok()
+        self.socket.send(Message::text(text)).await.is_ok()
+    }
+
+    async fn ready(&mut self) -> bool {
+        self.send("ready", r#","ready":true"#, false).await
     }
 
     async fn play(&mut self, stats: &Stats, mut stop: watch::Receiver<bool>) {
-        let mut latencies = Vec::new();
-        let ready = json!({"type": "ready", "room": self.room, "ready": true});
-        self.send(ready.clone()).await;
+        self.ready().await;
         loop {
-            let message = tokio::select! {
-                m = self.socket.next() => m,
-                _ = stop.changed() => break,
-            };
-            let Some(Ok(Message::Text(text))) = message else {
-                if message.is_none() {
-                    break;
+            let message = if self.draining {
+                self.socket.next().await
+            } else {
+                tokio::select! {
+                    m = self.socket.next() => m,
+                    _ = stop.changed() => {
+                        self.draining = true;
+                        if !self.finish || !self.in_game {
+                            break;
+                        }
+                        continue;
+                    }
                 }
-                continue;
             };
-            let Ok(value) = serde_json::from_str::<Value>(&text) else {
-                continue;
+            let text = match message {
+                Some(Ok(Message::Text(text))) => text,
+                Some(Ok(_)) => continue,
+                _ => break,
             };
-            match value["type"].as_str() {
-                Some("ack") => {
-                    if let Some((id, sent, true)) = self.pending.take()
-                        && value["id"] == json!(id)
-                    {
-                        latencies.push(sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+            match self.read(&text, stats) {
+                Step::Nothing => {}
+                Step::Stop => break,
+                Step::Ready => {
+                    if !self.ready().await {
+                        break;
+                    }
+                }
+                Step::Act => {
+                    if !self.think.is_zero() {
+                        tokio::time::sleep(self.think).await;
+                    }
+                    let sent = if self.need_roll {
+                        self.send("roll", "", true).await
+                    } else {
+                        let plane = format!(r#","plane":{}"#, self.plane);
+                        self.send("move", &plane, true).await
+                    };
+                    if !sent {
+                        break;
+                    }
+                }
+            }
+        }
+        stats
+            .latencies
+            .lock()
+            .await
+            .extend(self.latencies.drain(..));
+    }
+
+    /// Reads one frame: counts acks and errors, follows the game, says what to do next.
+    fn read(&mut self, text: &str, stats: &Stats) -> Step {
+        // Most frames are other seats' `moved` events, which need nothing: skip them unread.
+        if text.contains(r#""kind":"moved""#) {
+            return Step::Nothing;
+        }
+        let Ok(frame) = serde_json::from_str::<Incoming>(text) else {
+            return Step::Nothing;
+        };
+        match frame.kind {
+            "ack" => {
+                if let Some((id, sent, true)) = self.pending
+                    && frame.id == Some(id)
+                {
+                    self.pending = None;
+                    if self.draining {
+                        stats.late_actions.fetch_add(1, Ordering::Relaxed);
+                    } else {
+                        let micros = sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+                        self.latencies.push(micros);
                         stats.actions.fetch_add(1, Ordering::Relaxed);
                     }
                 }
-                Some("error") => {
-                    self.pending = None;
-                    if stats.errors.fetch_add(1, Ordering::Relaxed) < 3 {
-                        eprintln!("error: {value}");
-                    }
+                Step::Nothing
+            }
+            "error" => {
+                self.pending = None;
+                if stats.errors.fetch_add(1, Ordering::Relaxed) < 3 {
+                    eprintln!("error: {text}");
                 }
-                Some("event") => {
-                    let event = &value["event"];
-                    let mine = event["seat"] == json!(self.seat);
-                    match event["kind"].as_str() {
-                        Some("rolled") if mine => {
-                            self.moves = event["moves"].as_array().cloned().unwrap_or_default();
-                        }
-                        Some("turn") if mine => {
-                            if !self.think.is_zero() {
-                                tokio::time::sleep(self.think).await;
-                            }
-                            if *stop.borrow() {
-                                break;
-                            }
-                            let command = if event["need"] == "roll" {
-                                json!({"type": "roll", "room": self.room})
-                            } else {
-                                let plane = self
-                                    .moves
-                                    .first()
-                                    .map(|m| m["plane"].clone())
-                                    .unwrap_or(json!(0));
-                                json!({"type": "move", "room": self.room, "plane": plane})
-                            };
-                            if !self.send(command).await {
-                                break;
-                            }
-                        }
-                        Some("game_started") if self.seat == 0 => {
+                Step::Nothing
+            }
+            "event" => {
+                let Some(event) = frame.event else {
+                    return Step::Nothing;
+                };
+                let mine = event.seat == Some(self.seat);
+                match event.kind {
+                    "rolled" if mine => {
+                        self.plane = event
+                            .moves
+                            .and_then(|m| m.first().map(|m| m.plane))
+                            .unwrap_or(0);
+                        Step::Nothing
+                    }
+                    "turn" if mine => {
+                        self.need_roll = event.need == Some("roll");
+                        Step::Act
+                    }
+                    "game_started" => {
+                        self.in_game = true;
+                        if self.seat == 0 {
                             stats.started.fetch_add(1, Ordering::Relaxed);
                         }
-                        Some("game_over") => {
-                            if self.seat == 0 {
-                                stats.finished.fetch_add(1, Ordering::Relaxed);
-                            }
-                            // The room reopens: play again.
-                            if !*stop.borrow() {
-                                self.send(ready.clone()).await;
-                            }
-                        }
-                        _ => {}
+                        Step::Nothing
                     }
+                    "game_over" => {
+                        self.in_game = false;
+                        if self.seat == 0 {
+                            stats.finished.fetch_add(1, Ordering::Relaxed);
+                        }
+                        // The room reopens: play again, unless the time is up.
+                        if self.draining {
+                            Step::Stop
+                        } else {
+                            Step::Ready
+                        }
+                    }
+                    _ => Step::Nothing,
                 }
-                _ => {}
             }
+            _ => Step::Nothing,
         }
-        stats.latencies.lock().await.extend(latencies);
     }
 }
