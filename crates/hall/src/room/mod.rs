@@ -27,8 +27,9 @@ pub use act::LoggedAct;
 /// Events a room keeps for clients that resume (`since`)...
 pub const KEPT_EVENTS: usize = 64;
 /// ...and at most this many bytes of them: a flight `moved` event carries the whole game
-/// view (~0.7 KiB), and 64 of them per room were a third of the server's memory per client.
-pub const KEPT_EVENT_BYTES: usize = 16 * 1024;
+/// view (~0.7 KiB): 8 KiB keep the last two rounds of a four-player game, enough for a
+/// dropped connection to resume; a longer absence gets a snapshot instead.
+pub const KEPT_EVENT_BYTES: usize = 8 * 1024;
 
 /// A message to a room's task.
 enum RoomMsg {
