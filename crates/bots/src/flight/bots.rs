@@ -8,7 +8,7 @@ use hangar_flight::{Game, Moves};
 
 use super::eval::Weights;
 use super::rollout::{RolloutLimits, rollout_index};
-use super::search::{SearchLimits, greedy_index, search_index};
+use super::search::{Leaf, SearchLimits, greedy_index, search_index};
 
 /// A player of Aeroplane Chess: given a position awaiting a move and its legal moves, picks one.
 ///
@@ -92,6 +92,7 @@ impl SearchBot {
             limits: SearchLimits {
                 max_depth: depth,
                 time: None,
+                leaf: Leaf::Heuristic,
             },
         }
     }
@@ -104,6 +105,7 @@ impl Default for SearchBot {
             limits: SearchLimits {
                 max_depth: 6,
                 time: Some(Self::HALL_TIME),
+                leaf: Leaf::Heuristic,
             },
         }
     }
@@ -114,6 +116,9 @@ impl FlightBot for SearchBot {
         let mut name = format!("search:depth={}", self.limits.max_depth);
         if let Some(time) = self.limits.time {
             name.push_str(&format!(",ms={}", time.as_millis()));
+        }
+        if self.limits.leaf == Leaf::Learned {
+            name.push_str(",leaf=learned");
         }
         if self.weights != Weights::default() {
             name.push_str(&format!(",{}", self.weights));
@@ -126,21 +131,26 @@ impl FlightBot for SearchBot {
     }
 }
 
-/// Rollout search: each move judged by short greedy self-play continuations with shared dice.
+/// Rollout search: each move judged by greedy self-play continuations with shared dice, by the
+/// share of them it wins (see [`super::rollout`]).
 #[derive(Clone, Copy, Debug)]
 pub struct RolloutBot {
-    /// The evaluation's weights.
+    /// The evaluation's weights (the rollout policy's and the cut-short estimate's).
     pub weights: Weights,
-    /// Rollouts and horizon.
+    /// Rollouts, horizon, clock.
     pub limits: RolloutLimits,
 }
 
 impl FlightBot for RolloutBot {
     fn name(&self) -> String {
-        let mut name = format!(
-            "rollout:n={},horizon={}",
-            self.limits.rollouts, self.limits.horizon
-        );
+        let limits = &self.limits;
+        let mut name = format!("rollout:n={},horizon={}", limits.rollouts, limits.horizon);
+        if let Some(time) = limits.time {
+            name.push_str(&format!(",ms={}", time.as_millis()));
+        }
+        if limits.temperature != RolloutLimits::default().temperature {
+            name.push_str(&format!(",temp={}", limits.temperature));
+        }
         if self.weights != Weights::default() {
             name.push_str(&format!(",{}", self.weights));
         }

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use hangar_flight::{Game, Move, Moves, NoEvents};
 
 use super::eval::{Weights, evaluate};
+use super::learned::LearnedEval;
 use super::snapshot::Snapshot;
 
 /// Limits of one search.
@@ -27,6 +28,19 @@ pub struct SearchLimits {
     pub max_depth: u32,
     /// Wall-clock budget; `None` searches exactly `max_depth` (deterministic).
     pub time: Option<Duration>,
+    /// How the searching side judges the leaves.
+    pub leaf: Leaf,
+}
+
+/// How the searching side judges a position at the leaves of its tree (opponents are always
+/// modelled by the heuristic's greedy policy).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Leaf {
+    /// The heuristic evaluation, in pips.
+    #[default]
+    Heuristic,
+    /// The learned chance of winning ([`LearnedEval::shipped`]).
+    Learned,
 }
 
 /// Raised inside the tree when the clock runs out.
@@ -60,6 +74,7 @@ fn after(game: &Game, m: &Move) -> Game {
 
 struct Searcher<'a> {
     me: usize,
+    leaf: Leaf,
     my_side: usize,
     weights: &'a Weights,
     deadline: Option<Instant>,
@@ -75,6 +90,14 @@ impl Searcher<'_> {
         }
     }
 
+    /// The value of a leaf for the searching side.
+    fn leaf_value(&self, game: &Game) -> f32 {
+        match self.leaf {
+            Leaf::Heuristic => value_for(game, self.me, self.weights),
+            Leaf::Learned => LearnedEval::shipped().win_chance(&Snapshot::of(game), self.me),
+        }
+    }
+
     fn tick(&mut self) -> Result<(), OutOfTime> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(128) && self.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -87,7 +110,7 @@ impl Searcher<'_> {
     fn chance(&mut self, game: &Game, depth: u32) -> Result<f32, OutOfTime> {
         self.tick()?;
         if depth == 0 || game.is_over() {
-            return Ok(value_for(game, self.me, self.weights));
+            return Ok(self.leaf_value(game));
         }
         let mut total = 0.0;
         for roll in 1..=6u8 {
@@ -130,12 +153,16 @@ impl Searcher<'_> {
         depth: u32,
         bound: f32,
     ) -> Result<usize, OutOfTime> {
-        let ceiling = value_for(game, self.me, self.weights) + bound;
+        let ceiling = match self.leaf {
+            Leaf::Heuristic => value_for(game, self.me, self.weights) + bound,
+            // A chance of winning is at most 1.
+            Leaf::Learned => 1.0,
+        };
         let mut best = (f32::MIN, 0);
         for (i, m) in moves.iter().enumerate() {
             let next = after(game, m);
             let value = if depth == 0 || next.is_over() {
-                value_for(&next, self.me, self.weights)
+                self.leaf_value(&next)
             } else {
                 let mut total = 0.0;
                 let mut cut = false;
@@ -188,6 +215,7 @@ pub fn search_index(game: &Game, moves: &Moves, weights: &Weights, limits: Searc
     let me = game.turn().index();
     let mut searcher = Searcher {
         me,
+        leaf: limits.leaf,
         my_side: if game.options().teams { me & 1 } else { me },
         weights,
         deadline: limits.time.map(|t| Instant::now() + t),
@@ -196,7 +224,7 @@ pub fn search_index(game: &Game, moves: &Moves, weights: &Weights, limits: Searc
     // Depth 0 is the greedy answer: always there, whatever the clock says.
     let mut best = greedy_index(game, moves, weights);
     let first = if limits.time.is_some() {
-        1
+        1.min(limits.max_depth)
     } else {
         limits.max_depth
     };

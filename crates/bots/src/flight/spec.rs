@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot};
 use super::eval::Weights;
 use super::rollout::RolloutLimits;
-use super::search::SearchLimits;
+use super::search::{Leaf, SearchLimits};
 
 /// The levels the hall offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -88,8 +88,11 @@ impl FromStr for FlightLevel {
 /// (`danger=1.5`) for heuristic and search, and for search `depth=N` (rolls) and `ms=N`
 /// (time per decision; `ms=0` means no clock, exactly `depth`). `hard` alone is the hall's
 /// level (depth up to 6 within 50 ms); `search` alone is depth 3 without a clock.
-/// `rollout` (experimental) takes `n=N` rollouts per move (default 64) and `horizon=N` rolls
-/// per rollout (default 12), plus weights.
+/// `search` also takes `leaf=learned` (judge leaves by the learned win chance,
+/// [`super::learned`]). `rollout` (experimental) takes `n=N` rollouts per move at most
+/// (default 64), `horizon=N` rolls per rollout (default 0: to the end of the game), `ms=N` (a
+/// clock per decision) and `temp=T` (temperature of the win-chance estimate of cut-short
+/// rollouts, default 40), plus weights.
 pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     let spec = spec.trim();
     let (name, settings) = spec.split_once(':').unwrap_or((spec, ""));
@@ -102,6 +105,8 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     let mut ms: Option<u64> = None;
     let mut rollouts: Option<u32> = None;
     let mut horizon: Option<u32> = None;
+    let mut temperature: Option<f32> = None;
+    let mut leaf: Option<Leaf> = None;
     for setting in settings.split(',').filter(|s| !s.trim().is_empty()) {
         let (key, value) = setting.split_once('=').ok_or_else(|| bad(setting))?;
         match key.trim() {
@@ -109,14 +114,31 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
             "ms" => ms = Some(value.trim().parse().map_err(|_| bad(setting))?),
             "n" => rollouts = Some(value.trim().parse().map_err(|_| bad(setting))?),
             "horizon" => horizon = Some(value.trim().parse().map_err(|_| bad(setting))?),
+            "leaf" => {
+                leaf = Some(match value.trim() {
+                    "heuristic" => Leaf::Heuristic,
+                    "learned" => Leaf::Learned,
+                    _ => return Err(bad(setting)),
+                })
+            }
+            "temp" => {
+                let t: f32 = value.trim().parse().map_err(|_| bad(setting))?;
+                if !(t.is_finite() && t > 0.0) {
+                    return Err(bad(setting));
+                }
+                temperature = Some(t);
+            }
             key => weights.set(key, value.trim()).map_err(|_| bad(setting))?,
         }
     }
     let is_search = matches!(name, "search" | "hard");
-    if !is_search && (depth.is_some() || ms.is_some()) {
+    if !is_search && (depth.is_some() || leaf.is_some()) {
         return Err(bad(settings));
     }
-    if name != "rollout" && (rollouts.is_some() || horizon.is_some()) {
+    if !is_search && name != "rollout" && ms.is_some() {
+        return Err(bad(settings));
+    }
+    if name != "rollout" && (rollouts.is_some() || horizon.is_some() || temperature.is_some()) {
         return Err(bad(settings));
     }
     match name {
@@ -143,13 +165,17 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
                 limits: SearchLimits {
                     max_depth: depth,
                     time: (ms > 0).then(|| Duration::from_millis(ms)),
+                    leaf: leaf.unwrap_or_default(),
                 },
             }))
         }
         "rollout" => {
+            let defaults = RolloutLimits::default();
             let limits = RolloutLimits {
-                rollouts: rollouts.unwrap_or(64).clamp(1, 100_000),
-                horizon: horizon.unwrap_or(12).clamp(1, 10_000),
+                rollouts: rollouts.unwrap_or(defaults.rollouts).clamp(1, 1_000_000),
+                horizon: horizon.unwrap_or(defaults.horizon).min(10_000),
+                time: ms.filter(|&ms| ms > 0).map(Duration::from_millis),
+                temperature: temperature.unwrap_or(defaults.temperature),
             };
             Ok(Box::new(RolloutBot { weights, limits }))
         }
@@ -192,6 +218,16 @@ mod tests {
         assert_eq!(
             parse_bot("rollout:n=8,horizon=4").unwrap().name(),
             "rollout:n=8,horizon=4"
+        );
+        assert_eq!(
+            parse_bot("rollout:n=8,horizon=0,ms=50,temp=80")
+                .unwrap()
+                .name(),
+            "rollout:n=8,horizon=0,ms=50,temp=80"
+        );
+        assert_eq!(
+            parse_bot("search:depth=2,leaf=learned").unwrap().name(),
+            "search:depth=2,leaf=learned"
         );
         assert!(
             parse_bot("heuristic:danger=2")
@@ -245,5 +281,19 @@ mod tests {
             parse_bot("heuristic:bogus=1"),
             Err(BotSpecError::BadSetting { .. })
         ));
+        for bad in [
+            "rollout:temp=0",
+            "rollout:temp=x",
+            "rollout:depth=2",
+            "search:leaf=oracle",
+            "heuristic:leaf=learned",
+            "random:ms=5",
+            "search:n=4",
+        ] {
+            assert!(
+                matches!(parse_bot(bad), Err(BotSpecError::BadSetting { .. })),
+                "{bad} was accepted"
+            );
+        }
     }
 }
