@@ -2,9 +2,12 @@
 //!
 //! The tree alternates chance nodes (the next roll, 1–6, each 1/6) and decision nodes. The
 //! searching side takes the best child at its own decisions (its bonus rolls and its partner's
-//! turns included); opponents are modelled by the greedy policy of the heuristic bot — each
-//! picks the move best for itself by the same evaluation — which in a four-player game is far
-//! closer to real play than a paranoid minimum. Depth counts rolls after the root move.
+//! turns included); opponents are modelled by the greedy policy of the heuristic bot with its
+//! default weights (the normal level) — each picks the move best for itself — which in a
+//! four-player game is far closer to real play than a paranoid minimum, and exact against the
+//! normal level. The searching side's own leaves use its weights (so a weight sweep does not
+//! also change the opponent model) or the learned win chance. Depth counts rolls after the
+//! root move.
 //!
 //! Pruning (*-minimax style, Ballard's Star1 at chance nodes): the leaves are bounded by the
 //! evaluation's range around the root's value, so a root move whose chance node can no longer
@@ -77,6 +80,8 @@ struct Searcher<'a> {
     leaf: Leaf,
     my_side: usize,
     weights: &'a Weights,
+    /// The opponents' model: the default heuristic.
+    model: Weights,
     deadline: Option<Instant>,
     nodes: u64,
 }
@@ -139,7 +144,8 @@ impl Searcher<'_> {
             }
             Ok(best)
         } else {
-            let pick = greedy_index(&rolled, &moves, self.weights);
+            // Opponents play the normal level: the heuristic with the default weights.
+            let pick = greedy_index(&rolled, &moves, &self.model);
             self.chance(&after(&rolled, &moves[pick]), depth - 1)
         }
     }
@@ -218,6 +224,7 @@ pub fn search_index(game: &Game, moves: &Moves, weights: &Weights, limits: Searc
         leaf: limits.leaf,
         my_side: if game.options().teams { me & 1 } else { me },
         weights,
+        model: Weights::default(),
         deadline: limits.time.map(|t| Instant::now() + t),
         nodes: 0,
     };
