@@ -1,5 +1,9 @@
 //! Rollout search (Tesauro and Galperin's Monte Carlo policy improvement), the hard level.
 //!
+//! Measured (docs/benchmarks.md): whole-game rollouts are too noisy to separate moves whose
+//! win chances differ by a point or two, so the rollouts stop after `horizon` rolls (8 by
+//! default) and many of them are run; the count matters more than the length.
+//!
 //! Each candidate move is played on many times by the heuristic's greedy policy for every
 //! player — which is exactly how the heuristic opponents play, and a fair model of others —
 //! with sampled dice, to the end of the game or for `horizon` rolls, and judged by who wins
@@ -48,9 +52,9 @@ impl Default for RolloutLimits {
     fn default() -> Self {
         RolloutLimits {
             rollouts: 64,
-            horizon: 0,
+            horizon: 8,
             time: None,
-            temperature: 40.0,
+            temperature: 80.0,
         }
     }
 }
