@@ -4,8 +4,9 @@
 //! - [`FlightLevel`]`::{Easy, Normal, Hard}` are the hall's levels; [`parse_bot`] builds any
 //!   bot from a spec such as `search:depth=3` or `heuristic:danger=1.5`.
 //! - [`play_game`] plays a whole game between bots from a seed (simulations, tests).
-//! - [`RolloutBot`] (spec `rollout`) is an experimental Monte Carlo policy-rollout bot (common
-//!   random numbers, racing of the candidates, win chance as the value), not a level.
+//! - [`RolloutBot`] (spec `rollout`; [`RolloutBot::hall`] is the hard level) is Monte Carlo
+//!   policy improvement: common random numbers, racing of the candidates, the share of
+//!   rollouts won as the value. [`SearchBot`] (spec `search`) is expectimax over the die.
 //! - [`learned`] is an experimental learned win-chance evaluation (`search:leaf=learned`),
 //!   fitted to self-play outcomes by the `train_flight` example.
 //! - [`eval`] is the evaluation both the heuristic and the search use; [`geometry`] the
