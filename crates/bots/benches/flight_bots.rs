@@ -4,7 +4,7 @@
 #![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hangar_bots::flight::{FlightBot, HeuristicBot, RandomBot, SearchBot};
+use hangar_bots::flight::{FlightBot, HeuristicBot, RandomBot, SearchBot, parse_bot};
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, NoEvents, Options, Seating};
 
@@ -64,6 +64,20 @@ fn decisions(c: &mut Criterion) {
         c,
         "flight search depth 2 decision",
         &SearchBot::with_depth(2),
+        &games,
+    );
+    let rollout = parse_bot("rollout:n=64,horizon=4,temp=80").expect("a valid spec");
+    bench_bot(
+        c,
+        "flight rollout n=64 horizon 4 decision",
+        rollout.as_ref(),
+        &games,
+    );
+    let learned = parse_bot("search:depth=2,leaf=learned").expect("a valid spec");
+    bench_bot(
+        c,
+        "flight search depth 2 learned-leaf decision",
+        learned.as_ref(),
         &games,
     );
 }

@@ -60,7 +60,11 @@ fn all_bots() -> Vec<Box<dyn FlightBot>> {
         Box::new(SearchBot::with_depth(1)),
         Box::new(SearchBot::with_depth(2)),
         parse_bot("hard:ms=2").unwrap(),
+        parse_bot("search:ms=2").unwrap(),
         parse_bot("rollout:n=2,horizon=4").unwrap(),
+        parse_bot("rollout:n=2,horizon=0").unwrap(),
+        parse_bot("rollout:n=64,horizon=3,ms=2,temp=20").unwrap(),
+        parse_bot("search:depth=1,leaf=learned").unwrap(),
     ]
 }
 

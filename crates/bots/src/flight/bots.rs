@@ -1,5 +1,6 @@
-//! The three bots behind [`FlightBot`]: random, heuristic (greedy on the evaluation) and
-//! search (expectimax on the same evaluation).
+//! The bots behind [`FlightBot`]: random, heuristic (greedy on the evaluation), search
+//! (expectimax on the same evaluation) and rollout (Monte Carlo policy improvement, the hard
+//! level).
 
 use std::time::Duration;
 
@@ -8,7 +9,7 @@ use hangar_flight::{Game, Moves};
 
 use super::eval::Weights;
 use super::rollout::{RolloutLimits, rollout_index};
-use super::search::{SearchLimits, greedy_index, search_index};
+use super::search::{Leaf, SearchLimits, greedy_index, search_index};
 
 /// A player of Aeroplane Chess: given a position awaiting a move and its legal moves, picks one.
 ///
@@ -72,7 +73,7 @@ impl FlightBot for HeuristicBot {
     }
 }
 
-/// Expectimax over the die with the heuristic's evaluation at the leaves (the hard level).
+/// Expectimax over the die with the heuristic's evaluation at the leaves.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchBot {
     /// The evaluation's weights.
@@ -82,7 +83,7 @@ pub struct SearchBot {
 }
 
 impl SearchBot {
-    /// The hall's hard level: deepening up to 6 rolls within 50 ms.
+    /// A clocked search's default budget: deepening up to 6 rolls within 50 ms.
     pub const HALL_TIME: Duration = Duration::from_millis(50);
 
     /// A deterministic search of exactly `depth` rolls.
@@ -92,6 +93,7 @@ impl SearchBot {
             limits: SearchLimits {
                 max_depth: depth,
                 time: None,
+                leaf: Leaf::Heuristic,
             },
         }
     }
@@ -104,6 +106,7 @@ impl Default for SearchBot {
             limits: SearchLimits {
                 max_depth: 6,
                 time: Some(Self::HALL_TIME),
+                leaf: Leaf::Heuristic,
             },
         }
     }
@@ -114,6 +117,9 @@ impl FlightBot for SearchBot {
         let mut name = format!("search:depth={}", self.limits.max_depth);
         if let Some(time) = self.limits.time {
             name.push_str(&format!(",ms={}", time.as_millis()));
+        }
+        if self.limits.leaf == Leaf::Learned {
+            name.push_str(",leaf=learned");
         }
         if self.weights != Weights::default() {
             name.push_str(&format!(",{}", self.weights));
@@ -126,21 +132,46 @@ impl FlightBot for SearchBot {
     }
 }
 
-/// Rollout search: each move judged by short greedy self-play continuations with shared dice.
+/// Rollout search (the hard level): each move judged by greedy self-play continuations with
+/// shared dice, by the share of them it wins (see [`super::rollout`]).
 #[derive(Clone, Copy, Debug)]
 pub struct RolloutBot {
-    /// The evaluation's weights.
+    /// The evaluation's weights (the rollout policy's and the cut-short estimate's).
     pub weights: Weights,
-    /// Rollouts and horizon.
+    /// Rollouts, horizon, clock.
     pub limits: RolloutLimits,
+}
+
+impl RolloutBot {
+    /// The hall's hard level: up to [`Self::HALL_ROLLOUTS`] rollouts of 8 rolls per candidate
+    /// move within 50 ms.
+    pub const HALL_TIME: Duration = Duration::from_millis(50);
+    /// Most rollouts per candidate of the hard level (the clock usually ends it first).
+    pub const HALL_ROLLOUTS: u32 = 4096;
+
+    /// The hall's hard level.
+    pub fn hall() -> Self {
+        RolloutBot {
+            weights: Weights::default(),
+            limits: RolloutLimits {
+                rollouts: Self::HALL_ROLLOUTS,
+                time: Some(Self::HALL_TIME),
+                ..RolloutLimits::default()
+            },
+        }
+    }
 }
 
 impl FlightBot for RolloutBot {
     fn name(&self) -> String {
-        let mut name = format!(
-            "rollout:n={},horizon={}",
-            self.limits.rollouts, self.limits.horizon
-        );
+        let limits = &self.limits;
+        let mut name = format!("rollout:n={},horizon={}", limits.rollouts, limits.horizon);
+        if let Some(time) = limits.time {
+            name.push_str(&format!(",ms={}", time.as_millis()));
+        }
+        if limits.temperature != RolloutLimits::default().temperature {
+            name.push_str(&format!(",temp={}", limits.temperature));
+        }
         if self.weights != Weights::default() {
             name.push_str(&format!(",{}", self.weights));
         }

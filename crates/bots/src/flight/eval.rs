@@ -159,7 +159,7 @@ fn enemy_reach(snapshot: &Snapshot, enemy: usize, square: usize) -> f32 {
 
 /// The chance that the plane of `colour` at progress `progress` is sent home before its
 /// side's next turn.
-fn danger(snapshot: &Snapshot, colour: usize, progress: u8) -> f32 {
+pub(crate) fn danger(snapshot: &Snapshot, colour: usize, progress: u8) -> f32 {
     if progress == CROSSING {
         // Only the opposite colour's flight crosses here (F-CROSS).
         let opposite = (colour + 2) % 4;
@@ -190,7 +190,7 @@ fn danger(snapshot: &Snapshot, colour: usize, progress: u8) -> f32 {
 }
 
 /// How many planes of `colour`'s side stand on the same track square as `progress`.
-fn stack_size(snapshot: &Snapshot, colour: usize, progress: u8) -> usize {
+pub(crate) fn stack_size(snapshot: &Snapshot, colour: usize, progress: u8) -> usize {
     let square = square_of(colour, progress);
     (0..4)
         .filter(|&c| snapshot.present[c] && snapshot.side[c] == snapshot.side[colour])
@@ -267,6 +267,36 @@ pub fn evaluate(snapshot: &Snapshot, colour: usize, weights: &Weights) -> f32 {
     }
     let mean = sum / count as f32;
     mine - weights.leader * strongest - (1.0 - weights.leader) * mean
+}
+
+/// An estimate of the chance that the side of `colour` wins from here: a softmax of the sides'
+/// worths (in pips) at `temperature` pips. Rollouts that stop before the end of the game are
+/// judged by it; a finished game is 1 or 0.
+pub fn win_chance(snapshot: &Snapshot, colour: usize, weights: &Weights, temperature: f32) -> f32 {
+    let me = snapshot.side[colour];
+    if let Some(winner) = snapshot.winner_side {
+        return if winner == me { 1.0 } else { 0.0 };
+    }
+    let mut worths = [None; 4];
+    for (side, slot) in worths.iter_mut().enumerate() {
+        if (0..4).any(|c| snapshot.present[c] && snapshot.side[c] == side) {
+            *slot = Some(side_worth(snapshot, side, weights));
+        }
+    }
+    let top = worths.iter().flatten().fold(f32::MIN, |a, &b| a.max(b));
+    let temperature = temperature.max(1e-3);
+    let mut total = 0.0;
+    let mut mine = 0.0;
+    for (side, worth) in worths.iter().enumerate() {
+        if let Some(worth) = worth {
+            let weight = ((worth - top) / temperature).exp();
+            total += weight;
+            if side == me {
+                mine = weight;
+            }
+        }
+    }
+    if total > 0.0 { mine / total } else { 0.0 }
 }
 
 #[cfg(test)]

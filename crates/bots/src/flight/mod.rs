@@ -4,7 +4,11 @@
 //! - [`FlightLevel`]`::{Easy, Normal, Hard}` are the hall's levels; [`parse_bot`] builds any
 //!   bot from a spec such as `search:depth=3` or `heuristic:danger=1.5`.
 //! - [`play_game`] plays a whole game between bots from a seed (simulations, tests).
-//! - [`RolloutBot`] (spec `rollout`) is an experimental policy-rollout bot, not a level.
+//! - [`RolloutBot`] (spec `rollout`; [`RolloutBot::hall`] is the hard level) is Monte Carlo
+//!   policy improvement: common random numbers, racing of the candidates, the share of
+//!   rollouts won as the value. [`SearchBot`] (spec `search`) is expectimax over the die.
+//! - [`learned`] is an experimental learned win-chance evaluation (`search:leaf=learned`),
+//!   fitted to self-play outcomes by the `train_flight` example.
 //! - [`eval`] is the evaluation both the heuristic and the search use; [`geometry`] the
 //!   route tables it reasons with; [`snapshot`] its picture of a position.
 
@@ -12,6 +16,7 @@ mod arena;
 mod bots;
 pub mod eval;
 pub mod geometry;
+pub mod learned;
 pub mod rollout;
 pub mod search;
 pub mod snapshot;
@@ -20,6 +25,7 @@ mod spec;
 pub use arena::{GameResult, play_game};
 pub use bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot};
 pub use eval::Weights;
+pub use learned::LearnedEval;
 pub use rollout::RolloutLimits;
-pub use search::SearchLimits;
+pub use search::{Leaf, SearchLimits};
 pub use spec::{BotSpecError, FlightLevel, parse_bot, split_bot_list};

@@ -1,27 +1,84 @@
-//! Rollout search (Tesauro and Galperin's policy improvement): each candidate move is played
-//! on, many times, for a few turns by the greedy policy for every player with sampled dice,
-//! and judged by the evaluation where the rollouts stop. Every candidate sees the same dice
-//! streams (common random numbers), so the comparison between moves is far less noisy than
-//! each estimate alone.
+//! Rollout search (Tesauro and Galperin's Monte Carlo policy improvement), the hard level.
+//!
+//! Measured (docs/benchmarks.md): whole-game rollouts are too noisy to separate moves whose
+//! win chances differ by a point or two, so the rollouts stop after `horizon` rolls (8 by
+//! default) and many of them are run; the count matters more than the length.
+//!
+//! Each candidate move is played on many times by the heuristic's greedy policy for every
+//! player — which is exactly how the heuristic opponents play, and a fair model of others —
+//! with sampled dice, to the end of the game or for `horizon` rolls, and judged by who wins
+//! (a rollout cut short is judged by [`win_chance`], a calibrated guess from the evaluation).
+//! The move with the best mean wins: the value is the win probability, not a proxy in pips.
+//!
+//! - Common random numbers: rollout `k` of every candidate uses the same dice stream, so two
+//!   moves are compared on the same luck and the noise of the difference is far below that
+//!   of each estimate.
+//! - Racing: the rollouts are run in rounds for all candidates still in the race; after each
+//!   round a candidate whose paired difference to the leader is clearly negative (its upper
+//!   confidence bound below zero) leaves the race, so the budget goes to the close calls.
+//! - Limits: a number of rollouts per candidate (deterministic for a given seed) and
+//!   optionally a wall-clock budget (the hall's hard level).
+
+use std::time::{Duration, Instant};
 
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, Moves, NoEvents};
 
-use super::eval::Weights;
-use super::search::{greedy_index, value_for};
+use super::eval::{Weights, win_chance};
+use super::search::greedy_index;
+use super::snapshot::Snapshot;
+
+/// No rollout goes past this many rolls (no game comes near it: a guard).
+const ROLL_CAP: u32 = 5_000;
+/// Rollouts per candidate before the first elimination, and between later ones.
+const FIRST_ROUND: usize = 8;
+/// Standard errors by which a candidate must trail the leader to leave the race.
+const RACE_Z: f32 = 2.5;
 
 /// Settings of a rollout search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RolloutLimits {
-    /// Rollouts per candidate move.
+    /// Most rollouts per candidate move.
     pub rollouts: u32,
-    /// Rolls per rollout before the evaluation judges the position.
+    /// Rolls per rollout before the estimate judges the position; 0 plays to the end.
     pub horizon: u32,
+    /// Wall-clock budget per decision; `None` runs all rollouts (deterministic).
+    pub time: Option<Duration>,
+    /// Temperature (in pips) of the win-chance estimate that judges cut-short rollouts.
+    pub temperature: f32,
 }
 
-/// Plays `game` (awaiting a roll) on for `horizon` rolls with the greedy policy for everyone.
+impl Default for RolloutLimits {
+    fn default() -> Self {
+        RolloutLimits {
+            rollouts: 64,
+            horizon: 8,
+            time: None,
+            temperature: 80.0,
+        }
+    }
+}
+
+/// What one finished or cut-short rollout is worth to `me`: 1 for a win, 0 for a loss; under
+/// play-on, where places after the first count too, the place is scaled to 1..0.
+fn outcome(game: &Game, me: usize, weights: &Weights, temperature: f32) -> f32 {
+    if game.is_over() {
+        let ranks = game.final_ranks();
+        let rank = ranks[me].unwrap_or(u8::MAX);
+        if game.options().play_on && !game.options().teams {
+            let players = game.player_count().max(2) as f32;
+            return ((players - f32::from(rank)) / (players - 1.0)).clamp(0.0, 1.0);
+        }
+        return if rank == 1 { 1.0 } else { 0.0 };
+    }
+    win_chance(&Snapshot::of(game), me, weights, temperature)
+}
+
+/// Plays `game` (awaiting a roll) on with the greedy policy for everyone: `horizon` rolls, or
+/// to the end when `horizon` is 0.
 fn roll_out(mut game: Game, horizon: u32, dice: &mut Dice, weights: &Weights) -> Game {
-    for _ in 0..horizon {
+    let limit = if horizon == 0 { ROLL_CAP } else { horizon };
+    for _ in 0..limit {
         if game.is_over() {
             break;
         }
@@ -41,8 +98,70 @@ fn roll_out(mut game: Game, horizon: u32, dice: &mut Dice, weights: &Weights) ->
     game
 }
 
+/// The candidates of one decision and their rollout values so far.
+struct Race {
+    starts: Vec<Game>,
+    /// `values[i][k]`: rollout `k` of candidate `i` (only for candidates still racing).
+    values: Vec<Vec<f32>>,
+    alive: Vec<bool>,
+}
+
+impl Race {
+    fn mean(&self, i: usize) -> f32 {
+        let v = &self.values[i];
+        if v.is_empty() {
+            f32::MIN
+        } else {
+            v.iter().sum::<f32>() / v.len() as f32
+        }
+    }
+
+    /// The racing candidate with the best mean over the rollouts all racers share.
+    fn leader(&self) -> usize {
+        let mut best = (f32::MIN, 0);
+        for i in 0..self.starts.len() {
+            if self.alive[i] {
+                let mean = self.mean(i);
+                if mean > best.0 {
+                    best = (mean, i);
+                }
+            }
+        }
+        best.1
+    }
+
+    /// Drops every racer whose paired difference to the leader is clearly below zero.
+    fn eliminate(&mut self) {
+        let lead = self.leader();
+        let rounds = self.values[lead].len();
+        if rounds < 2 {
+            return;
+        }
+        for i in 0..self.starts.len() {
+            if i == lead || !self.alive[i] {
+                continue;
+            }
+            let diffs = self.values[i]
+                .iter()
+                .zip(&self.values[lead])
+                .map(|(a, b)| a - b);
+            let n = rounds as f32;
+            let mean = diffs.clone().sum::<f32>() / n;
+            let var = diffs.map(|d| (d - mean) * (d - mean)).sum::<f32>() / (n - 1.0);
+            let stderr = (var / n).sqrt();
+            if mean + RACE_Z * stderr < 0.0 {
+                self.alive[i] = false;
+            }
+        }
+    }
+
+    fn racers(&self) -> usize {
+        self.alive.iter().filter(|&&a| a).count()
+    }
+}
+
 /// The index (into `moves`) of the move with the best mean rollout value for the player on
-/// turn. `seed` fixes the dice of the rollouts.
+/// turn. `seed` fixes the dice of the rollouts: without a clock the answer is deterministic.
 pub fn rollout_index(
     game: &Game,
     moves: &Moves,
@@ -53,21 +172,102 @@ pub fn rollout_index(
     if moves.len() <= 1 {
         return 0;
     }
+    let deadline = limits.time.map(|t| Instant::now() + t);
     let me = game.turn().index();
-    let mut best = (f32::MIN, 0);
-    for (i, m) in moves.iter().enumerate() {
-        let mut start = *game;
-        start.play_unchecked(m, &mut NoEvents);
-        let mut total = 0.0;
-        for k in 0..limits.rollouts {
-            let mut dice = Dice::new(seed.derive(u64::from(k)));
-            let end = roll_out(start, limits.horizon, &mut dice, weights);
-            total += value_for(&end, me, weights);
+    let starts: Vec<Game> = moves
+        .iter()
+        .map(|m| {
+            let mut next = *game;
+            next.play_unchecked(m, &mut NoEvents);
+            next
+        })
+        .collect();
+    let count = starts.len();
+    let mut race = Race {
+        starts,
+        values: vec![Vec::new(); count],
+        alive: vec![true; count],
+    };
+    let mut next_check = FIRST_ROUND;
+    'rollouts: for k in 0..limits.rollouts.max(1) as usize {
+        let stream = seed.derive(k as u64);
+        for i in 0..count {
+            if !race.alive[i] {
+                continue;
+            }
+            if k > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                // Out of time: forget the unfinished round so all racers share rollouts.
+                for values in race.values.iter_mut() {
+                    values.truncate(k);
+                }
+                break 'rollouts;
+            }
+            let mut dice = Dice::new(stream);
+            let end = roll_out(race.starts[i], limits.horizon, &mut dice, weights);
+            let value = outcome(&end, me, weights, limits.temperature);
+            race.values[i].push(value);
         }
-        let mean = total / limits.rollouts.max(1) as f32;
-        if mean > best.0 {
-            best = (mean, i);
+        if k + 1 == next_check {
+            race.eliminate();
+            if race.racers() == 1 {
+                break;
+            }
+            next_check += FIRST_ROUND.max(next_check / 2);
         }
     }
-    best.1
+    race.leader()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hangar_flight::{Options, Seating};
+
+    fn opening(seed: u64) -> Game {
+        let mut dice = Dice::new(Seed::from_u64(seed));
+        let seating = Seating::draw(4, false, |n| dice.roll_below(n)).unwrap();
+        Game::new(Options::traditional(), &seating.seated(), seating.first).unwrap()
+    }
+
+    #[test]
+    fn rollouts_without_a_clock_are_deterministic() {
+        // Play a few rolls in until some decision has two moves.
+        let mut game = opening(5);
+        let mut dice = Dice::new(Seed::from_u64(9));
+        let limits = RolloutLimits {
+            rollouts: 12,
+            horizon: 30,
+            ..RolloutLimits::default()
+        };
+        let mut decisions = 0;
+        while !game.is_over() && decisions < 6 {
+            let moves = game.roll(dice.roll(), &mut NoEvents).unwrap();
+            if moves.is_empty() {
+                continue;
+            }
+            let seed = Seed::from_u64(decisions);
+            let a = rollout_index(&game, &moves, &Weights::default(), limits, seed);
+            let b = rollout_index(&game, &moves, &Weights::default(), limits, seed);
+            assert_eq!(a, b);
+            assert!(a < moves.len());
+            if moves.len() > 1 {
+                decisions += 1;
+            }
+            game.play_unchecked(&moves[a], &mut NoEvents);
+        }
+    }
+
+    #[test]
+    fn a_finished_game_is_worth_its_result() {
+        // Play one game to the end with greedy moves; the winner's outcome is 1, others 0.
+        let mut game = opening(3);
+        let mut dice = Dice::new(Seed::from_u64(4));
+        game = roll_out(game, 0, &mut dice, &Weights::default());
+        assert!(game.is_over());
+        let ranks = game.final_ranks();
+        for (colour, rank) in ranks.iter().enumerate() {
+            let value = outcome(&game, colour, &Weights::default(), 40.0);
+            assert_eq!(value, if *rank == Some(1) { 1.0 } else { 0.0 });
+        }
+    }
 }

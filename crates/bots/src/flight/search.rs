@@ -2,9 +2,12 @@
 //!
 //! The tree alternates chance nodes (the next roll, 1–6, each 1/6) and decision nodes. The
 //! searching side takes the best child at its own decisions (its bonus rolls and its partner's
-//! turns included); opponents are modelled by the greedy policy of the heuristic bot — each
-//! picks the move best for itself by the same evaluation — which in a four-player game is far
-//! closer to real play than a paranoid minimum. Depth counts rolls after the root move.
+//! turns included); opponents are modelled by the greedy policy of the heuristic bot with its
+//! default weights (the normal level) — each picks the move best for itself — which in a
+//! four-player game is far closer to real play than a paranoid minimum, and exact against the
+//! normal level. The searching side's own leaves use its weights (so a weight sweep does not
+//! also change the opponent model) or the learned win chance. Depth counts rolls after the
+//! root move.
 //!
 //! Pruning (*-minimax style, Ballard's Star1 at chance nodes): the leaves are bounded by the
 //! evaluation's range around the root's value, so a root move whose chance node can no longer
@@ -18,6 +21,7 @@ use std::time::{Duration, Instant};
 use hangar_flight::{Game, Move, Moves, NoEvents};
 
 use super::eval::{Weights, evaluate};
+use super::learned::LearnedEval;
 use super::snapshot::Snapshot;
 
 /// Limits of one search.
@@ -27,6 +31,19 @@ pub struct SearchLimits {
     pub max_depth: u32,
     /// Wall-clock budget; `None` searches exactly `max_depth` (deterministic).
     pub time: Option<Duration>,
+    /// How the searching side judges the leaves.
+    pub leaf: Leaf,
+}
+
+/// How the searching side judges a position at the leaves of its tree (opponents are always
+/// modelled by the heuristic's greedy policy).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Leaf {
+    /// The heuristic evaluation, in pips.
+    #[default]
+    Heuristic,
+    /// The learned chance of winning ([`LearnedEval::shipped`]).
+    Learned,
 }
 
 /// Raised inside the tree when the clock runs out.
@@ -60,8 +77,11 @@ fn after(game: &Game, m: &Move) -> Game {
 
 struct Searcher<'a> {
     me: usize,
+    leaf: Leaf,
     my_side: usize,
     weights: &'a Weights,
+    /// The opponents' model: the default heuristic.
+    model: Weights,
     deadline: Option<Instant>,
     nodes: u64,
 }
@@ -72,6 +92,14 @@ impl Searcher<'_> {
             colour & 1
         } else {
             colour
+        }
+    }
+
+    /// The value of a leaf for the searching side.
+    fn leaf_value(&self, game: &Game) -> f32 {
+        match self.leaf {
+            Leaf::Heuristic => value_for(game, self.me, self.weights),
+            Leaf::Learned => LearnedEval::shipped().win_chance(&Snapshot::of(game), self.me),
         }
     }
 
@@ -87,7 +115,7 @@ impl Searcher<'_> {
     fn chance(&mut self, game: &Game, depth: u32) -> Result<f32, OutOfTime> {
         self.tick()?;
         if depth == 0 || game.is_over() {
-            return Ok(value_for(game, self.me, self.weights));
+            return Ok(self.leaf_value(game));
         }
         let mut total = 0.0;
         for roll in 1..=6u8 {
@@ -118,7 +146,8 @@ impl Searcher<'_> {
             }
             Ok(best)
         } else {
-            let pick = greedy_index(&rolled, &moves, self.weights);
+            // Opponents play the normal level: the heuristic with the default weights.
+            let pick = greedy_index(&rolled, &moves, &self.model);
             self.chance(&after(&rolled, &moves[pick]), depth - 1)
         }
     }
@@ -132,12 +161,16 @@ impl Searcher<'_> {
         depth: u32,
         bound: f32,
     ) -> Result<usize, OutOfTime> {
-        let ceiling = value_for(game, self.me, self.weights) + bound;
+        let ceiling = match self.leaf {
+            Leaf::Heuristic => value_for(game, self.me, self.weights) + bound,
+            // A chance of winning is at most 1.
+            Leaf::Learned => 1.0,
+        };
         let mut best = (f32::MIN, 0);
         for (i, m) in moves.iter().enumerate() {
             let next = after(game, m);
             let value = if depth == 0 || next.is_over() {
-                value_for(&next, self.me, self.weights)
+                self.leaf_value(&next)
             } else {
                 let mut total = 0.0;
                 let mut cut = false;
@@ -190,15 +223,17 @@ pub fn search_index(game: &Game, moves: &Moves, weights: &Weights, limits: Searc
     let me = game.turn().index();
     let mut searcher = Searcher {
         me,
+        leaf: limits.leaf,
         my_side: if game.options().teams { me & 1 } else { me },
         weights,
+        model: Weights::default(),
         deadline: limits.time.map(|t| Instant::now() + t),
         nodes: 0,
     };
     // Depth 0 is the greedy answer: always there, whatever the clock says.
     let mut best = greedy_index(game, moves, weights);
     let first = if limits.time.is_some() {
-        1
+        1.min(limits.max_depth)
     } else {
         limits.max_depth
     };

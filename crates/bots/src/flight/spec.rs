@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot};
 use super::eval::Weights;
 use super::rollout::RolloutLimits;
-use super::search::SearchLimits;
+use super::search::{Leaf, SearchLimits};
 
 /// The levels the hall offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -21,7 +21,7 @@ pub enum FlightLevel {
     Easy,
     /// The heuristic bot.
     Normal,
-    /// The search bot, 50 ms per decision.
+    /// The rollout bot, 50 ms per decision.
     Hard,
 }
 
@@ -34,7 +34,7 @@ impl FlightLevel {
         match self {
             FlightLevel::Easy => Box::new(RandomBot),
             FlightLevel::Normal => Box::new(HeuristicBot::default()),
-            FlightLevel::Hard => Box::new(SearchBot::default()),
+            FlightLevel::Hard => Box::new(RolloutBot::hall()),
         }
     }
 
@@ -84,12 +84,16 @@ impl FromStr for FlightLevel {
 }
 
 /// Builds a bot from its spec: `name[:key=value,…]`. Names: `random` (= `easy`),
-/// `heuristic` (= `normal`), `search` / `hard`. Settings: any evaluation weight
-/// (`danger=1.5`) for heuristic and search, and for search `depth=N` (rolls) and `ms=N`
-/// (time per decision; `ms=0` means no clock, exactly `depth`). `hard` alone is the hall's
-/// level (depth up to 6 within 50 ms); `search` alone is depth 3 without a clock.
-/// `rollout` (experimental) takes `n=N` rollouts per move (default 64) and `horizon=N` rolls
-/// per rollout (default 12), plus weights.
+/// `heuristic` (= `normal`), `search`, `rollout`, and `hard` (the hall's level: rollout with up
+/// to 4096 rollouts of 8 rolls per move within 50 ms).
+///
+/// Settings: any evaluation weight (`danger=1.5`) for every bot but random. `search` takes
+/// `depth=N` (rolls, default 3), `ms=N` (a clock: deepening up to `depth`, default 6 then;
+/// `ms=0` means no clock) and `leaf=learned` (judge its leaves by the learned win chance,
+/// [`super::learned`]). `rollout` and `hard` take `n=N` (most rollouts per move, default 64;
+/// hard 4096), `horizon=N` (rolls per rollout, default 8; 0 plays to the end), `ms=N` (a clock
+/// per decision; hard 50, `ms=0` none) and `temp=T` (temperature in pips of the win-chance
+/// estimate of cut-short rollouts, default 80).
 pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     let spec = spec.trim();
     let (name, settings) = spec.split_once(':').unwrap_or((spec, ""));
@@ -102,6 +106,8 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     let mut ms: Option<u64> = None;
     let mut rollouts: Option<u32> = None;
     let mut horizon: Option<u32> = None;
+    let mut temperature: Option<f32> = None;
+    let mut leaf: Option<Leaf> = None;
     for setting in settings.split(',').filter(|s| !s.trim().is_empty()) {
         let (key, value) = setting.split_once('=').ok_or_else(|| bad(setting))?;
         match key.trim() {
@@ -109,14 +115,32 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
             "ms" => ms = Some(value.trim().parse().map_err(|_| bad(setting))?),
             "n" => rollouts = Some(value.trim().parse().map_err(|_| bad(setting))?),
             "horizon" => horizon = Some(value.trim().parse().map_err(|_| bad(setting))?),
+            "leaf" => {
+                leaf = Some(match value.trim() {
+                    "heuristic" => Leaf::Heuristic,
+                    "learned" => Leaf::Learned,
+                    _ => return Err(bad(setting)),
+                })
+            }
+            "temp" => {
+                let t: f32 = value.trim().parse().map_err(|_| bad(setting))?;
+                if !(t.is_finite() && t > 0.0) {
+                    return Err(bad(setting));
+                }
+                temperature = Some(t);
+            }
             key => weights.set(key, value.trim()).map_err(|_| bad(setting))?,
         }
     }
-    let is_search = matches!(name, "search" | "hard");
-    if !is_search && (depth.is_some() || ms.is_some()) {
+    let is_search = name == "search";
+    let is_rollout = matches!(name, "rollout" | "hard");
+    if !is_search && (depth.is_some() || leaf.is_some()) {
         return Err(bad(settings));
     }
-    if name != "rollout" && (rollouts.is_some() || horizon.is_some()) {
+    if !is_search && !is_rollout && ms.is_some() {
+        return Err(bad(settings));
+    }
+    if !is_rollout && (rollouts.is_some() || horizon.is_some() || temperature.is_some()) {
         return Err(bad(settings));
     }
     match name {
@@ -127,14 +151,10 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
             Ok(Box::new(RandomBot))
         }
         "heuristic" | "normal" => Ok(Box::new(HeuristicBot { weights })),
-        "search" | "hard" => {
-            // `hard` alone is the hall's clocked level; naming a depth asks for exactly it.
-            let ms = match (ms, depth) {
-                (Some(ms), _) => ms,
-                (None, None) if name == "hard" => 50,
-                _ => 0,
-            };
-            let depth = depth.unwrap_or(if name == "hard" { 6 } else { 3 });
+        "search" => {
+            // A clock without a depth deepens up to 6 rolls; a depth alone is exactly it.
+            let ms = ms.unwrap_or(0);
+            let depth = depth.unwrap_or(if ms > 0 { 6 } else { 3 });
             if depth > 12 {
                 return Err(bad(&format!("depth={depth}")));
             }
@@ -143,13 +163,25 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
                 limits: SearchLimits {
                     max_depth: depth,
                     time: (ms > 0).then(|| Duration::from_millis(ms)),
+                    leaf: leaf.unwrap_or_default(),
                 },
             }))
         }
-        "rollout" => {
+        "rollout" | "hard" => {
+            let defaults = if name == "hard" {
+                RolloutBot::hall().limits
+            } else {
+                RolloutLimits::default()
+            };
             let limits = RolloutLimits {
-                rollouts: rollouts.unwrap_or(64).clamp(1, 100_000),
-                horizon: horizon.unwrap_or(12).clamp(1, 10_000),
+                rollouts: rollouts.unwrap_or(defaults.rollouts).clamp(1, 1_000_000),
+                horizon: horizon.unwrap_or(defaults.horizon).min(10_000),
+                time: match ms {
+                    Some(0) => None,
+                    Some(ms) => Some(Duration::from_millis(ms)),
+                    None => defaults.time,
+                },
+                temperature: temperature.unwrap_or(defaults.temperature),
             };
             Ok(Box::new(RolloutBot { weights, limits }))
         }
@@ -183,8 +215,18 @@ mod tests {
         assert_eq!(parse_bot("easy").unwrap().name(), "random");
         assert_eq!(parse_bot("normal").unwrap().name(), "heuristic");
         assert_eq!(parse_bot("search").unwrap().name(), "search:depth=3");
-        assert_eq!(parse_bot("hard").unwrap().name(), "search:depth=6,ms=50");
-        assert_eq!(parse_bot("hard:depth=2").unwrap().name(), "search:depth=2");
+        assert_eq!(
+            parse_bot("search:ms=50").unwrap().name(),
+            "search:depth=6,ms=50"
+        );
+        assert_eq!(
+            parse_bot("hard").unwrap().name(),
+            "rollout:n=4096,horizon=8,ms=50"
+        );
+        assert_eq!(
+            parse_bot("hard:ms=0,n=512").unwrap().name(),
+            "rollout:n=512,horizon=8"
+        );
         assert_eq!(
             parse_bot("search:depth=4,ms=20").unwrap().name(),
             "search:depth=4,ms=20"
@@ -193,13 +235,26 @@ mod tests {
             parse_bot("rollout:n=8,horizon=4").unwrap().name(),
             "rollout:n=8,horizon=4"
         );
+        assert_eq!(
+            parse_bot("rollout:n=8,horizon=0,ms=50,temp=40")
+                .unwrap()
+                .name(),
+            "rollout:n=8,horizon=0,ms=50,temp=40"
+        );
+        assert_eq!(
+            parse_bot("search:depth=2,leaf=learned").unwrap().name(),
+            "search:depth=2,leaf=learned"
+        );
         assert!(
             parse_bot("heuristic:danger=2")
                 .unwrap()
                 .name()
                 .contains("danger=2")
         );
-        assert_eq!(FlightLevel::Hard.bot().name(), "search:depth=6,ms=50");
+        assert_eq!(
+            FlightLevel::Hard.bot().name(),
+            "rollout:n=4096,horizon=8,ms=50"
+        );
         assert_eq!(
             "Normal".parse::<FlightLevel>().unwrap(),
             FlightLevel::Normal
@@ -245,5 +300,20 @@ mod tests {
             parse_bot("heuristic:bogus=1"),
             Err(BotSpecError::BadSetting { .. })
         ));
+        for bad in [
+            "rollout:temp=0",
+            "rollout:temp=x",
+            "rollout:depth=2",
+            "hard:depth=2",
+            "search:leaf=oracle",
+            "heuristic:leaf=learned",
+            "random:ms=5",
+            "search:n=4",
+        ] {
+            assert!(
+                matches!(parse_bot(bad), Err(BotSpecError::BadSetting { .. })),
+                "{bad} was accepted"
+            );
+        }
     }
 }

@@ -1,0 +1,78 @@
+//! A quick tournament between flight bots without building the whole `hangar` binary, for
+//! trying bot settings: prints the first bot's win rate with its 95% Wilson interval.
+//!
+//! ```sh
+//! cargo run --release -p hangar-bots --example flight_match -- \
+//!     GAMES SEED THREADS PRESET BOT [BOT...]
+//! cargo run --release -p hangar-bots --example flight_match -- \
+//!     400 1 2 traditional rollout:n=32,horizon=40 heuristic heuristic heuristic
+//! ```
+//! `hangar sim` gives the full table; the published numbers come from it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // An example: fail loudly.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use hangar_bots::flight::{FlightBot, parse_bot, play_game};
+use hangar_dice::Seed;
+use hangar_flight::Options;
+
+fn wilson(wins: u64, games: u64) -> (f64, f64) {
+    let n = games as f64;
+    let p = wins as f64 / n;
+    let z = 1.96f64;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    (centre - half, centre + half)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    assert!(
+        args.len() >= 6,
+        "usage: GAMES SEED THREADS PRESET BOT BOT [BOT BOT]"
+    );
+    let games: u64 = args[0].parse().unwrap();
+    let seed: u64 = args[1].parse().unwrap();
+    let threads: u64 = args[2].parse().unwrap();
+    let options = match args[3].as_str() {
+        "improved" => Options::improved(),
+        _ => Options::traditional(),
+    };
+    let specs = &args[4..];
+    let bots: Vec<Box<dyn FlightBot>> = specs.iter().map(|s| parse_bot(s).unwrap()).collect();
+    let next = AtomicU64::new(0);
+    let wins = AtomicU64::new(0);
+    let played = AtomicU64::new(0);
+    let master = Seed::from_u64(seed);
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let refs: Vec<&dyn FlightBot> = bots.iter().map(|b| b.as_ref()).collect();
+                loop {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= games {
+                        break;
+                    }
+                    let result = play_game(options, &refs, master.derive(g)).unwrap();
+                    played.fetch_add(1, Ordering::Relaxed);
+                    if result.ranks[0] == 1 {
+                        wins.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let (w, n) = (wins.load(Ordering::Relaxed), played.load(Ordering::Relaxed));
+    let (lo, hi) = wilson(w, n);
+    println!(
+        "{}: {w}/{n} = {:.2}% [{:.2}, {:.2}] in {:.1}s",
+        specs.join(" "),
+        100.0 * w as f64 / n as f64,
+        100.0 * lo,
+        100.0 * hi,
+        start.elapsed().as_secs_f64()
+    );
+}
