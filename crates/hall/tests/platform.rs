@@ -237,7 +237,7 @@ async fn p_seats_bots_and_ready_start_the_game_and_p_autoplay_by_choice_finishes
         .await;
     host.ok(json!({"type": "remove_bot", "room": code, "seat": 2}))
         .await;
-    // The search bot of `hangar-bots` (flight `hard`) plays the rest of the game.
+    // The rollout bot of `hangar-bots` (flight `hard`) plays the rest of the game.
     host.ok(json!({"type": "add_bot", "room": code, "seat": 2, "bot": "hard"}))
         .await;
     // Not started until the person is ready.

@@ -1,5 +1,6 @@
-//! A greedy jungle player for bots and auto-play until the search bots of `hangar-bots` take
-//! over: wins at once when it can, captures when it can, otherwise a random move.
+//! A greedy jungle player, instant where a search would keep a timed-out seat waiting: the
+//! auto-play (`heuristic`) of an absent jungle player. Wins at once when it can, captures when
+//! it can, otherwise a random move; the searchers of `hangar-bots` are the bot levels.
 
 use hangar_dice::Dice;
 use hangar_jungle::{Game, Move};

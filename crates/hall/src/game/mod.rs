@@ -170,7 +170,7 @@ impl GameSession {
     /// Whether a bot of this level thinks long enough to be run off the async runtime.
     pub fn bot_is_slow(&self, level: &str) -> bool {
         match self {
-            // The flight search bot thinks up to 50 ms a decision.
+            // The flight hard bot (rollouts) thinks up to 50 ms a decision.
             GameSession::Flight(_) => matches!(level, "hard" | "search"),
             GameSession::Jungle(_) => matches!(level, "easy" | "normal" | "hard" | "alphabeta"),
         }
