@@ -1,6 +1,6 @@
-//! A greedy jungle player, instant where a search would keep a timed-out seat waiting: the
-//! auto-play (`heuristic`) of an absent jungle player. Wins at once when it can, captures when
-//! it can, otherwise a random move; the searchers of `hangar-bots` are the bot levels.
+//! The `greedy` jungle bot level, an instant player below the searchers of `hangar-bots`
+//! (`easy`, `normal`, `hard`): wins at once when it can, captures when it can, otherwise a
+//! random move.
 
 use hangar_dice::Dice;
 use hangar_jungle::{Game, Move};
