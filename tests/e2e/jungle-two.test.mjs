@@ -38,6 +38,7 @@ test('J-STEP/P-JUNGLE-DRAW: two players, keyboard and clicks, a draw declined th
   await yellow.locator('.jungle-board .movable-from').first().click({ force: true });
   await yellow.locator('.jungle-board .target-dot').first().click({ force: true });
   await waitPlies(red, 2);
+  await waitPlies(yellow, 2); // the mover's own page shows its move too
   assert.equal(await plies(yellow), 2);
 
   // A draw offer, declined…
