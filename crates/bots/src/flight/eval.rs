@@ -302,18 +302,7 @@ pub fn win_chance(snapshot: &Snapshot, colour: usize, weights: &Weights, tempera
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn two_player(red: [At; 4], blue: [At; 4]) -> Snapshot {
-        Snapshot {
-            present: [true, false, true, false],
-            side: [0, 1, 2, 3],
-            planes: 4,
-            at: [red, [At::Hangar; 4], blue, [At::Hangar; 4]],
-            stacks_block: true,
-            to_roll: None,
-            winner_side: None,
-        }
-    }
+    use crate::flight::snapshot::two_player;
 
     #[test]
     fn progress_is_good_and_enemy_progress_bad() {

@@ -95,3 +95,17 @@ impl Snapshot {
         self.present[a] && self.present[b] && self.side[a] != self.side[b]
     }
 }
+
+/// A test position: red against blue, four planes each at `red` and `blue`.
+#[cfg(test)]
+pub(crate) fn two_player(red: [At; 4], blue: [At; 4]) -> Snapshot {
+    Snapshot {
+        present: [true, false, true, false],
+        side: [0, 1, 2, 3],
+        planes: 4,
+        at: [red, [At::Hangar; 4], blue, [At::Hangar; 4]],
+        stacks_block: true,
+        to_roll: None,
+        winner_side: None,
+    }
+}

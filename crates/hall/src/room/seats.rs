@@ -35,6 +35,18 @@ fn err(code: ErrorCode, message: impl Into<String>) -> ProtoError {
 }
 
 impl Room {
+    /// Seat `index` exists and nobody (player or bot) sits in it.
+    fn check_empty_seat(&self, index: usize) -> Result<(), ProtoError> {
+        let target = self
+            .seats
+            .get(index)
+            .ok_or_else(|| err(ErrorCode::NoSeat, format!("no seat {index}")))?;
+        if !target.is_empty() {
+            return Err(err(ErrorCode::SeatTaken, format!("seat {index} is taken")));
+        }
+        Ok(())
+    }
+
     pub(super) fn seat_of(&self, player: i64) -> Option<usize> {
         self.seats
             .iter()
@@ -84,13 +96,7 @@ impl Room {
         if self.status == Status::Waiting {
             let free = match seat {
                 Some(index) => {
-                    let target = self
-                        .seats
-                        .get(index)
-                        .ok_or_else(|| err(ErrorCode::NoSeat, format!("no seat {index}")))?;
-                    if !target.is_empty() {
-                        return Err(err(ErrorCode::SeatTaken, format!("seat {index} is taken")));
-                    }
+                    self.check_empty_seat(index)?;
                     Some(index)
                 }
                 None => self.seats.iter().position(Seat::is_empty),
@@ -163,13 +169,7 @@ impl Room {
         index: usize,
     ) -> Answer {
         self.require_waiting()?;
-        let target = self
-            .seats
-            .get(index)
-            .ok_or_else(|| err(ErrorCode::NoSeat, format!("no seat {index}")))?;
-        if !target.is_empty() {
-            return Err(err(ErrorCode::SeatTaken, format!("seat {index} is taken")));
-        }
+        self.check_empty_seat(index)?;
         if let Some(old) = self.seat_of(player.id) {
             self.seats[old] = Seat::default();
             self.emit(json!({"kind": "left", "seat": old}));
@@ -208,13 +208,7 @@ impl Room {
                 format!("bot level {bot:?}: one of {}", levels.join(", ")),
             ));
         }
-        let target = self
-            .seats
-            .get(index)
-            .ok_or_else(|| err(ErrorCode::NoSeat, format!("no seat {index}")))?;
-        if !target.is_empty() {
-            return Err(err(ErrorCode::SeatTaken, format!("seat {index} is taken")));
-        }
+        self.check_empty_seat(index)?;
         self.seats[index] = Seat {
             bot: Some(bot.to_owned()),
             ready: true,
