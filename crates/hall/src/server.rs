@@ -10,7 +10,7 @@ use tokio::net::TcpListener;
 use crate::config::Config;
 use crate::hall::Hall;
 use crate::http::app;
-use crate::room::restore_room;
+use crate::room::{restore_room, restore_waiting_room};
 use crate::store::Store;
 
 /// A hall that is listening.
@@ -38,6 +38,11 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     }
     if !running.is_empty() {
         tracing::info!(restored, stored = running.len(), "running games restored");
+    }
+    for room in hall.store.waiting_rooms().await? {
+        if let Err(e) = restore_waiting_room(&hall, &room).await {
+            tracing::error!(room = %room.code, error = %e, "a waiting room could not be restored");
+        }
     }
     let listener = TcpListener::bind(&config.addr).await?;
     let addr = listener.local_addr()?;

@@ -13,6 +13,10 @@ use tokio::sync::{mpsc, oneshot};
 use crate::accounts::{Player, hash_token, new_token};
 use crate::time::now_ms;
 
+mod waiting;
+
+pub use waiting::WaitingRoom;
+
 /// Why a storage operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

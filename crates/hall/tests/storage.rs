@@ -1,14 +1,15 @@
 //! The storage layer on SQLite and, when HANGAR_TEST_POSTGRES_URL is set (./test.sh sets it),
 //! on a real PostgreSQL server: players and tokens (P-GUEST, P-ACCOUNT), games, action logs
 //! (P-DURABLE), results and scores in one transaction (P-SCORE), records (P-RECORD); and a
-//! whole hall on each database: a game, then a restart that restores a running game.
+//! whole hall on each database: a game, then a restart that restores a running game; waiting
+//! rooms kept across restarts.
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
 mod common;
 
 use common::{TestHall, databases, test_config};
 use hangar_hall::Store;
-use hangar_hall::store::{NewGame, ScoreLine};
+use hangar_hall::store::{NewGame, ScoreLine, WaitingRoom};
 use serde_json::json;
 
 fn unique(prefix: &str) -> String {
@@ -108,6 +109,64 @@ async fn p_durable_store_round_trips_on_every_database() {
         assert_eq!(store.player(guest.id).await.unwrap().unwrap().score, 1040);
         let board = store.leaderboard(1000).await.unwrap();
         assert!(board.windows(2).all(|w| w[0].score >= w[1].score));
+        store.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_waiting_rooms_are_kept_on_every_database() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in databases(&dir).await {
+        let store = Store::open(&url).await.unwrap();
+        let code = unique("W");
+        let mut room = WaitingRoom {
+            code: code.clone(),
+            game: "flight".into(),
+            private: true,
+            options: json!({"seats": 2}).to_string(),
+            host: Some(7),
+            seats: json!([{"player_id": 7, "bot": null, "ready": false}]).to_string(),
+        };
+        store.save_waiting_room(&room).await.unwrap();
+        room.seats = json!([{"player_id": 7, "bot": null, "ready": true}]).to_string();
+        store.save_waiting_room(&room).await.unwrap();
+        let kept = store.waiting_rooms().await.unwrap();
+        let mine: Vec<_> = kept.iter().filter(|r| r.code == code).collect();
+        assert_eq!(
+            mine,
+            vec![&room],
+            "one row per room, the latest state ({url})"
+        );
+
+        // A game started under that code takes over, even if the row was left behind.
+        let game = NewGame {
+            room: code.clone(),
+            game: "flight".into(),
+            private: true,
+            options: room.options.clone(),
+            seats: json!([]).to_string(),
+            seed: hangar_dice::Seed::from_u64(2).to_string(),
+            commitment: hangar_dice::Seed::from_u64(2).commitment(),
+        };
+        let id = store.start_game(&game).await.unwrap();
+        let kept = store.waiting_rooms().await.unwrap();
+        assert!(kept.iter().all(|r| r.code != code), "the running game wins");
+        store
+            .finish_game(id, &json!({"reason": "finished"}).to_string(), &[])
+            .await
+            .unwrap();
+        assert!(
+            store
+                .waiting_rooms()
+                .await
+                .unwrap()
+                .iter()
+                .any(|r| r.code == code)
+        );
+
+        store.forget_waiting_room(&code).await.unwrap();
+        let kept = store.waiting_rooms().await.unwrap();
+        assert!(kept.iter().all(|r| r.code != code), "forgotten");
         store.close().await;
     }
 }

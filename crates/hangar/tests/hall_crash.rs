@@ -1,6 +1,7 @@
 //! P-DURABLE: the real `hangar serve` process is killed (SIGKILL) in the middle of a flight
 //! game and a jungle game, restarted on the same database, and both games go on from their
-//! last acknowledged action to the end.
+//! last acknowledged action to the end; a room still waiting for its game is reopened with its
+//! seats, bots and host.
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
 use std::process::{Child, Command, Stdio};
@@ -14,9 +15,10 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
 const WAIT: Duration = Duration::from_secs(30);
 
-fn spawn_server(port: u16, db: &std::path::Path) -> Child {
+fn spawn_server(port: u16, db: &std::path::Path, extra: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_hangar"))
         .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+        .args(extra)
         .args([
             "--database",
             &db.display().to_string(),
@@ -225,12 +227,8 @@ async fn rejoin(port: u16, old: &[Client]) -> (Vec<Client>, Value) {
 async fn p_durable_games_survive_kill_9_and_finish_after_restart() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash.db");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut server = spawn_server(port, &db);
+    let port = free_port();
+    let mut server = spawn_server(port, &db, &[]);
     wait_until_up(port).await;
 
     let (mut flight, flight_room, game) =
@@ -246,7 +244,7 @@ async fn p_durable_games_survive_kill_9_and_finish_after_restart() {
 
     server.kill().unwrap(); // SIGKILL: no shutdown code runs.
     server.wait().unwrap();
-    let mut server = spawn_server(port, &db);
+    let mut server = spawn_server(port, &db, &[]);
     wait_until_up(port).await;
 
     let (mut flight, game) = rejoin(port, &flight).await;
@@ -271,6 +269,96 @@ async fn p_durable_games_survive_kill_9_and_finish_after_restart() {
             1000 + p["delta"].as_i64().unwrap()
         );
     }
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Signs in again with a kept token and sits down in the room the hall says the player is in.
+async fn come_back(port: u16, token: &str, room: &str) -> (Client, Value) {
+    let mut c = Client::connect(port).await;
+    let me = c.ok(json!({"type": "auth", "token": token})).await;
+    assert_eq!(
+        me["rooms"],
+        json!([room]),
+        "the hall still seats the player"
+    );
+    let joined = c.ok(json!({"type": "join_room", "room": room})).await;
+    (c, joined)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_waiting_rooms_survive_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("waiting.db");
+    let port = free_port();
+    let mut server = spawn_server(port, &db, &[]);
+    wait_until_up(port).await;
+
+    // a hosts a four-seat flight room with a bot; b sits and is ready; c sits.
+    let mut a = guest(port, "a").await;
+    let created = a
+        .ok(json!({"type": "create_room", "game": "flight", "options": {"seats": 4}}))
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    a.ok(json!({"type": "add_bot", "room": room, "seat": 2, "bot": "random"}))
+        .await;
+    let mut b = guest(port, "b").await;
+    assert_eq!(
+        b.ok(json!({"type": "join_room", "room": room})).await["seat"],
+        1
+    );
+    b.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    let mut c = guest(port, "c").await;
+    assert_eq!(
+        c.ok(json!({"type": "join_room", "room": room})).await["seat"],
+        3
+    );
+
+    server.kill().unwrap(); // SIGKILL: no shutdown code runs.
+    server.wait().unwrap();
+    // A short reconnection grace, so that c's held seat is freed within the test.
+    let mut server = spawn_server(port, &db, &["--reconnect-seconds", "4"]);
+    wait_until_up(port).await;
+
+    let (mut a2, joined) = come_back(port, &a.token, &room).await;
+    assert_eq!(joined["seat"], 0, "a sits where a sat");
+    let snapshot = a2.wait_for(|v| v["type"] == "snapshot").await;
+    let seats = &snapshot["state"]["seats"];
+    assert_eq!(seats[1]["player"]["name"], "b", "b's seat is held");
+    assert!(
+        seats[1]["away_until"].is_i64(),
+        "b is away until a deadline"
+    );
+    assert_eq!(
+        seats[1]["ready"], false,
+        "ready is asked again after a restart"
+    );
+    assert_eq!(seats[2]["bot"], "random", "the bot sits again");
+    assert_eq!(seats[3]["player"]["name"], "c");
+    let (mut b2, joined) = come_back(port, &b.token, &room).await;
+    assert_eq!(joined["seat"], 1, "b sits where b sat");
+
+    // c does not come back: the seat is freed when the grace runs out, and a bot takes it.
+    a2.wait_for(|v| v["event"]["kind"] == "left" && v["event"]["seat"] == 3)
+        .await;
+    a2.ok(json!({"type": "add_bot", "room": room, "seat": 3, "bot": "random"}))
+        .await;
+    a2.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    b2.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    a2.wait_for(|v| v["event"]["kind"] == "game_started").await;
+    // The old connections were cut by the kill.
+    drop((a, b, c));
     server.kill().unwrap();
     server.wait().unwrap();
 }

@@ -337,8 +337,11 @@ impl Room {
 
     /// The next moment the room must wake up for.
     pub(super) fn next_wake(&self) -> Option<Instant> {
-        let running = self.game.as_ref()?;
         let away = self.seats.iter().filter_map(|s| s.away_deadline).min();
+        let Some(running) = self.game.as_ref() else {
+            // Seats held for players after a restart (see `waiting.rs`).
+            return away;
+        };
         [running.act_at, running.deadline, away]
             .into_iter()
             .flatten()
@@ -356,6 +359,7 @@ impl Room {
             }
         }
         let Some(running) = self.game.as_ref() else {
+            self.release_expired_holds(now);
             self.flush();
             return;
         };

@@ -6,6 +6,7 @@ mod act;
 mod finish;
 mod seats;
 mod view;
+mod waiting;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -21,6 +22,7 @@ use crate::game::{Act, GameSession};
 use crate::hall::Hall;
 use crate::outbox::{ConnId, Outbox};
 use crate::protocol::{Answer, Command, ErrorCode, GameKind, ProtoError, answer_frame};
+use crate::store::WaitingRoom;
 
 pub use act::LoggedAct;
 
@@ -225,6 +227,8 @@ struct Room {
     replaying: bool,
     /// A member that joined during the current command, and the version it resumes from.
     catch_up: Option<(ConnId, Option<u64>)>,
+    /// The waiting-room row last stored for this room (`None`: no row).
+    saved_waiting: Option<WaitingRoom>,
 }
 
 /// Everything needed to open a room.
@@ -264,6 +268,13 @@ pub async fn restore_room(
     Ok(())
 }
 
+/// Reopens a room that was waiting for its game when the hall stopped (P-DURABLE).
+pub async fn restore_waiting_room(hall: &Arc<Hall>, stored: &WaitingRoom) -> anyhow::Result<()> {
+    let room = Room::restore_waiting(hall.clone(), stored).await?;
+    spawn(room);
+    Ok(())
+}
+
 fn spawn(mut room: Room) -> RoomHandle {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let handle = RoomHandle {
@@ -286,7 +297,10 @@ fn spawn(mut room: Room) -> RoomHandle {
             if room.is_abandoned() {
                 break;
             }
+            // Changes made by timers and closed connections.
+            room.persist_waiting().await;
         }
+        room.forget_waiting().await;
         room.hall.remove_room(&room.code);
         for seat in &room.seats {
             if let Some(id) = seat.player_id() {
@@ -336,6 +350,7 @@ impl Room {
             last_result: None,
             replaying: false,
             catch_up: None,
+            saved_waiting: None,
         }
     }
 
@@ -350,6 +365,8 @@ impl Room {
                 reply,
             } => {
                 let answer = self.command(&outbox, player, command).await;
+                // A waiting room's change is stored before it is acknowledged, like an action.
+                self.persist_waiting().await;
                 let frame = answer_frame(id, &answer);
                 // The answer, then what the command caused, leave together.
                 let mut direct = Vec::new();

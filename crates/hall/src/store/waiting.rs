@@ -1,0 +1,81 @@
+//! Rooms waiting for their game, kept across restarts (P-DURABLE): who sits where, which bots,
+//! the host and the options. A row is replaced whenever the room changes, and removed when its
+//! game starts (the game's own record takes over) or when the room closes.
+
+use sqlx::Row;
+
+use super::{Store, StoreError};
+use crate::time::now_ms;
+
+/// A waiting room as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaitingRoom {
+    /// The room code.
+    pub code: String,
+    /// `flight` or `jungle`.
+    pub game: String,
+    /// Whether the room is unlisted.
+    pub private: bool,
+    /// The checked room options, JSON.
+    pub options: String,
+    /// The host's player id.
+    pub host: Option<i64>,
+    /// The seats, JSON: `[{"player_id": 17, "bot": null, "ready": false}, …]`.
+    pub seats: String,
+}
+
+impl Store {
+    /// Stores (or replaces) a waiting room's row.
+    pub async fn save_waiting_room(&self, room: &WaitingRoom) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO waiting_rooms (code, game, private, options, host, seats, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) \
+             ON CONFLICT (code) DO UPDATE SET game = excluded.game, private = excluded.private, \
+             options = excluded.options, host = excluded.host, seats = excluded.seats, \
+             updated_at = excluded.updated_at",
+        )
+        .bind(&room.code)
+        .bind(&room.game)
+        .bind(i64::from(room.private))
+        .bind(&room.options)
+        .bind(room.host)
+        .bind(&room.seats)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Removes a waiting room's row (its game started, or the room closed).
+    pub async fn forget_waiting_room(&self, code: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM waiting_rooms WHERE code = $1")
+            .bind(code)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Every stored waiting room whose code no running game uses, to reopen at start. (A crash
+    /// between a game's start and the removal of its waiting row leaves both: the game wins.)
+    pub async fn waiting_rooms(&self) -> Result<Vec<WaitingRoom>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT code, game, private, options, host, seats FROM waiting_rooms w \
+             WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.room = w.code AND g.status = 'running') \
+             ORDER BY updated_at",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(WaitingRoom {
+                    code: row.try_get("code")?,
+                    game: row.try_get("game")?,
+                    private: row.try_get::<i64, _>("private")? != 0,
+                    options: row.try_get("options")?,
+                    host: row.try_get("host")?,
+                    seats: row.try_get("seats")?,
+                })
+            })
+            .collect()
+    }
+}
