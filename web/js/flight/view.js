@@ -4,6 +4,7 @@
 
 import { h, mount, secondsLeft, toast } from '../dom.js';
 import { t } from '../i18n.js';
+import { TurnClock, seatName } from '../turn.js';
 import { FlightBoard, PALETTE } from './board.js';
 import { Die } from './die.js';
 
@@ -15,15 +16,14 @@ export class FlightView {
     this.board = new FlightBoard();
     this.board.speed = Number(room.app.anim) || 1;
     this.die = new Die(() => this.roll());
-    this.status = h('div', { class: 'turn-status', id: 'turn-status', 'aria-live': 'polite' });
-    this.timerBar = h('div', { class: 'timer-bar' }, h('div', { class: 'timer-fill' }));
-    this.timerText = h('span', { class: 'timer-text', id: 'timer' });
+    this.clock = new TurnClock();
+    this.status = this.clock.status;
     this.log = h('div', { class: 'game-log', id: 'game-log' });
     this.el = h('div', { class: 'flight-view' }, h('div', { class: 'board-wrap' }, this.board.svg));
     // The die and the turn sit at the top of the side column (under the board on phones).
     this.dock = h('div', { class: 'dock card' },
       this.die.el,
-      h('div', { class: 'dock-info' }, this.status, h('div', { class: 'timer' }, this.timerBar, this.timerText), h('p', { class: 'hint kbd-hint' }, t('roll_hint'))));
+      h('div', { class: 'dock-info' }, this.status, this.clock.timer, h('p', { class: 'hint kbd-hint' }, t('roll_hint'))));
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
     this.busy = false;
@@ -68,10 +68,7 @@ export class FlightView {
   }
 
   seatName(seat) {
-    const x = this.state.seats[seat];
-    if (!x) return '?';
-    if (x.player) return x.player.id === this.room.app.player?.id ? t('you_subject') : x.player.name;
-    return `🤖 ${t(`bot_${x.bot}`)}`;
+    return seatName(this.room, seat);
   }
 
   renderStatus() {
@@ -86,17 +83,7 @@ export class FlightView {
   }
 
   tick() {
-    const turn = this.state?.turn;
-    const fill = this.timerBar.firstChild;
-    if (!turn || this.state.status !== 'playing') {
-      this.timerText.textContent = '';
-      fill.style.width = '0%';
-      return;
-    }
-    const left = secondsLeft(turn.deadline);
-    this.timerText.textContent = `${left}s`;
-    fill.style.width = `${Math.min(100, (100 * (turn.deadline - Date.now())) / (turn.seconds * 1000))}%`;
-    this.timerBar.classList.toggle('urgent', left <= 5);
+    this.clock.tick(this.state);
   }
 
   /** The players panel, shown in the room's side column. */

@@ -3,6 +3,7 @@
 
 import { h, mount, secondsLeft } from '../dom.js';
 import { t } from '../i18n.js';
+import { TurnClock, seatName } from '../turn.js';
 import { JungleBoard } from './board.js';
 import { parseFen } from './position.js';
 
@@ -12,13 +13,12 @@ export class JungleView {
     this.kind = 'jungle';
     this.room = room;
     this.board = new JungleBoard();
-    this.status = h('div', { class: 'turn-status', id: 'turn-status', 'aria-live': 'polite' });
-    this.timerText = h('span', { class: 'timer-text', id: 'timer' });
-    this.timerBar = h('div', { class: 'timer-bar' }, h('div', { class: 'timer-fill' }));
+    this.clock = new TurnClock();
+    this.status = this.clock.status;
     this.moveInput = h('input', { name: 'move', id: 'move-input', placeholder: t('move_input'), maxlength: 4, autocomplete: 'off', spellcheck: 'false' });
     this.el = h('div', { class: 'jungle-view' }, h('div', { class: 'board-wrap jungle-wrap' }, this.board.svg));
     this.dock = h('div', { class: 'dock card' },
-        h('div', { class: 'dock-info' }, this.status, h('div', { class: 'timer' }, this.timerBar, this.timerText),
+        h('div', { class: 'dock-info' }, this.status, this.clock.timer,
           h('form', {
             class: 'move-form',
             onsubmit: (e) => {
@@ -68,22 +68,11 @@ export class JungleView {
   }
 
   seatName(seat) {
-    const x = this.state.seats[seat];
-    if (!x) return '?';
-    if (x.player) return x.player.id === this.room.app.player?.id ? t('you_subject') : x.player.name;
-    return `🤖 ${t(`bot_${x.bot}`)}`;
+    return seatName(this.room, seat);
   }
 
   tick() {
-    const turn = this.state?.turn;
-    const fill = this.timerBar.firstChild;
-    if (!turn || this.state.status !== 'playing') {
-      this.timerText.textContent = '';
-      fill.style.width = '0%';
-      return;
-    }
-    this.timerText.textContent = `${secondsLeft(turn.deadline)}s`;
-    fill.style.width = `${Math.min(100, (100 * (turn.deadline - Date.now())) / (turn.seconds * 1000))}%`;
+    this.clock.tick(this.state);
   }
 
   sidePanel() {

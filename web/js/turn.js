@@ -1,0 +1,37 @@
+// What both game views show alike: the turn line, the turn timer and how seats are named.
+
+import { h, secondsLeft } from './dom.js';
+import { t } from './i18n.js';
+
+/** The turn line and the countdown bar of a game view's dock (P-TIMER). */
+export class TurnClock {
+  constructor() {
+    this.status = h('div', { class: 'turn-status', id: 'turn-status', 'aria-live': 'polite' });
+    this.bar = h('div', { class: 'timer-bar' }, h('div', { class: 'timer-fill' }));
+    this.text = h('span', { class: 'timer-text', id: 'timer' });
+    this.timer = h('div', { class: 'timer' }, this.bar, this.text);
+  }
+
+  /** Shows the time left for the current decision (`state.turn`); nothing when no game runs. */
+  tick(state) {
+    const turn = state?.turn;
+    const fill = this.bar.firstChild;
+    if (!turn || state.status !== 'playing') {
+      this.text.textContent = '';
+      fill.style.width = '0%';
+      return;
+    }
+    const left = secondsLeft(turn.deadline);
+    this.text.textContent = `${left}s`;
+    fill.style.width = `${Math.min(100, (100 * (turn.deadline - Date.now())) / (turn.seconds * 1000))}%`;
+    this.bar.classList.toggle('urgent', left <= 5);
+  }
+}
+
+/** A seat as turn lines and the log name it: "you", the player's name, or the bot's level. */
+export function seatName(room, seat) {
+  const x = room.state.seats[seat];
+  if (!x) return '?';
+  if (x.player) return x.player.id === room.app.player?.id ? t('you_subject') : x.player.name;
+  return `🤖 ${t(`bot_${x.bot}`)}`;
+}
