@@ -59,7 +59,14 @@ pub fn record_json(game: &StoredGame) -> Value {
     let actions: Vec<Value> = game
         .actions
         .iter()
-        .map(|a| serde_json::from_str(a).unwrap_or(Value::Null))
+        .map(|a| {
+            let mut action = serde_json::from_str(a).unwrap_or(Value::Null);
+            // Which client sent a command is the server's business, not the record's.
+            if let Some(fields) = action.as_object_mut() {
+                fields.remove("cmd");
+            }
+            action
+        })
         .collect();
     let finished = game.status == "finished";
     json!({
@@ -227,4 +234,44 @@ pub fn replay_lines(record: &Value) -> Result<Vec<String>, RecordError> {
         lines.push(format!("result: {}", Value::Object(result.clone())));
     }
     Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::NewGame;
+
+    #[test]
+    fn records_leave_out_which_client_sent_a_command() {
+        let game = StoredGame {
+            id: 1,
+            start: NewGame {
+                room: "ROOM01".into(),
+                game: "flight".into(),
+                private: false,
+                options: "{}".into(),
+                seats: "[]".into(),
+                seed: "00".into(),
+                commitment: "00".into(),
+            },
+            status: "running".into(),
+            result: None,
+            started_at: 0,
+            finished_at: None,
+            actions: vec![
+                r#"{"seat":0,"action":{"kind":"roll"},"roll":6,"cmd":{"client":"tab-1","id":5}}"#
+                    .into(),
+            ],
+        };
+        let record = record_json(&game);
+        assert_eq!(
+            record["actions"][0],
+            json!({"seat": 0, "action": {"kind": "roll"}, "roll": 6})
+        );
+        assert_eq!(
+            record["seed"],
+            Value::Null,
+            "the seed stays secret while it runs"
+        );
+    }
 }

@@ -95,6 +95,8 @@ struct Conn {
     hall: Arc<Hall>,
     outbox: Outbox,
     player: Option<Player>,
+    /// The client string of the sign-in, when it gave one (scope of repeated ids).
+    client: Option<Arc<str>>,
     answers: Answers,
     rooms: HashMap<String, RoomHandle>,
 }
@@ -110,6 +112,7 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
         hall: hall.clone(),
         outbox: outbox.clone(),
         player: None,
+        client: None,
         answers: Answers::Local(AnswerCache::default()),
         rooms: HashMap::new(),
     };
@@ -380,6 +383,11 @@ impl Conn {
     fn sign_in(&mut self, player: Player, client: Option<&str>) {
         if let Some(client) = client.filter(|c| !c.is_empty() && c.len() <= 64) {
             self.answers = Answers::Shared(self.hall.answer_cache(player.id, client));
+            self.client = Some(Arc::from(client));
+        } else {
+            // Another player's memory must not answer for this one.
+            self.answers = Answers::Local(AnswerCache::default());
+            self.client = None;
         }
         self.player = Some(player);
     }
@@ -436,7 +444,14 @@ impl Conn {
             since: None,
         };
         match handle
-            .command(&self.outbox, Some(player), id, command, false)
+            .command(
+                &self.outbox,
+                Some(player),
+                self.client.clone(),
+                id,
+                command,
+                false,
+            )
             .await
         {
             Some(frame) => {
@@ -462,7 +477,14 @@ impl Conn {
             // Only a free seat is a match; a full room answers quietly and we try the next.
             let command = Command::QuickJoin;
             if let Some(frame) = handle
-                .command(&self.outbox, Some(player.clone()), id, command, true)
+                .command(
+                    &self.outbox,
+                    Some(player.clone()),
+                    self.client.clone(),
+                    id,
+                    command,
+                    true,
+                )
                 .await
                 && frame.contains("\"type\":\"ack\"")
             {
@@ -505,7 +527,14 @@ impl Conn {
         );
         let leaves = matches!(command, Command::LeaveRoom { .. });
         match handle
-            .command(&self.outbox, self.player.clone(), id, command, false)
+            .command(
+                &self.outbox,
+                self.player.clone(),
+                self.client.clone(),
+                id,
+                command,
+                false,
+            )
             .await
         {
             Some(frame) => {

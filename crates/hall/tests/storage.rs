@@ -234,3 +234,53 @@ async fn p_durable_a_hall_restores_running_games_on_every_database() {
         hall.stop().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_command_sent_again_after_a_restart_is_answered_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in databases(&dir).await {
+        let config = test_config(url.clone());
+        let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
+        let mut a = hall.client().await;
+        let me = a
+            .ok(json!({"type": "guest", "name": "a", "client": "tab-1"}))
+            .await;
+        let token = me["token"].as_str().unwrap().to_owned();
+        let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
+        a.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
+            .await;
+        a.ready().await;
+        a.wait_for(|v| v["event"]["kind"] == "turn" && v["event"]["seat"] == 0)
+            .await;
+        // The roll is stored; suppose its acknowledgement was lost with the server.
+        let roll = json!({"type": "roll", "room": code, "id": 500}).to_string();
+        a.send_text(&roll).await;
+        let first = a.answer(500).await;
+        assert_eq!(first["type"], "ack", "{first}");
+        a.close().await;
+        hall.stop().await;
+
+        let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
+        let mut a = hall.client().await;
+        a.ok(json!({"type": "auth", "token": token, "client": "tab-1"}))
+            .await;
+        a.ok(json!({"type": "join_room", "room": code})).await;
+        a.send_text(&roll).await;
+        let again = a.answer(500).await;
+        assert_eq!(
+            again["type"], "ack",
+            "not run again, not refused ({url}): {again}"
+        );
+        assert_eq!(again["repeat"], true, "answered from the log ({url})");
+        assert_eq!(again["result"], first["result"], "the same answer ({url})");
+        // Another client of the same player has its own ids: 500 is new there.
+        let mut other = hall.client().await;
+        other
+            .ok(json!({"type": "auth", "token": token, "client": "tab-2"}))
+            .await;
+        other.send_text(&roll).await;
+        let fresh = other.answer(500).await;
+        assert_ne!(fresh["repeat"], true, "{fresh}");
+        hall.stop().await;
+    }
+}

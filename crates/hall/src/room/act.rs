@@ -26,6 +26,20 @@ pub struct LoggedAct {
     /// Taken by a bot or auto-play.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub auto: bool,
+    /// The command that asked for it, so that the command sent again after a restart is
+    /// answered as a repeat instead of running twice. Kept out of published records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cmd: Option<CommandRef>,
+}
+
+/// A player's command as its client named it: the `client` string of its sign-in and the
+/// command id (the scope in which repeated ids are answered once, protocol.md §2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandRef {
+    /// The client string given at sign-in.
+    pub client: String,
+    /// The command id.
+    pub id: u64,
 }
 
 /// The `turn` event, written without building a JSON tree (one per decision).
@@ -70,11 +84,14 @@ impl Room {
     pub(super) async fn perform(&mut self, seat: usize, act: Act, auto: bool) -> Answer {
         let (events, roll, ack) = self.apply(seat, &act, auto)?;
         if !self.replaying {
+            // Only the act a person's command asked for carries the command (the first one).
+            let cmd = if auto { None } else { self.command_ref.take() };
             self.store(LoggedAct {
                 seat,
                 action: act.clone(),
                 roll,
                 auto,
+                cmd,
             })
             .await?;
         }

@@ -13,7 +13,7 @@ use super::{OutReason, Room, Seat, Status};
 use crate::game::scoring::{FlightLine, Left, flight_deltas, jungle_deltas};
 use crate::game::{Ending, GameSession, check_options};
 use crate::hall::Hall;
-use crate::protocol::GameKind;
+use crate::protocol::{GameKind, answer_frame};
 use crate::store::{ScoreLine, StoredGame};
 use crate::time::now_ms;
 
@@ -207,8 +207,17 @@ impl Room {
             let answer = room
                 .perform(logged.seat, logged.action.clone(), logged.auto)
                 .await;
-            if let Err(e) = answer {
+            if let Err(e) = &answer {
                 anyhow::bail!("game {}: action {idx} does not replay: {e}", stored.id);
+            }
+            // The command that asked for it is answered as a repeat if its client sends it
+            // again (it may have lost the acknowledgement in the crash).
+            if let (Some(cmd), Some(player)) = (&logged.cmd, room.seats[logged.seat].player_id()) {
+                let frame = answer_frame(cmd.id, &answer);
+                hall.answer_cache(player, &cmd.client)
+                    .lock()
+                    .expect("cache lock")
+                    .put(cmd.id, frame);
             }
         }
         room.replaying = false;

@@ -24,7 +24,7 @@ use crate::outbox::{ConnId, Outbox};
 use crate::protocol::{Answer, Command, ErrorCode, GameKind, ProtoError, answer_frame};
 use crate::store::WaitingRoom;
 
-pub use act::LoggedAct;
+pub use act::{CommandRef, LoggedAct};
 
 /// Events a room keeps for clients that resume (`since`)...
 pub const KEPT_EVENTS: usize = 64;
@@ -38,6 +38,7 @@ enum RoomMsg {
     Command {
         outbox: Outbox,
         player: Option<Player>,
+        client: Option<Arc<str>>,
         id: u64,
         command: Command,
         quiet_errors: bool,
@@ -75,11 +76,12 @@ impl RoomHandle {
 
     /// Runs a command in the room. The room itself sends the answer frame (before the events
     /// the command causes) and returns it here for the repeated-id memory; `None` when the
-    /// room has closed.
+    /// room has closed. `client` is the sender's sign-in client string, if it gave one.
     pub async fn command(
         &self,
         outbox: &Outbox,
         player: Option<Player>,
+        client: Option<Arc<str>>,
         id: u64,
         command: Command,
         quiet_errors: bool,
@@ -89,6 +91,7 @@ impl RoomHandle {
             .send(RoomMsg::Command {
                 outbox: outbox.clone(),
                 player,
+                client,
                 id,
                 command,
                 quiet_errors,
@@ -229,6 +232,8 @@ struct Room {
     catch_up: Option<(ConnId, Option<u64>)>,
     /// The waiting-room row last stored for this room (`None`: no row).
     saved_waiting: Option<WaitingRoom>,
+    /// The command being run, logged with the act it asks for (see [`CommandRef`]).
+    command_ref: Option<CommandRef>,
 }
 
 /// Everything needed to open a room.
@@ -351,6 +356,7 @@ impl Room {
             replaying: false,
             catch_up: None,
             saved_waiting: None,
+            command_ref: None,
         }
     }
 
@@ -359,12 +365,18 @@ impl Room {
             RoomMsg::Command {
                 outbox,
                 player,
+                client,
                 id,
                 command,
                 quiet_errors,
                 reply,
             } => {
+                self.command_ref = client.map(|client| CommandRef {
+                    client: client.to_string(),
+                    id,
+                });
                 let answer = self.command(&outbox, player, command).await;
+                self.command_ref = None;
                 // A waiting room's change is stored before it is acknowledged, like an action.
                 self.persist_waiting().await;
                 let frame = answer_frame(id, &answer);
