@@ -161,8 +161,11 @@ export class FlightView {
       const mine = ev.seat === this.room.mySeat();
       if (ev.reason === 'timeout') this.addLog(mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) }));
       else this.addLog(mine ? t('no_move_you') : t('no_move', { name: this.seatName(ev.seat) }));
-    } else if (ev.kind === 'autoplay' && ev.on && ev.seat === this.room.mySeat()) {
-      toast(`🤖 ${t('autoplay_on')}`);
+    } else if (ev.kind === 'autoplay' && ev.on) {
+      const mine = ev.seat === this.room.mySeat();
+      // A clock that ran out puts the player on auto-play (P-AUTOPLAY): say why in the log.
+      if (ev.reason === 'timeout') this.addLog(`⏱ ${mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })}`);
+      if (mine) toast(`🤖 ${t('autoplay_on')}`);
     }
     this.update(state, this.room.mySeat());
   }

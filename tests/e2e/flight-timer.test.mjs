@@ -1,0 +1,45 @@
+// The turn timer and auto-play in the browser (P-TIMER, P-AUTOPLAY): a player who lets the
+// clock run out sees the countdown, then the server plays for them and puts them on auto-play;
+// they switch it off, play a turn by hand, switch it on again, and auto-play ends the game.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  launch, newPage, guest, createRoom, fillWithBots, flightWait, flightAct, shot,
+} from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on again by choice', { timeout: 300000 }, async () => {
+  const page = await newPage(browser);
+  await guest(page, 'Sleepy');
+  await createRoom(page, 'flight', { seats: 2, planes: 2, turn_seconds: 5 });
+  await fillWithBots(page, 'random');
+  await page.locator('#ready-btn').click();
+  await page.locator('.flight-board').waitFor({ timeout: 30000 });
+
+  // My decision: the countdown shows the seconds left of the room's 5.
+  assert.equal(await flightWait(page), 'roll');
+  const left = Number((await page.locator('#timer').textContent()).replace('s', ''));
+  assert.ok(left >= 1 && left <= 5, `the timer shows ${left}s`);
+
+  // Nothing is clicked: the server acts and switches auto-play on, which everyone sees.
+  await page.locator('#game-log', { hasText: 'You timed out' }).waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#autoplay-toggle')?.checked, null, { timeout: 10000 });
+  await page.locator('.players-card .chip-auto').waitFor();
+  await shot(page, 'flight-autoplay');
+
+  // Off by choice: the next decision is mine again, taken by clicking.
+  await page.locator('#autoplay-toggle').click({ force: true });
+  // The server's answer, shown to everyone: the auto-play badge goes.
+  await page.locator('.players-card .chip-auto').waitFor({ state: 'detached', timeout: 10000 });
+  const what = await flightWait(page, 60000);
+  if (what !== 'over') {
+    await flightAct(page, what);
+    // On again by choice: the bot plays for me to the end of the game.
+    await page.locator('#autoplay-toggle').click({ force: true });
+  }
+  await page.locator('#result').waitFor({ timeout: 180000 });
+  assert.deepEqual(page.errors, []);
+});
