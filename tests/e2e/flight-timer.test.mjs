@@ -21,6 +21,8 @@ test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on a
 
   // My decision: the countdown shows the seconds left of the room's 5.
   assert.equal(await flightWait(page), 'roll');
+  // (The timer is redrawn four times a second: wait for its first figure.)
+  await page.waitForFunction(() => /^\d+s$/.test(document.querySelector('#timer')?.textContent), null, { timeout: 5000 });
   const left = Number((await page.locator('#timer').textContent()).replace('s', ''));
   assert.ok(left >= 1 && left <= 5, `the timer shows ${left}s`);
 

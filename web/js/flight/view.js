@@ -54,8 +54,10 @@ export class FlightView {
       toMove: state.status === 'playing' && g.to_move === i,
     } : null)));
     this.die.show(g.die ?? this.lastRoll ?? null);
-    const canRoll = this.myTurn() && g.need === 'roll' && !this.busy;
-    const canMove = this.myTurn() && g.need === 'move' && !this.busy;
+    // On auto-play the bot acts for this player (P-AUTOPLAY): no die or planes to click.
+    const hands = this.myTurn() && !this.onAutoplay() && !this.busy;
+    const canRoll = hands && g.need === 'roll';
+    const canMove = hands && g.need === 'move';
     this.die.setEnabled(canRoll);
     this.el.classList.toggle('my-turn', this.myTurn());
     this.dock.classList.toggle('my-turn', this.myTurn());
@@ -71,11 +73,18 @@ export class FlightView {
     return seatName(this.room, seat);
   }
 
+  /** Whether auto-play plays for this player now. */
+  onAutoplay() {
+    const seat = this.room.mySeat();
+    return seat !== null && !!this.state.seats[seat]?.autoplay;
+  }
+
   renderStatus() {
     const g = this.state.game;
     const colour = g.colours?.[g.to_move];
     let text;
     if (this.state.ended || this.state.status === 'finished') text = t('game_over');
+    else if (this.myTurn() && this.onAutoplay()) text = t('autoplay_playing');
     else if (this.myTurn()) text = g.need === 'move' ? t('choose_plane') : t('your_turn');
     else text = t('turn_of', { name: this.seatName(g.to_move) });
     mount(this.status, h('span', { class: `dot c-${colour}` }), text);
@@ -171,7 +180,7 @@ export class FlightView {
   }
 
   async roll() {
-    if (!this.myTurn() || this.state.game.need !== 'roll' || this.busy) return;
+    if (!this.myTurn() || this.onAutoplay() || this.state.game.need !== 'roll' || this.busy) return;
     this.die.setEnabled(false);
     this.die.spin();
     const res = await this.room.cmd('roll');
@@ -182,7 +191,7 @@ export class FlightView {
   }
 
   async move(plane) {
-    if (!this.myTurn() || this.state.game.need !== 'move' || this.busy) return;
+    if (!this.myTurn() || this.onAutoplay() || this.state.game.need !== 'move' || this.busy) return;
     this.board.clearHighlight();
     await this.room.cmd('move', { plane });
   }
