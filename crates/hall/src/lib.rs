@@ -9,6 +9,7 @@ pub mod config;
 pub mod game;
 pub mod hall;
 pub mod http;
+pub mod latency;
 pub mod outbox;
 pub mod protocol;
 pub mod record;

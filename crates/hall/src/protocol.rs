@@ -234,9 +234,16 @@ pub fn error_frame(id: Option<u64>, error: &ProtoError) -> String {
     json!({"type": "error", "id": id, "code": error.code, "message": error.message}).to_string()
 }
 
-/// The `ack` frame.
+/// The `ack` frame, written straight into one string (one per command: no map built); the
+/// keys in the order a `serde_json` map writes them.
 pub fn ack_frame(id: u64, result: &Value) -> String {
-    json!({"type": "ack", "id": id, "result": result}).to_string()
+    let mut frame = Vec::with_capacity(48);
+    frame.extend_from_slice(br#"{"id":"#);
+    frame.extend_from_slice(id.to_string().as_bytes());
+    frame.extend_from_slice(br#","result":"#);
+    serde_json::to_writer(&mut frame, result).expect("a JSON value serialises");
+    frame.extend_from_slice(br#","type":"ack"}"#);
+    String::from_utf8(frame).expect("serde_json writes UTF-8")
 }
 
 /// The frame of an answer.
@@ -344,5 +351,17 @@ mod tests {
 
         let (_, cmd) = parse_command(r#"{"type":"move","id":1,"room":"R","move":"e3e4"}"#);
         assert!(matches!(cmd, Ok(Command::Move { notation: Some(n), .. }) if n == "e3e4"));
+    }
+
+    #[test]
+    fn an_ack_frame_is_the_json_of_its_fields() {
+        let result = json!({"value": 6, "name": "a \"quoted\" word"});
+        let frame = ack_frame(42, &result);
+        let read: Value = serde_json::from_str(&frame).unwrap();
+        assert_eq!(read, json!({"type": "ack", "id": 42, "result": result}));
+        assert_eq!(
+            frame,
+            json!({"type": "ack", "id": 42, "result": result}).to_string()
+        );
     }
 }

@@ -4,7 +4,7 @@
 use hangar_dice::Seed;
 use serde_json::{Value, json};
 
-use crate::game::{Act, GameSession};
+use crate::game::{Act, GameSession, event_value};
 use crate::protocol::GameKind;
 use crate::room::LoggedAct;
 use crate::store::StoredGame;
@@ -169,6 +169,7 @@ pub(crate) fn walk(
             Act::DrawAnswer { accept: true } => session.agree_draw(),
             _ => {}
         }
+        let events: Vec<Value> = events.iter().map(event_value).collect();
         each(Some((index, &logged)), &events, &session);
     }
     Ok(Verified {

@@ -60,6 +60,7 @@ impl Running {
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let router = app(self.hall.clone());
+        let report = tokio::spawn(crate::latency::report());
         // Small frames must leave at once: no Nagle delay (it adds tens of ms to acks).
         let listener = self.listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
@@ -67,6 +68,7 @@ impl Running {
         axum::serve(listener, router)
             .with_graceful_shutdown(shutdown)
             .await?;
+        report.abort();
         self.hall.store.close().await;
         Ok(())
     }

@@ -119,6 +119,8 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
     let (per_second, burst) = (hall.config.messages_per_second, hall.config.message_burst);
     let mut rate = RateLimit::new(per_second, burst);
     let mut batch = Vec::with_capacity(16);
+    // When the game action whose ack is queued was read (for the latency report).
+    let mut acked_since = None;
     loop {
         let message = tokio::select! {
             // Output first: a client waiting for an answer is served before it is read again.
@@ -127,10 +129,14 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
                 if write_frames(&mut socket, &mut batch).await.is_err() {
                     break;
                 }
+                if let Some(since) = acked_since.take() {
+                    crate::latency::record(since);
+                }
                 continue;
             }
             message = socket.recv() => message,
         };
+        let received = Instant::now();
         let text = match message {
             Some(Ok(Message::Text(text))) => text,
             Some(Ok(Message::Binary(_))) => {
@@ -171,7 +177,9 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
             );
             continue;
         }
-        conn.handle_text(&text).await;
+        if conn.handle_text(&text).await {
+            acked_since = Some(received);
+        }
     }
     for room in conn.rooms.values() {
         room.detach(outbox.id);
@@ -209,20 +217,26 @@ impl Conn {
             .send_text(error_frame(id, &ProtoError::new(code, message)));
     }
 
-    async fn handle_text(&mut self, text: &str) {
+    /// Handles one command; true when it was a game action (roll, move, item) that the
+    /// hall answered, for the latency report.
+    async fn handle_text(&mut self, text: &str) -> bool {
         let (id, command) = parse_command(text);
         let command = match command {
             Ok(command) => command,
             Err(e) => {
                 self.outbox.send_text(error_frame(id, &e));
-                return;
+                return false;
             }
         };
         let id = id.expect("parse_command gives an id with every command");
         if let Some(frame) = self.answers.get(id) {
             self.outbox.send_text(mark_repeat(&frame));
-            return;
+            return false;
         }
+        let action = matches!(
+            command,
+            Command::Roll { .. } | Command::Move { .. } | Command::UseItem { .. }
+        );
         let frame = match room_of(&command) {
             Some(code) => self.room_command(id, code.to_owned(), command).await,
             None => match self.local_command(id, command).await {
@@ -235,6 +249,7 @@ impl Conn {
             },
         };
         self.answers.put(id, frame);
+        action
     }
 
     /// Commands answered here: identity, hall, room creation and quick match.

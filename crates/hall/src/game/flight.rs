@@ -3,13 +3,14 @@
 use hangar_bots::flight::FlightLevel;
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{
-    Action, Colour, Event, Game, Item, ItemEffect, NoEvents, Phase, Seating, SetupError,
-    UnknownItem,
+    Action, Colour, Event, Game, Item, ItemEffect, NoEvents, Phase, Progress, Seating, SetupError,
+    Square, UnknownItem, Weather,
 };
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::options::flight_rules;
-use super::{Act, Ending, Played};
+use super::{Act, Ending, Played, WireEvent, wire};
 use crate::protocol::{ErrorCode, ProtoError};
 
 /// A running flight game: the engine state, the dice and the seat ↔ colour map.
@@ -68,50 +69,94 @@ impl FlightSession {
         }
     }
 
-    fn moves_view(&self) -> Vec<Value> {
+    fn moves_view(&self) -> Vec<MoveView> {
         match self.game.phase() {
             Phase::Move { .. } => self
                 .game
                 .legal_moves()
                 .as_slice()
                 .iter()
-                .map(|m| json!({"plane": m.plane, "to": m.to}))
+                .map(|m| MoveView {
+                    plane: m.plane,
+                    to: m.to,
+                })
                 .collect(),
             _ => Vec::new(),
         }
     }
 
-    /// The wire view (protocol §6).
+    /// The wire view (protocol §6) as a value (snapshots, game start, records).
     pub fn view(&self) -> Value {
-        let planes: Vec<Value> = self
-            .colours
-            .iter()
-            .map(|&c| json!(self.game.planes(c)))
-            .collect();
+        serde_json::to_value(self.wire_view()).expect("the view serialises")
+    }
+
+    /// The wire view (protocol §6), serialised straight from the engine's state.
+    fn wire_view(&self) -> FlightView<'_> {
         let (need, die) = match self.game.phase() {
-            Phase::Roll => ("roll", Value::Null),
-            Phase::Move { roll } => ("move", json!(roll)),
-            Phase::Draw { .. } => ("draw", Value::Null),
-            Phase::Over => ("over", Value::Null),
+            Phase::Roll => ("roll", None),
+            Phase::Move { roll } => ("move", Some(roll)),
+            Phase::Draw { .. } => ("draw", None),
+            Phase::Over => ("over", None),
         };
-        json!({
-            "kind": "flight",
-            "colours": self.colours.iter().map(|c| c.name()).collect::<Vec<_>>(),
-            "to_move": if self.game.is_over() { Value::Null } else { json!(self.seat_of(self.game.turn())) },
-            "need": need,
-            "die": die,
-            "sixes": self.game.sixes(),
-            "turns": self.turns,
-            "planes": planes,
-            "moves": self.moves_view(),
-            "finished": self.colours.iter().map(|&c| self.game.finished(c)).collect::<Vec<_>>(),
-            "captures": self.colours.iter().map(|&c| self.game.captures(c)).collect::<Vec<_>>(),
-            "resigned": self.colours.iter().map(|&c| self.game.has_resigned(c)).collect::<Vec<_>>(),
-            "forced_plane": self.game.forced_plane(),
-            "items": self.game.board_items().map(|i| json!({"square": i.square, "item": i.item})).collect::<Vec<_>>(),
-            "weather": self.game.weather().map(|w| json!({"square": w.square, "kind": w.weather})),
-            "bars": self.colours.iter().map(|&c| self.game.item_bar(c).items().collect::<Vec<_>>()).collect::<Vec<_>>(),
-            "item_in_use": self.game.item_in_use(),
+        FlightView {
+            bars: self
+                .colours
+                .iter()
+                .map(|&c| self.game.item_bar(c).items().collect())
+                .collect(),
+            captures: self
+                .colours
+                .iter()
+                .map(|&c| self.game.captures(c))
+                .collect(),
+            colours: self.colours.iter().map(|c| c.name()).collect(),
+            die,
+            finished: self
+                .colours
+                .iter()
+                .map(|&c| self.game.finished(c))
+                .collect(),
+            forced_plane: self.game.forced_plane(),
+            item_in_use: self.game.item_in_use(),
+            items: self
+                .game
+                .board_items()
+                .map(|i| ItemView {
+                    item: i.item,
+                    square: i.square,
+                })
+                .collect(),
+            kind: "flight",
+            moves: self.moves_view(),
+            need,
+            planes: self.colours.iter().map(|&c| self.game.planes(c)).collect(),
+            resigned: self
+                .colours
+                .iter()
+                .map(|&c| self.game.has_resigned(c))
+                .collect(),
+            sixes: self.game.sixes(),
+            to_move: if self.game.is_over() {
+                None
+            } else {
+                self.seat_of(self.game.turn())
+            },
+            turns: self.turns,
+            weather: self.game.weather().map(|w| WeatherView {
+                kind: w.weather,
+                square: w.square,
+            }),
+        }
+    }
+
+    /// The `moved` event: the engine's effects and the view after them.
+    fn moved(&self, seat: usize, plane: Option<u8>, effects: &[Event]) -> WireEvent {
+        wire(&MovedEvent {
+            effects,
+            game: self.wire_view(),
+            kind: "moved",
+            plane,
+            seat,
         })
     }
 
@@ -136,16 +181,16 @@ impl FlightSession {
         mut events: Vec<Event>,
     ) -> Played {
         self.settle(&mut events);
-        let moves = self.moves_view();
-        let mut out = vec![json!({
-            "kind": "rolled", "seat": seat, "value": value, "moves": moves, "item": item,
+        let mut out = vec![wire(&RolledEvent {
+            item,
+            kind: "rolled",
+            moves: self.moves_view(),
+            seat,
+            value,
         })];
         // A roll settled at once (spent, forced, three sixes) also moved the game on.
         if !matches!(self.game.phase(), Phase::Move { .. }) {
-            out.push(json!({
-                "kind": "moved", "seat": seat, "plane": null,
-                "effects": events, "game": self.view(),
-            }));
+            out.push(self.moved(seat, None, &events));
         }
         Played {
             events: out,
@@ -201,10 +246,7 @@ impl FlightSession {
                     .map_err(|e| illegal(e.to_string()))?;
                 self.settle(&mut events);
                 Ok(Played {
-                    events: vec![json!({
-                        "kind": "moved", "seat": seat, "plane": plane,
-                        "effects": events, "game": self.view(),
-                    })],
+                    events: vec![self.moved(seat, Some(plane), &events)],
                     roll: None,
                     ack: json!({}),
                 })
@@ -231,14 +273,12 @@ impl FlightSession {
     }
 
     /// A seat leaves: its planes leave the board (P-RESIGN, P-ESCAPE).
-    pub fn remove(&mut self, seat: usize) -> Vec<Value> {
+    pub fn remove(&mut self, seat: usize) -> Vec<WireEvent> {
         let colour = self.colours[seat];
         let mut events = Vec::new();
         if self.game.resign(colour, &mut events).is_ok() {
             self.settle(&mut events);
-            vec![
-                json!({"kind": "moved", "seat": seat, "plane": null, "effects": events, "game": self.view()}),
-            ]
+            vec![self.moved(seat, None, &events)]
         } else {
             Vec::new()
         }
@@ -288,4 +328,66 @@ pub fn flight_level(level: &str) -> FlightLevel {
         "hard" | "search" => FlightLevel::Hard,
         _ => FlightLevel::Normal,
     }
+}
+
+// The wire shapes of the view and the events, written straight from the engine's state. The
+// fields are in alphabetical order: the order `serde_json::Value` maps wrote them in before,
+// so the frames are byte for byte what they were.
+
+#[derive(Serialize)]
+struct MoveView {
+    plane: u8,
+    to: Progress,
+}
+
+#[derive(Serialize)]
+struct ItemView {
+    item: Item,
+    square: Square,
+}
+
+#[derive(Serialize)]
+struct WeatherView {
+    kind: Weather,
+    square: Square,
+}
+
+/// The game view of protocol §6.
+#[derive(Serialize)]
+struct FlightView<'a> {
+    bars: Vec<Vec<Item>>,
+    captures: Vec<u16>,
+    colours: Vec<&'static str>,
+    die: Option<u8>,
+    finished: Vec<usize>,
+    forced_plane: Option<u8>,
+    item_in_use: Option<Item>,
+    items: Vec<ItemView>,
+    kind: &'static str,
+    moves: Vec<MoveView>,
+    need: &'static str,
+    planes: Vec<&'a [Progress]>,
+    resigned: Vec<bool>,
+    sixes: u8,
+    to_move: Option<usize>,
+    turns: u32,
+    weather: Option<WeatherView>,
+}
+
+#[derive(Serialize)]
+struct RolledEvent {
+    item: Option<Item>,
+    kind: &'static str,
+    moves: Vec<MoveView>,
+    seat: usize,
+    value: u8,
+}
+
+#[derive(Serialize)]
+struct MovedEvent<'a> {
+    effects: &'a [Event],
+    game: FlightView<'a>,
+    kind: &'static str,
+    plane: Option<u8>,
+    seat: usize,
 }

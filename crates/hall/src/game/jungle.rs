@@ -6,7 +6,7 @@ use hangar_jungle::{Color, DrawReason, Game, Move, Outcome, WinReason};
 use serde_json::{Value, json};
 
 use super::options::jungle_rules;
-use super::{Act, Ending, Played};
+use super::{Act, Ending, Played, WireEvent, wire};
 use crate::protocol::{ErrorCode, ProtoError};
 
 /// A running jungle game.
@@ -83,10 +83,10 @@ impl JungleSession {
             .map_err(|e| illegal(format!("{text}: {e}")))?;
         self.last = Some(m.to_string());
         Ok(Played {
-            events: vec![json!({
+            events: vec![wire(&json!({
                 "kind": "jungle_moved", "seat": seat, "move": m.to_string(),
                 "captured": captured, "game": self.view(),
-            })],
+            }))],
             roll: None,
             ack: json!({}),
         })
@@ -98,9 +98,9 @@ impl JungleSession {
         self.game.pass().map_err(|e| illegal(e.to_string()))?;
         self.last = None;
         Ok(Played {
-            events: vec![
-                json!({"kind": "passed", "seat": seat, "reason": "timeout", "game": self.view()}),
-            ],
+            events: vec![wire(
+                &json!({"kind": "passed", "seat": seat, "reason": "timeout", "game": self.view()}),
+            )],
             roll: None,
             ack: json!({}),
         })
@@ -132,7 +132,7 @@ impl JungleSession {
     }
 
     /// A seat leaves: the other wins.
-    pub fn remove(&mut self, seat: usize) -> Vec<Value> {
+    pub fn remove(&mut self, seat: usize) -> Vec<WireEvent> {
         let _ = self.game.end(Outcome::Win {
             winner: seat_colour(1 - seat),
             reason: WinReason::Forfeit,

@@ -11,6 +11,7 @@ pub mod scoring;
 use hangar_dice::Seed;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::protocol::{GameKind, ProtoError};
 
@@ -62,11 +63,25 @@ pub enum Act {
     },
 }
 
+/// A room event (`{"kind": …}`), serialised once when it happens: the room writes the same
+/// text into the frame every member gets (no `Value` tree built and walked per event).
+pub type WireEvent = Box<RawValue>;
+
+/// Serialises a room event.
+pub fn wire(event: &impl Serialize) -> WireEvent {
+    serde_json::value::to_raw_value(event).expect("room events serialise")
+}
+
+/// A serialised event read back as a value (records and replays, off the hot path).
+pub fn event_value(event: &WireEvent) -> Value {
+    serde_json::from_str(event.get()).expect("a serialised event is JSON")
+}
+
 /// What a game action did.
 #[derive(Clone, Debug, Default)]
 pub struct Played {
     /// Room events (`{"kind": …}` objects) to broadcast, in order.
-    pub events: Vec<Value>,
+    pub events: Vec<WireEvent>,
     /// The die the server drew, if the action was a roll.
     pub roll: Option<u8>,
     /// The ack's `result`.
@@ -185,7 +200,7 @@ impl GameSession {
     }
 
     /// A seat leaves the game (resignation, escape, disconnection, timeouts).
-    pub fn remove(&mut self, seat: usize) -> Vec<Value> {
+    pub fn remove(&mut self, seat: usize) -> Vec<WireEvent> {
         match self {
             GameSession::Flight(s) => s.remove(seat),
             GameSession::Jungle(s) => s.remove(seat),

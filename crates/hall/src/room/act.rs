@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::{OutReason, Room, Running, Status};
-use crate::game::{Act, GameSession};
+use crate::game::{Act, GameSession, WireEvent, wire};
 use crate::protocol::{Answer, ErrorCode, GameKind, ProtoError};
 use crate::store::NewGame;
 use crate::time::now_ms;
@@ -128,7 +128,7 @@ impl Room {
         seat: usize,
         act: &Act,
         auto: bool,
-    ) -> Result<(Vec<Value>, Option<u8>, Value), ProtoError> {
+    ) -> Result<(Vec<WireEvent>, Option<u8>, Value), ProtoError> {
         let kind = self.game_kind;
         let running = self
             .game
@@ -153,7 +153,7 @@ impl Room {
                     && offerer != seat
                 {
                     running.draw_offer = None;
-                    events.push(json!({"kind": "draw_declined", "seat": seat}));
+                    events.push(wire(&json!({"kind": "draw_declined", "seat": seat})));
                 }
                 running.deadline = None;
                 events.extend(played.events);
@@ -164,12 +164,16 @@ impl Room {
                 s.autoplay = *on;
                 s.autoplay_for_away = false;
                 let reason = if auto { "timeout" } else { "choice" };
-                events.push(json!({"kind": "autoplay", "seat": seat, "on": on, "reason": reason}));
+                events.push(wire(
+                    &json!({"kind": "autoplay", "seat": seat, "on": on, "reason": reason}),
+                ));
             }
             Act::Timeout => {
                 self.seats[seat].timeouts += 1;
                 let count = self.seats[seat].timeouts;
-                events.push(json!({"kind": "timeout", "seat": seat, "count": count}));
+                events.push(wire(
+                    &json!({"kind": "timeout", "seat": seat, "count": count}),
+                ));
                 running.deadline = None;
                 if count > JUNGLE_TIMEOUTS_ALLOWED {
                     events.extend(self.put_out(seat, OutReason::Timeouts));
@@ -195,7 +199,7 @@ impl Room {
                     return Err(err(ErrorCode::Illegal, "a draw offer is already open"));
                 }
                 running.draw_offer = Some(seat);
-                events.push(json!({"kind": "draw_offered", "seat": seat}));
+                events.push(wire(&json!({"kind": "draw_offered", "seat": seat})));
             }
             Act::DrawAnswer { accept } => {
                 match running.draw_offer {
@@ -206,7 +210,7 @@ impl Room {
                 if *accept {
                     running.session.agree_draw();
                 } else {
-                    events.push(json!({"kind": "draw_declined", "seat": seat}));
+                    events.push(wire(&json!({"kind": "draw_declined", "seat": seat})));
                 }
             }
         }
@@ -214,7 +218,7 @@ impl Room {
     }
 
     /// A player leaves the game: out for good, the game goes on without them or ends.
-    fn put_out(&mut self, seat: usize, reason: OutReason) -> Vec<Value> {
+    fn put_out(&mut self, seat: usize, reason: OutReason) -> Vec<WireEvent> {
         let running = self.game.as_mut().expect("a game runs");
         let finished = running.session.finished(seat);
         let order = self.seats.iter().filter(|s| s.out.is_some()).count() as u32;
@@ -225,7 +229,9 @@ impl Room {
         s.autoplay = false;
         s.away_until = None;
         s.away_deadline = None;
-        let mut events = vec![json!({"kind": "out", "seat": seat, "reason": reason.name()})];
+        let mut events = vec![wire(
+            &json!({"kind": "out", "seat": seat, "reason": reason.name()}),
+        )];
         events.extend(running.session.remove(seat));
         running.deadline = None;
         events

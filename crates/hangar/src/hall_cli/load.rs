@@ -102,8 +102,10 @@ fn spawn_server(database: Option<&str>) -> anyhow::Result<(String, Server)> {
         .args(["--bot-delay-ms", "0", "--turn-seconds", "120"])
         // A client with no think time is a legitimate flood: let it through.
         .args(["--rate-limit", "100000"])
-        .env("HANGAR_LOG", "warn")
-        .stdout(Stdio::null())
+        .env("HANGAR_LOG", "warn,hangar::latency=debug")
+        .env("NO_COLOR", "1")
+        // Its warnings and latency reports (`hangar::latency`) show among ours.
+        .stdout(Stdio::inherit())
         .stderr(Stdio::inherit())
         .spawn()
         .context("starting hangar serve")?;
@@ -180,7 +182,12 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     let connecting = Arc::new(Semaphore::new(256));
     let setup_started = Instant::now();
     let mut tasks = Vec::with_capacity(games);
-    for _ in 0..games {
+    for game in 0..games {
+        // Tables start spread evenly over one think time, as real players would: started
+        // together with a fixed think time, every table would act in the same instant every
+        // `think` ms forever, and the hall would see one burst per think time instead of a
+        // steady flow (the p99 would measure the burst, not the hall).
+        let phase = Duration::from_millis(args.think * game as u64 / games as u64);
         let addr = addr.clone();
         let stats = stats.clone();
         let seated = seated.clone();
@@ -202,6 +209,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
                         let stop = stop.clone();
                         handles.push(tokio::spawn(async move {
                             let mut player = Player {
+                                phase,
                                 socket,
                                 room,
                                 seat,
@@ -402,6 +410,8 @@ enum Step {
 }
 
 struct Player {
+    /// How long this table waits before its first `ready` (see where tables are started).
+    phase: Duration,
     socket: Socket,
     room: String,
     seat: usize,
@@ -437,6 +447,9 @@ impl Player {
     }
 
     async fn play(&mut self, stats: &Stats, mut stop: watch::Receiver<bool>) {
+        if !self.phase.is_zero() {
+            tokio::time::sleep(self.phase).await;
+        }
         self.ready().await;
         loop {
             let message = if self.draining {
