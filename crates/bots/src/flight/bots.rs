@@ -8,8 +8,10 @@ use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, Moves};
 
 use super::eval::Weights;
-use super::rollout::{RolloutLimits, rollout_index};
+use super::net::Net;
+use super::rollout::{RolloutLeaf, RolloutLimits, rollout_index};
 use super::search::{Leaf, SearchLimits, greedy_index, search_index};
+use super::td::{td_expectimax_index, td_index};
 
 /// A player of Aeroplane Chess: given a position awaiting a move and its legal moves, picks one.
 ///
@@ -172,6 +174,9 @@ impl FlightBot for RolloutBot {
         if limits.temperature != RolloutLimits::default().temperature {
             name.push_str(&format!(",temp={}", limits.temperature));
         }
+        if limits.leaf == RolloutLeaf::Net {
+            name.push_str(",leaf=net");
+        }
         if self.weights != Weights::default() {
             name.push_str(&format!(",{}", self.weights));
         }
@@ -194,5 +199,33 @@ impl FlightBot for RolloutBot {
             self.limits,
             Seed::from_bytes(bytes),
         )
+    }
+}
+
+/// Plays on the TD-trained net ([`super::net`]): the move after which the net gives the mover
+/// the best chance to win (`depth` 0), or the best expected chance one roll later, every
+/// player answering greedily on the net (`depth` 1). Where no net was trained for the game's
+/// options or player count (see [`Net::applies`]) it plays as the heuristic does.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TdBot {
+    /// Rolls looked ahead after the move: 0 or 1.
+    pub depth: u32,
+}
+
+impl FlightBot for TdBot {
+    fn name(&self) -> String {
+        if self.depth == 0 {
+            "td".to_owned()
+        } else {
+            format!("td:depth={}", self.depth)
+        }
+    }
+
+    fn pick(&self, game: &Game, moves: &Moves, _rng: &mut Dice) -> usize {
+        match Net::for_game(game) {
+            Some(net) if self.depth == 0 => td_index(game, moves, net),
+            Some(net) => td_expectimax_index(game, moves, net),
+            None => greedy_index(game, moves, &Weights::default()),
+        }
     }
 }

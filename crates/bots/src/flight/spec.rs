@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot};
+use super::bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot, TdBot};
 use super::eval::Weights;
-use super::rollout::RolloutLimits;
+use super::rollout::{RolloutLeaf, RolloutLimits};
 use super::search::{Leaf, SearchLimits};
 
 /// The levels the hall offers.
@@ -59,7 +59,7 @@ impl fmt::Display for FlightLevel {
 pub enum BotSpecError {
     /// No bot of that name.
     #[error(
-        "unknown bot `{0}` (expected random, heuristic, search, rollout, or a level: easy, normal, hard)"
+        "unknown bot `{0}` (expected random, heuristic, search, rollout, td, or a level: easy, normal, hard)"
     )]
     UnknownBot(String),
     /// A setting the bot does not know or a bad value.
@@ -92,8 +92,11 @@ impl FromStr for FlightLevel {
 /// `ms=0` means no clock) and `leaf=learned` (judge its leaves by the learned win chance,
 /// [`super::learned`]). `rollout` and `hard` take `n=N` (most rollouts per move, default 64;
 /// hard 4096), `horizon=N` (rolls per rollout, default 8; 0 plays to the end), `ms=N` (a clock
-/// per decision; hard 50, `ms=0` none) and `temp=T` (temperature in pips of the win-chance
-/// estimate of cut-short rollouts, default 80).
+/// per decision; hard 50, `ms=0` none), `temp=T` (temperature in pips of the win-chance
+/// estimate of cut-short rollouts, default 80) and `leaf=net|softmax` (what judges a cut-short
+/// rollout: the TD-trained net where one applies, [`super::net`], or the softmax). `td` plays
+/// on the TD-trained net: `depth=0` (default) greedy, `depth=1` one roll of expectimax; it
+/// takes no weights, and plays as the heuristic where no net applies.
 pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     let spec = spec.trim();
     let (name, settings) = spec.split_once(':').unwrap_or((spec, ""));
@@ -107,7 +110,7 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     let mut rollouts: Option<u32> = None;
     let mut horizon: Option<u32> = None;
     let mut temperature: Option<f32> = None;
-    let mut leaf: Option<Leaf> = None;
+    let mut leaf: Option<String> = None;
     for setting in settings.split(',').filter(|s| !s.trim().is_empty()) {
         let (key, value) = setting.split_once('=').ok_or_else(|| bad(setting))?;
         match key.trim() {
@@ -115,13 +118,7 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
             "ms" => ms = Some(value.trim().parse().map_err(|_| bad(setting))?),
             "n" => rollouts = Some(value.trim().parse().map_err(|_| bad(setting))?),
             "horizon" => horizon = Some(value.trim().parse().map_err(|_| bad(setting))?),
-            "leaf" => {
-                leaf = Some(match value.trim() {
-                    "heuristic" => Leaf::Heuristic,
-                    "learned" => Leaf::Learned,
-                    _ => return Err(bad(setting)),
-                })
-            }
+            "leaf" => leaf = Some(value.trim().to_owned()),
             "temp" => {
                 let t: f32 = value.trim().parse().map_err(|_| bad(setting))?;
                 if !(t.is_finite() && t > 0.0) {
@@ -134,7 +131,14 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     }
     let is_search = name == "search";
     let is_rollout = matches!(name, "rollout" | "hard");
-    if !is_search && (depth.is_some() || leaf.is_some()) {
+    let is_td = name == "td";
+    if !is_search && !is_td && depth.is_some() {
+        return Err(bad(settings));
+    }
+    if !is_search && !is_rollout && leaf.is_some() {
+        return Err(bad(settings));
+    }
+    if is_td && (weights != Weights::default() || depth.is_some_and(|d| d > 1)) {
         return Err(bad(settings));
     }
     if !is_search && !is_rollout && ms.is_some() {
@@ -163,10 +167,17 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
                 limits: SearchLimits {
                     max_depth: depth,
                     time: (ms > 0).then(|| Duration::from_millis(ms)),
-                    leaf: leaf.unwrap_or_default(),
+                    leaf: match leaf.as_deref() {
+                        None | Some("heuristic") => Leaf::Heuristic,
+                        Some("learned") => Leaf::Learned,
+                        Some(other) => return Err(bad(&format!("leaf={other}"))),
+                    },
                 },
             }))
         }
+        "td" => Ok(Box::new(TdBot {
+            depth: depth.unwrap_or(0),
+        })),
         "rollout" | "hard" => {
             let defaults = if name == "hard" {
                 RolloutBot::hall().limits
@@ -182,6 +193,12 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
                     None => defaults.time,
                 },
                 temperature: temperature.unwrap_or(defaults.temperature),
+                leaf: match leaf.as_deref() {
+                    None => defaults.leaf,
+                    Some("softmax") => RolloutLeaf::Softmax,
+                    Some("net") => RolloutLeaf::Net,
+                    Some(other) => return Err(bad(&format!("leaf={other}"))),
+                },
             };
             Ok(Box::new(RolloutBot { weights, limits }))
         }
