@@ -7,7 +7,8 @@
 //! Each candidate move is played on many times by the heuristic's greedy policy for every
 //! player — which is exactly how the heuristic opponents play, and a fair model of others —
 //! with sampled dice, to the end of the game or for `horizon` rolls, and judged by who wins
-//! (a rollout cut short is judged by [`win_chance`], a calibrated guess from the evaluation).
+//! (a rollout cut short is judged by [`win_chance`], a calibrated guess from the evaluation,
+//! or with [`RolloutLeaf::Net`] — the hard level — by the TD-trained net where one applies).
 //! The move with the best mean wins: the value is the win probability, not a proxy in pips.
 //!
 //! - Common random numbers: rollout `k` of every candidate uses the same dice stream, so two
