@@ -95,10 +95,10 @@ fn train_game(net: &mut Net, players: usize, seed: Seed, settings: &Settings) {
             *r = target[input.colour(seat)];
         }
         let estimate = net.learn(input, &rotated, settings.rate);
-        for seat in 0..SEATS {
+        for (seat, seat_estimate) in estimate.iter().enumerate() {
             let colour = input.colour(seat);
             target[colour] =
-                (1.0 - settings.lambda) * estimate[seat] + settings.lambda * target[colour];
+                (1.0 - settings.lambda) * seat_estimate + settings.lambda * target[colour];
         }
     }
 }

@@ -68,10 +68,10 @@ fn win_chances_are_probabilities_of_the_seated_colours() {
             let chances = net.win_chances(&snapshot);
             let sum: f32 = chances.iter().sum();
             assert!((sum - 1.0).abs() < 1e-4, "{chances:?}");
-            for colour in 0..4 {
-                assert!((0.0..=1.0).contains(&chances[colour]));
+            for (colour, chance) in chances.iter().enumerate() {
+                assert!((0.0..=1.0).contains(chance));
                 if !snapshot.present[colour] {
-                    assert_eq!(chances[colour], 0.0);
+                    assert_eq!(*chance, 0.0);
                 }
             }
         }
