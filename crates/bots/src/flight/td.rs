@@ -1,5 +1,7 @@
-//! Play guided by the TD-trained net ([`super::net`]): the greedy 1-ply choice (the `td` bot)
-//! and the net's judgement of a position for the player who moved.
+//! Play guided by the TD-trained net ([`super::net`]): the greedy 1-ply choice (the `td` bot),
+//! an expectimax over the die with the net at the leaves (`td:depth=N`; no clock, so keep N
+//! small: depth 2 costs about a millisecond), and the net's judgement of a position for one
+//! player (the rollouts' `leaf=net`).
 
 use hangar_flight::{Game, Moves, NoEvents};
 
