@@ -7,7 +7,9 @@
 //! cargo run --release -p hangar-bots --example flight_match -- \
 //!     400 1 2 traditional rollout:n=32,horizon=40 heuristic heuristic heuristic
 //! ```
-//! `hangar sim` gives the full table; the published numbers come from it.
+//! `hangar sim` gives the full table; the published numbers come from it. Also prints how
+//! long the first bot's decisions took (wall clock inside `pick`, at least two moves to
+//! choose from; under load this is more than the CPU it got).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // An example: fail loudly.
 
@@ -15,8 +17,34 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use hangar_bots::flight::{FlightBot, parse_bot, play_game};
-use hangar_dice::Seed;
-use hangar_flight::Options;
+use hangar_dice::{Dice, Seed};
+use hangar_flight::{Game, Moves, Options};
+
+/// A bot whose decisions are timed.
+struct Timed {
+    bot: Box<dyn FlightBot>,
+    nanos: AtomicU64,
+    decisions: AtomicU64,
+    slowest: AtomicU64,
+}
+
+impl FlightBot for Timed {
+    fn name(&self) -> String {
+        self.bot.name()
+    }
+
+    fn pick(&self, game: &Game, moves: &Moves, rng: &mut Dice) -> usize {
+        let start = Instant::now();
+        let index = self.bot.pick(game, moves, rng);
+        if moves.len() >= 2 {
+            let nanos = start.elapsed().as_nanos() as u64;
+            self.nanos.fetch_add(nanos, Ordering::Relaxed);
+            self.decisions.fetch_add(1, Ordering::Relaxed);
+            self.slowest.fetch_max(nanos, Ordering::Relaxed);
+        }
+        index
+    }
+}
 
 fn wilson(wins: u64, games: u64) -> (f64, f64) {
     let n = games as f64;
@@ -41,7 +69,13 @@ fn main() {
         _ => Options::traditional(),
     };
     let specs = &args[4..];
-    let bots: Vec<Box<dyn FlightBot>> = specs.iter().map(|s| parse_bot(s).unwrap()).collect();
+    let mut bots: Vec<Box<dyn FlightBot>> = specs.iter().map(|s| parse_bot(s).unwrap()).collect();
+    let timed = Timed {
+        bot: bots.remove(0),
+        nanos: AtomicU64::new(0),
+        decisions: AtomicU64::new(0),
+        slowest: AtomicU64::new(0),
+    };
     let next = AtomicU64::new(0);
     let wins = AtomicU64::new(0);
     let played = AtomicU64::new(0);
@@ -50,7 +84,8 @@ fn main() {
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let refs: Vec<&dyn FlightBot> = bots.iter().map(|b| b.as_ref()).collect();
+                let mut refs: Vec<&dyn FlightBot> = vec![&timed];
+                refs.extend(bots.iter().map(|b| b.as_ref()));
                 loop {
                     let g = next.fetch_add(1, Ordering::Relaxed);
                     if g >= games {
@@ -74,5 +109,11 @@ fn main() {
         100.0 * lo,
         100.0 * hi,
         start.elapsed().as_secs_f64()
+    );
+    let decisions = timed.decisions.load(Ordering::Relaxed).max(1);
+    println!(
+        "  first bot: {decisions} decisions with a choice, mean {:.3} ms, slowest {:.1} ms (wall clock)",
+        timed.nanos.load(Ordering::Relaxed) as f64 / decisions as f64 / 1e6,
+        timed.slowest.load(Ordering::Relaxed) as f64 / 1e6
     );
 }

@@ -65,6 +65,11 @@ fn all_bots() -> Vec<Box<dyn FlightBot>> {
         parse_bot("rollout:n=2,horizon=0").unwrap(),
         parse_bot("rollout:n=64,horizon=3,ms=2,temp=20").unwrap(),
         parse_bot("search:depth=1,leaf=learned").unwrap(),
+        parse_bot("td").unwrap(),
+        parse_bot("td:depth=1").unwrap(),
+        parse_bot("rollout:n=2,horizon=4,leaf=net").unwrap(),
+        parse_bot("hard:ms=2,leaf=net").unwrap(),
+        parse_bot("hard:ms=2").unwrap(),
     ]
 }
 
@@ -241,4 +246,63 @@ fn heuristic_avoids_resting_in_front_of_an_enemy() {
     // Both moves gain 2 pips; only the danger differs.
     assert_eq!(choices_of(&HeuristicBot::default(), &game), 1);
     assert_eq!(choices_of(&SearchBot::with_depth(2), &game), 1);
+}
+
+// F-CHOICE: the net bots (`td`, rollouts judged by the net) choose legal moves in the games
+// their nets were trained for (traditional, 2 and 4 players) and where they fall back (3
+// players, teams, the improved rules).
+#[test]
+fn net_bots_only_choose_legal_moves_with_and_without_a_net() {
+    let bots = [
+        parse_bot("td").unwrap(),
+        parse_bot("td:depth=1").unwrap(),
+        parse_bot("rollout:n=4,horizon=6,leaf=net").unwrap(),
+        parse_bot("hard:ms=5").unwrap(),
+    ];
+    let teams = Options {
+        teams: true,
+        ..Options::traditional()
+    };
+    let settings = [
+        (Options::traditional(), 2),
+        (Options::traditional(), 3),
+        (Options::traditional(), 4),
+        (teams, 4),
+        (Options::improved(), 2),
+        (Options::improved(), 4),
+    ];
+    for (options, players) in settings {
+        for seed in 0..12u64 {
+            let game = random_position(options, players, seed, 20 + 25 * seed as u32);
+            let moves = game.legal_moves();
+            let mut rng = Dice::new(Seed::from_u64(seed));
+            for bot in &bots {
+                let chosen = bot.choose(&game, &mut rng);
+                if matches!(game.phase(), Phase::Move { .. }) {
+                    let plane = chosen.expect("a move is awaited");
+                    assert!(game.is_legal(plane), "{} chose plane {plane}", bot.name());
+                    assert!(bot.pick(&game, &moves, &mut rng) < moves.len());
+                } else {
+                    assert_eq!(chosen, None);
+                }
+            }
+        }
+    }
+}
+
+// F-WIN: whole games between the net bots and the heuristic end with a winner.
+#[test]
+fn games_with_the_net_bots_end() {
+    let td = parse_bot("td").unwrap();
+    let heuristic = HeuristicBot::default();
+    for players in [2, 4] {
+        let mut bots: Vec<&dyn FlightBot> = vec![td.as_ref()];
+        bots.extend(std::iter::repeat_n(
+            &heuristic as &dyn FlightBot,
+            players - 1,
+        ));
+        let result = play_game(Options::traditional(), &bots, Seed::from_u64(7)).unwrap();
+        assert!(result.game.is_over());
+        assert!(result.ranks.contains(&1));
+    }
 }

@@ -8,8 +8,10 @@ use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, Moves};
 
 use super::eval::Weights;
-use super::rollout::{RolloutLimits, rollout_index};
+use super::net::Net;
+use super::rollout::{RolloutLeaf, RolloutLimits, rollout_index};
 use super::search::{Leaf, SearchLimits, greedy_index, search_index};
+use super::td::{ReplyModel, td_index, td_search_index};
 
 /// A player of Aeroplane Chess: given a position awaiting a move and its legal moves, picks one.
 ///
@@ -144,18 +146,21 @@ pub struct RolloutBot {
 
 impl RolloutBot {
     /// The hall's hard level: up to [`Self::HALL_ROLLOUTS`] rollouts of 8 rolls per candidate
-    /// move within 50 ms.
+    /// move within 50 ms, judged at their horizon by the TD-trained net where one applies.
     pub const HALL_TIME: Duration = Duration::from_millis(50);
     /// Most rollouts per candidate of the hard level (the clock usually ends it first).
     pub const HALL_ROLLOUTS: u32 = 4096;
 
-    /// The hall's hard level.
+    /// The hall's hard level: rollouts cut short are judged by the TD-trained net where one
+    /// was trained for the game (traditional rules, 2 or 4 players), else by the softmax of
+    /// the hand evaluation.
     pub fn hall() -> Self {
         RolloutBot {
             weights: Weights::default(),
             limits: RolloutLimits {
                 rollouts: Self::HALL_ROLLOUTS,
                 time: Some(Self::HALL_TIME),
+                leaf: RolloutLeaf::Net,
                 ..RolloutLimits::default()
             },
         }
@@ -171,6 +176,9 @@ impl FlightBot for RolloutBot {
         }
         if limits.temperature != RolloutLimits::default().temperature {
             name.push_str(&format!(",temp={}", limits.temperature));
+        }
+        if limits.leaf == RolloutLeaf::Net {
+            name.push_str(",leaf=net");
         }
         if self.weights != Weights::default() {
             name.push_str(&format!(",{}", self.weights));
@@ -194,5 +202,39 @@ impl FlightBot for RolloutBot {
             self.limits,
             Seed::from_bytes(bytes),
         )
+    }
+}
+
+/// Plays on the TD-trained net ([`super::net`]): the move after which the net gives the mover
+/// the best chance to win (`depth` 0), or the best expected chance `depth` rolls later
+/// (expectimax over the die, the others answering as `model` says). Where no net was trained
+/// for the game's options or player count (see [`Net::applies`]) it plays as the heuristic.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TdBot {
+    /// Rolls looked ahead after the move.
+    pub depth: u32,
+    /// How the others are expected to answer.
+    pub model: ReplyModel,
+}
+
+impl FlightBot for TdBot {
+    fn name(&self) -> String {
+        let mut name = "td".to_owned();
+        if self.depth > 0 {
+            name.push_str(&format!(":depth={}", self.depth));
+        }
+        if self.model == ReplyModel::Heuristic {
+            name.push_str(if self.depth > 0 { "," } else { ":" });
+            name.push_str("model=heuristic");
+        }
+        name
+    }
+
+    fn pick(&self, game: &Game, moves: &Moves, _rng: &mut Dice) -> usize {
+        match Net::for_game(game) {
+            Some(net) if self.depth == 0 => td_index(game, moves, net),
+            Some(net) => td_search_index(game, moves, net, self.depth, self.model),
+            None => greedy_index(game, moves, &Weights::default()),
+        }
     }
 }

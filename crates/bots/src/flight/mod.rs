@@ -9,23 +9,29 @@
 //!   rollouts won as the value. [`SearchBot`] (spec `search`) is expectimax over the die.
 //! - [`learned`] is an experimental learned win-chance evaluation (`search:leaf=learned`),
 //!   fitted to self-play outcomes by the `train_flight` example.
+//! - [`net`] is a TD(λ)-trained network's win chance per player ([`encode`] its input, [`td`]
+//!   the greedy play on it; the `train_td` example trains it).
 //! - [`eval`] is the evaluation both the heuristic and the search use; [`geometry`] the
 //!   route tables it reasons with; [`snapshot`] its picture of a position.
 
 mod arena;
 mod bots;
+pub mod encode;
 pub mod eval;
 pub mod geometry;
 pub mod learned;
+pub mod net;
 pub mod rollout;
 pub mod search;
 pub mod snapshot;
 mod spec;
+pub mod td;
 
 pub use arena::{GameResult, play_game};
-pub use bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot};
+pub use bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot, TdBot};
 pub use eval::Weights;
 pub use learned::LearnedEval;
-pub use rollout::RolloutLimits;
+pub use net::{Net, NetError};
+pub use rollout::{RolloutLeaf, RolloutLimits};
 pub use search::{Leaf, SearchLimits};
 pub use spec::{BotSpecError, FlightLevel, parse_bot, split_bot_list};

@@ -7,7 +7,8 @@
 //! Each candidate move is played on many times by the heuristic's greedy policy for every
 //! player — which is exactly how the heuristic opponents play, and a fair model of others —
 //! with sampled dice, to the end of the game or for `horizon` rolls, and judged by who wins
-//! (a rollout cut short is judged by [`win_chance`], a calibrated guess from the evaluation).
+//! (a rollout cut short is judged by [`win_chance`], a calibrated guess from the evaluation,
+//! or with [`RolloutLeaf::Net`] — the hard level — by the TD-trained net where one applies).
 //! The move with the best mean wins: the value is the win probability, not a proxy in pips.
 //!
 //! - Common random numbers: rollout `k` of every candidate uses the same dice stream, so two
@@ -25,8 +26,10 @@ use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, Moves, NoEvents};
 
 use super::eval::{Weights, win_chance};
+use super::net::Net;
 use super::search::greedy_index;
 use super::snapshot::Snapshot;
+use super::td::net_chance;
 
 /// No rollout goes past this many rolls (no game comes near it: a guard).
 const ROLL_CAP: u32 = 5_000;
@@ -46,6 +49,18 @@ pub struct RolloutLimits {
     pub time: Option<Duration>,
     /// Temperature (in pips) of the win-chance estimate that judges cut-short rollouts.
     pub temperature: f32,
+    /// What judges a cut-short rollout.
+    pub leaf: RolloutLeaf,
+}
+
+/// What judges a rollout cut short at its horizon.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RolloutLeaf {
+    /// A softmax of the sides' hand evaluations ([`win_chance`]).
+    #[default]
+    Softmax,
+    /// The TD-trained net ([`super::net`]) where one applies to the game, else the softmax.
+    Net,
 }
 
 impl Default for RolloutLimits {
@@ -55,13 +70,14 @@ impl Default for RolloutLimits {
             horizon: 8,
             time: None,
             temperature: 80.0,
+            leaf: RolloutLeaf::Softmax,
         }
     }
 }
 
 /// What one finished or cut-short rollout is worth to `me`: 1 for a win, 0 for a loss; under
 /// play-on, where places after the first count too, the place is scaled to 1..0.
-fn outcome(game: &Game, me: usize, weights: &Weights, temperature: f32) -> f32 {
+fn outcome(game: &Game, me: usize, weights: &Weights, temperature: f32, net: Option<&Net>) -> f32 {
     if game.is_over() {
         let ranks = game.final_ranks();
         let rank = ranks[me].unwrap_or(u8::MAX);
@@ -71,7 +87,10 @@ fn outcome(game: &Game, me: usize, weights: &Weights, temperature: f32) -> f32 {
         }
         return if rank == 1 { 1.0 } else { 0.0 };
     }
-    win_chance(&Snapshot::of(game), me, weights, temperature)
+    match net {
+        Some(net) => net_chance(net, game, me),
+        None => win_chance(&Snapshot::of(game), me, weights, temperature),
+    }
 }
 
 /// Plays `game` (awaiting a roll) on with the greedy policy for everyone: `horizon` rolls, or
@@ -174,6 +193,10 @@ pub fn rollout_index(
     }
     let deadline = limits.time.map(|t| Instant::now() + t);
     let me = game.turn().index();
+    let net = match limits.leaf {
+        RolloutLeaf::Net => Net::for_game(game),
+        RolloutLeaf::Softmax => None,
+    };
     let starts: Vec<Game> = moves
         .iter()
         .map(|m| {
@@ -204,7 +227,7 @@ pub fn rollout_index(
             }
             let mut dice = Dice::new(stream);
             let end = roll_out(race.starts[i], limits.horizon, &mut dice, weights);
-            let value = outcome(&end, me, weights, limits.temperature);
+            let value = outcome(&end, me, weights, limits.temperature, net);
             race.values[i].push(value);
         }
         if k + 1 == next_check {
@@ -266,7 +289,7 @@ mod tests {
         assert!(game.is_over());
         let ranks = game.final_ranks();
         for (colour, rank) in ranks.iter().enumerate() {
-            let value = outcome(&game, colour, &Weights::default(), 40.0);
+            let value = outcome(&game, colour, &Weights::default(), 40.0, None);
             assert_eq!(value, if *rank == Some(1) { 1.0 } else { 0.0 });
         }
     }

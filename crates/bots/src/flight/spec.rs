@@ -8,10 +8,11 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot};
+use super::bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot, TdBot};
 use super::eval::Weights;
-use super::rollout::RolloutLimits;
+use super::rollout::{RolloutLeaf, RolloutLimits};
 use super::search::{Leaf, SearchLimits};
+use super::td::ReplyModel;
 
 /// The levels the hall offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -21,7 +22,7 @@ pub enum FlightLevel {
     Easy,
     /// The heuristic bot.
     Normal,
-    /// The rollout bot, 50 ms per decision.
+    /// The rollout bot, 50 ms per decision, its rollouts judged by the TD-trained net.
     Hard,
 }
 
@@ -59,7 +60,7 @@ impl fmt::Display for FlightLevel {
 pub enum BotSpecError {
     /// No bot of that name.
     #[error(
-        "unknown bot `{0}` (expected random, heuristic, search, rollout, or a level: easy, normal, hard)"
+        "unknown bot `{0}` (expected random, heuristic, search, rollout, td, or a level: easy, normal, hard)"
     )]
     UnknownBot(String),
     /// A setting the bot does not know or a bad value.
@@ -84,16 +85,22 @@ impl FromStr for FlightLevel {
 }
 
 /// Builds a bot from its spec: `name[:key=value,…]`. Names: `random` (= `easy`),
-/// `heuristic` (= `normal`), `search`, `rollout`, and `hard` (the hall's level: rollout with up
-/// to 4096 rollouts of 8 rolls per move within 50 ms).
+/// `heuristic` (= `normal`), `search`, `rollout`, `td`, and `hard` (the hall's level: rollout
+/// with up to 4096 rollouts of 8 rolls per move within 50 ms, judged by the TD-trained net
+/// where one applies: `rollout:n=4096,horizon=8,ms=50,leaf=net`).
 ///
 /// Settings: any evaluation weight (`danger=1.5`) for every bot but random. `search` takes
 /// `depth=N` (rolls, default 3), `ms=N` (a clock: deepening up to `depth`, default 6 then;
 /// `ms=0` means no clock) and `leaf=learned` (judge its leaves by the learned win chance,
 /// [`super::learned`]). `rollout` and `hard` take `n=N` (most rollouts per move, default 64;
 /// hard 4096), `horizon=N` (rolls per rollout, default 8; 0 plays to the end), `ms=N` (a clock
-/// per decision; hard 50, `ms=0` none) and `temp=T` (temperature in pips of the win-chance
-/// estimate of cut-short rollouts, default 80).
+/// per decision; hard 50, `ms=0` none), `temp=T` (temperature in pips of the win-chance
+/// estimate of cut-short rollouts, default 80) and `leaf=net|softmax` (what judges a cut-short
+/// rollout: the TD-trained net where one applies, [`super::net`], or the softmax; rollout's
+/// default is softmax, hard's net). `td` plays
+/// on the TD-trained net: `depth=0` (default) greedy, `depth=N` (at most 4) N rolls of
+/// expectimax with the others answering as `model=net` (default) or `model=heuristic` says;
+/// it takes no weights, and plays as the heuristic where no net applies.
 pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     let spec = spec.trim();
     let (name, settings) = spec.split_once(':').unwrap_or((spec, ""));
@@ -107,7 +114,8 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     let mut rollouts: Option<u32> = None;
     let mut horizon: Option<u32> = None;
     let mut temperature: Option<f32> = None;
-    let mut leaf: Option<Leaf> = None;
+    let mut leaf: Option<String> = None;
+    let mut model: Option<ReplyModel> = None;
     for setting in settings.split(',').filter(|s| !s.trim().is_empty()) {
         let (key, value) = setting.split_once('=').ok_or_else(|| bad(setting))?;
         match key.trim() {
@@ -115,10 +123,11 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
             "ms" => ms = Some(value.trim().parse().map_err(|_| bad(setting))?),
             "n" => rollouts = Some(value.trim().parse().map_err(|_| bad(setting))?),
             "horizon" => horizon = Some(value.trim().parse().map_err(|_| bad(setting))?),
-            "leaf" => {
-                leaf = Some(match value.trim() {
-                    "heuristic" => Leaf::Heuristic,
-                    "learned" => Leaf::Learned,
+            "leaf" => leaf = Some(value.trim().to_owned()),
+            "model" => {
+                model = Some(match value.trim() {
+                    "net" => ReplyModel::Net,
+                    "heuristic" => ReplyModel::Heuristic,
                     _ => return Err(bad(setting)),
                 })
             }
@@ -134,7 +143,17 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     }
     let is_search = name == "search";
     let is_rollout = matches!(name, "rollout" | "hard");
-    if !is_search && (depth.is_some() || leaf.is_some()) {
+    let is_td = name == "td";
+    if !is_search && !is_td && depth.is_some() {
+        return Err(bad(settings));
+    }
+    if !is_search && !is_rollout && leaf.is_some() {
+        return Err(bad(settings));
+    }
+    if !is_td && model.is_some() {
+        return Err(bad(settings));
+    }
+    if is_td && (weights != Weights::default() || depth.is_some_and(|d| d > 4)) {
         return Err(bad(settings));
     }
     if !is_search && !is_rollout && ms.is_some() {
@@ -163,10 +182,18 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
                 limits: SearchLimits {
                     max_depth: depth,
                     time: (ms > 0).then(|| Duration::from_millis(ms)),
-                    leaf: leaf.unwrap_or_default(),
+                    leaf: match leaf.as_deref() {
+                        None | Some("heuristic") => Leaf::Heuristic,
+                        Some("learned") => Leaf::Learned,
+                        Some(other) => return Err(bad(&format!("leaf={other}"))),
+                    },
                 },
             }))
         }
+        "td" => Ok(Box::new(TdBot {
+            depth: depth.unwrap_or(0),
+            model: model.unwrap_or_default(),
+        })),
         "rollout" | "hard" => {
             let defaults = if name == "hard" {
                 RolloutBot::hall().limits
@@ -182,6 +209,12 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
                     None => defaults.time,
                 },
                 temperature: temperature.unwrap_or(defaults.temperature),
+                leaf: match leaf.as_deref() {
+                    None => defaults.leaf,
+                    Some("softmax") => RolloutLeaf::Softmax,
+                    Some("net") => RolloutLeaf::Net,
+                    Some(other) => return Err(bad(&format!("leaf={other}"))),
+                },
             };
             Ok(Box::new(RolloutBot { weights, limits }))
         }
@@ -221,11 +254,24 @@ mod tests {
         );
         assert_eq!(
             parse_bot("hard").unwrap().name(),
-            "rollout:n=4096,horizon=8,ms=50"
+            "rollout:n=4096,horizon=8,ms=50,leaf=net"
         );
         assert_eq!(
             parse_bot("hard:ms=0,n=512").unwrap().name(),
-            "rollout:n=512,horizon=8"
+            "rollout:n=512,horizon=8,leaf=net"
+        );
+        assert_eq!(
+            parse_bot("hard:leaf=softmax").unwrap().name(),
+            "rollout:n=4096,horizon=8,ms=50"
+        );
+        assert_eq!(parse_bot("td").unwrap().name(), "td");
+        assert_eq!(
+            parse_bot("td:depth=2,model=heuristic").unwrap().name(),
+            "td:depth=2,model=heuristic"
+        );
+        assert_eq!(
+            parse_bot("rollout:n=8,leaf=net").unwrap().name(),
+            "rollout:n=8,horizon=8,leaf=net"
         );
         assert_eq!(
             parse_bot("search:depth=4,ms=20").unwrap().name(),
@@ -253,7 +299,7 @@ mod tests {
         );
         assert_eq!(
             FlightLevel::Hard.bot().name(),
-            "rollout:n=4096,horizon=8,ms=50"
+            "rollout:n=4096,horizon=8,ms=50,leaf=net"
         );
         assert_eq!(
             "Normal".parse::<FlightLevel>().unwrap(),
@@ -309,6 +355,12 @@ mod tests {
             "heuristic:leaf=learned",
             "random:ms=5",
             "search:n=4",
+            "td:depth=9",
+            "td:danger=2",
+            "td:model=oracle",
+            "rollout:leaf=learned",
+            "search:leaf=net",
+            "heuristic:model=net",
         ] {
             assert!(
                 matches!(parse_bot(bad), Err(BotSpecError::BadSetting { .. })),

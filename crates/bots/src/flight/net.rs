@@ -1,0 +1,366 @@
+//! A small neural network that estimates each player's chance to win, trained by TD(λ)
+//! self-play (the `train_td` example; docs/benchmarks.md "Aeroplane Chess bots").
+//!
+//! One hidden layer of `tanh` units over the inputs of [`super::encode`]; the first layer is
+//! computed sparsely (the weight rows of the active inputs are summed, NNUE-like: about 20 rows
+//! per position), the output is a softmax over the seats that are played. Seats are rotated
+//! so the colour about to roll is seat 0; [`Net::win_chances`] turns them back into colours.
+//!
+//! Separate nets are trained for 2 and 4 players under the traditional rules; they ship in
+//! `crates/bots/data/td2.bin` and `td4.bin` (little-endian `f32`, format in [`Net::to_bytes`]).
+//! [`Net::for_game`] gives the net that applies to a game, or `None` for the options the nets
+//! were not trained for (improved or custom rules, 3 players, teams, items, weather), where
+//! the bots fall back to the hand evaluation.
+
+use std::sync::OnceLock;
+
+use hangar_dice::{Dice, Seed};
+use hangar_flight::{Game, Options};
+
+use super::encode::{DENSE_INPUTS, Encoded, INPUTS, SEATS, SPARSE_INPUTS, encode};
+use super::snapshot::Snapshot;
+
+/// The largest hidden layer a net may have (the forward pass keeps it on the stack).
+pub const MAX_HIDDEN: usize = 256;
+/// The first bytes of a net file.
+const MAGIC: &[u8; 4] = b"HTD1";
+
+/// Why a net file is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NetError {
+    /// Not a net file, or one for other inputs.
+    #[error("not a flight net file (bad header)")]
+    BadHeader,
+    /// A hidden layer of 0 or more than [`MAX_HIDDEN`] units.
+    #[error("bad hidden layer size {0}")]
+    BadHidden(usize),
+    /// The file's length does not match its header.
+    #[error("net file of {found} bytes, expected {expected}")]
+    BadLength {
+        /// Bytes expected from the header.
+        expected: usize,
+        /// Bytes found.
+        found: usize,
+    },
+    /// A weight is NaN or infinite.
+    #[error("net file holds a weight that is not finite")]
+    NotFinite,
+}
+
+/// The network: inputs → `hidden` tanh units → one logit per seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    hidden: usize,
+    /// `w1[i * hidden + h]`: input `i` to hidden unit `h`.
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    /// `w2[s * hidden + h]`: hidden unit `h` to seat `s`'s logit.
+    w2: Vec<f32>,
+    b2: [f32; SEATS],
+}
+
+/// The hidden activations of one forward pass, kept for training.
+struct Pass {
+    hidden: [f32; MAX_HIDDEN],
+    probabilities: [f32; SEATS],
+}
+
+impl Net {
+    /// A fresh net with small random weights (for training).
+    pub fn random(hidden: usize, seed: Seed) -> Net {
+        let hidden = hidden.clamp(1, MAX_HIDDEN);
+        let mut dice = Dice::new(seed);
+        let mut uniform = |scale: f32| {
+            let u = dice.roll_below(1 << 20) as f32 / (1 << 20) as f32;
+            (2.0 * u - 1.0) * scale
+        };
+        let w1 = (0..INPUTS * hidden).map(|_| uniform(0.1)).collect();
+        let w2 = (0..SEATS * hidden)
+            .map(|_| uniform(1.0 / (hidden as f32).sqrt()))
+            .collect();
+        Net {
+            hidden,
+            w1,
+            b1: vec![0.0; hidden],
+            w2,
+            b2: [0.0; SEATS],
+        }
+    }
+
+    /// Hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    fn forward(&self, input: &Encoded) -> Pass {
+        let h = self.hidden;
+        let mut acc = [0f32; MAX_HIDDEN];
+        let acc = &mut acc[..h];
+        acc.copy_from_slice(&self.b1);
+        for &i in input.active() {
+            let row = &self.w1[usize::from(i) * h..][..h];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+        for (j, &x) in input.dense.iter().enumerate() {
+            if x != 0.0 {
+                let row = &self.w1[(SPARSE_INPUTS + j) * h..][..h];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w * x;
+                }
+            }
+        }
+        let mut hidden = [0f32; MAX_HIDDEN];
+        for (out, &a) in hidden.iter_mut().zip(acc.iter()) {
+            *out = a.tanh();
+        }
+        let mut logits = [f32::MIN; SEATS];
+        for (s, logit) in logits.iter_mut().enumerate() {
+            if input.present[s] {
+                let row = &self.w2[s * h..][..h];
+                *logit = self.b2[s]
+                    + row
+                        .iter()
+                        .zip(&hidden[..h])
+                        .map(|(w, x)| w * x)
+                        .sum::<f32>();
+            }
+        }
+        let top = logits.iter().fold(f32::MIN, |a, &b| a.max(b));
+        let mut probabilities = [0f32; SEATS];
+        let mut total = 0.0;
+        for s in 0..SEATS {
+            if input.present[s] {
+                probabilities[s] = (logits[s] - top).exp();
+                total += probabilities[s];
+            }
+        }
+        if total > 0.0 {
+            for p in probabilities.iter_mut() {
+                *p /= total;
+            }
+        }
+        Pass {
+            hidden,
+            probabilities,
+        }
+    }
+
+    /// Each rotated seat's chance to win (0 for seats nobody plays; the rest sum to 1).
+    pub fn seat_chances(&self, input: &Encoded) -> [f32; SEATS] {
+        self.forward(input).probabilities
+    }
+
+    /// Each colour's chance to win from `snapshot` (0 for colours nobody plays). A finished
+    /// game is 1 for the winner's colours. Sides are not summed: the nets are for games
+    /// without teams.
+    pub fn win_chances(&self, snapshot: &Snapshot) -> [f32; SEATS] {
+        let mut chances = [0f32; SEATS];
+        match snapshot.to_roll {
+            Some(roller) => {
+                let input = encode(snapshot, roller);
+                let seats = self.seat_chances(&input);
+                for (seat, chance) in seats.iter().enumerate() {
+                    chances[input.colour(seat)] = *chance;
+                }
+            }
+            None => {
+                for (colour, chance) in chances.iter_mut().enumerate() {
+                    if snapshot.winner_side == Some(snapshot.side[colour]) {
+                        *chance = 1.0;
+                    }
+                }
+            }
+        }
+        chances
+    }
+
+    /// One step of gradient descent on the cross-entropy between the net's seat chances and
+    /// `target` (a distribution over the rotated seats): TD learning moves a position's
+    /// estimate towards what followed it. Returns the estimate before the step.
+    pub fn learn(&mut self, input: &Encoded, target: &[f32; SEATS], rate: f32) -> [f32; SEATS] {
+        let h = self.hidden;
+        let pass = self.forward(input);
+        // d(loss)/d(logit) of a softmax with cross-entropy: estimate − target.
+        let mut delta = [0f32; SEATS];
+        for s in 0..SEATS {
+            if input.present[s] {
+                delta[s] = pass.probabilities[s] - target[s];
+            }
+        }
+        let mut back = [0f32; MAX_HIDDEN];
+        for (s, &d) in delta.iter().enumerate() {
+            if d == 0.0 {
+                continue;
+            }
+            let row = &mut self.w2[s * h..][..h];
+            for ((w, x), b) in row.iter_mut().zip(&pass.hidden[..h]).zip(back.iter_mut()) {
+                *b += d * *w;
+                *w -= rate * d * x;
+            }
+            self.b2[s] -= rate * d;
+        }
+        for (b, x) in back[..h].iter_mut().zip(&pass.hidden[..h]) {
+            *b *= 1.0 - x * x;
+        }
+        for (b1, b) in self.b1.iter_mut().zip(&back[..h]) {
+            *b1 -= rate * b;
+        }
+        for &i in input.active() {
+            let row = &mut self.w1[usize::from(i) * h..][..h];
+            for (w, b) in row.iter_mut().zip(&back[..h]) {
+                *w -= rate * b;
+            }
+        }
+        for (j, &x) in input.dense.iter().enumerate() {
+            if x != 0.0 {
+                let row = &mut self.w1[(SPARSE_INPUTS + j) * h..][..h];
+                for (w, b) in row.iter_mut().zip(&back[..h]) {
+                    *w -= rate * b * x;
+                }
+            }
+        }
+        pass.probabilities
+    }
+
+    /// The file format: `HTD1`, then `u32` inputs, hidden units and seats, then `w1` (input by
+    /// input), `b1`, `w2` (seat by seat), `b2`, all little-endian `f32`.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(16 + 4 * (self.w1.len() + self.w2.len() + 64));
+        bytes.extend_from_slice(MAGIC);
+        for n in [INPUTS, self.hidden, SEATS] {
+            bytes.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        for x in self
+            .w1
+            .iter()
+            .chain(&self.b1)
+            .chain(&self.w2)
+            .chain(&self.b2)
+        {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// Reads a net written by [`Net::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Net, NetError> {
+        let word = |at: usize| -> Option<u32> {
+            let slice = bytes.get(at..at + 4)?;
+            Some(u32::from_le_bytes([slice[0], slice[1], slice[2], slice[3]]))
+        };
+        if bytes.get(..4) != Some(MAGIC.as_slice()) {
+            return Err(NetError::BadHeader);
+        }
+        let (Some(inputs), Some(hidden), Some(seats)) = (word(4), word(8), word(12)) else {
+            return Err(NetError::BadHeader);
+        };
+        if inputs as usize != INPUTS || seats as usize != SEATS {
+            return Err(NetError::BadHeader);
+        }
+        let hidden = hidden as usize;
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(NetError::BadHidden(hidden));
+        }
+        let count = INPUTS * hidden + hidden + SEATS * hidden + SEATS;
+        let expected = 16 + 4 * count;
+        if bytes.len() != expected {
+            return Err(NetError::BadLength {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let floats: Vec<f32> = bytes[16..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if floats.iter().any(|x| !x.is_finite()) {
+            return Err(NetError::NotFinite);
+        }
+        let (w1, rest) = floats.split_at(INPUTS * hidden);
+        let (b1, rest) = rest.split_at(hidden);
+        let (w2, b2) = rest.split_at(SEATS * hidden);
+        Ok(Net {
+            hidden,
+            w1: w1.to_vec(),
+            b1: b1.to_vec(),
+            w2: w2.to_vec(),
+            b2: [b2[0], b2[1], b2[2], b2[3]],
+        })
+    }
+
+    /// The shipped net for `players` players (2 or 4) under the traditional rules.
+    pub fn shipped(players: usize) -> Option<&'static Net> {
+        static TWO: OnceLock<Option<Net>> = OnceLock::new();
+        static FOUR: OnceLock<Option<Net>> = OnceLock::new();
+        match players {
+            2 => TWO
+                .get_or_init(|| Net::from_bytes(include_bytes!("../../data/td2.bin")).ok())
+                .as_ref(),
+            4 => FOUR
+                .get_or_init(|| Net::from_bytes(include_bytes!("../../data/td4.bin")).ok())
+                .as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Whether the nets were trained for games with these options and players: the
+    /// traditional rules, 2 or 4 players, no teams.
+    pub fn applies(options: &Options, players: usize) -> bool {
+        *options == Options::traditional() && matches!(players, 2 | 4)
+    }
+
+    /// The shipped net for `game`, if one was trained for its options and player count.
+    pub fn for_game(game: &Game) -> Option<&'static Net> {
+        let players = game.player_count();
+        if Net::applies(game.options(), players) {
+            Net::shipped(players)
+        } else {
+            None
+        }
+    }
+}
+
+/// Dense inputs are read by index in the forward pass; keep the layout in one place.
+const _: () = assert!(INPUTS == SPARSE_INPUTS + DENSE_INPUTS);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flight::snapshot::{At, two_player};
+
+    #[test]
+    fn bytes_round_trip_and_bad_files_are_refused() {
+        let net = Net::random(8, Seed::from_u64(1));
+        let bytes = net.to_bytes();
+        assert_eq!(Net::from_bytes(&bytes).unwrap(), net);
+        assert_eq!(Net::from_bytes(b"nope"), Err(NetError::BadHeader));
+        assert!(matches!(
+            Net::from_bytes(&bytes[..bytes.len() - 4]),
+            Err(NetError::BadLength { .. })
+        ));
+        let mut nan = bytes.clone();
+        let at = nan.len() - 4;
+        nan[at..].copy_from_slice(&f32::NAN.to_le_bytes());
+        assert_eq!(Net::from_bytes(&nan), Err(NetError::NotFinite));
+    }
+
+    #[test]
+    fn learning_moves_the_estimate_towards_the_target() {
+        let mut net = Net::random(16, Seed::from_u64(2));
+        let mut s = two_player([At::Route(10); 4], [At::Route(3); 4]);
+        s.to_roll = Some(0);
+        let input = encode(&s, 0);
+        let target = [1.0, 0.0, 0.0, 0.0];
+        let before = net.seat_chances(&input)[0];
+        for _ in 0..50 {
+            net.learn(&input, &target, 0.05);
+        }
+        let after = net.seat_chances(&input)[0];
+        assert!(after > before + 0.1, "{before} -> {after}");
+        // Seats nobody plays get nothing.
+        let chances = net.seat_chances(&input);
+        assert_eq!((chances[1], chances[3]), (0.0, 0.0));
+    }
+}

@@ -1,0 +1,132 @@
+//! The TD-trained nets: they load, give probabilities, apply only where they were trained,
+//! and see a position the same from whichever colour it is played.
+
+#![allow(clippy::unwrap_used)] // Tests fail loudly on any error.
+
+use hangar_bots::flight::snapshot::{At, Snapshot};
+use hangar_bots::flight::{HeuristicBot, Net, play_game};
+use hangar_dice::{Dice, Seed};
+use hangar_flight::{Game, NoEvents, Options, Seating};
+
+/// Plays `rolls` rolls of random moves from the start.
+fn position(options: Options, players: usize, seed: u64, rolls: u32) -> Game {
+    let mut dice = Dice::new(Seed::from_u64(seed));
+    let seating = Seating::draw(players, options.teams, |n| dice.roll_below(n)).unwrap();
+    let mut game = Game::new(options, &seating.seated(), seating.first).unwrap();
+    for _ in 0..rolls {
+        if game.is_over() {
+            break;
+        }
+        let moves = game.roll(dice.roll(), &mut NoEvents).unwrap();
+        if !moves.is_empty() {
+            let index = dice.roll_below(moves.len() as u32) as usize;
+            game.play_unchecked(&moves[index], &mut NoEvents);
+        }
+    }
+    game
+}
+
+/// The same position with every colour moved `shift` seats on.
+fn rotated(snapshot: &Snapshot, shift: usize) -> Snapshot {
+    let mut turned = snapshot.clone();
+    for colour in 0..4 {
+        let to = (colour + shift) % 4;
+        turned.present[to] = snapshot.present[colour];
+        turned.at[to] = snapshot.at[colour];
+    }
+    turned.to_roll = snapshot.to_roll.map(|c| (c + shift) % 4);
+    turned
+}
+
+#[test]
+fn both_shipped_nets_load() {
+    assert!(Net::shipped(2).is_some(), "crates/bots/data/td2.bin");
+    assert!(Net::shipped(4).is_some(), "crates/bots/data/td4.bin");
+    assert!(Net::shipped(3).is_none());
+}
+
+#[test]
+fn nets_apply_only_to_the_games_they_were_trained_for() {
+    let teams = Options {
+        teams: true,
+        ..Options::traditional()
+    };
+    assert!(Net::for_game(&position(Options::traditional(), 2, 1, 0)).is_some());
+    assert!(Net::for_game(&position(Options::traditional(), 4, 1, 0)).is_some());
+    assert!(Net::for_game(&position(Options::traditional(), 3, 1, 0)).is_none());
+    assert!(Net::for_game(&position(teams, 4, 1, 0)).is_none());
+    assert!(Net::for_game(&position(Options::improved(), 2, 1, 0)).is_none());
+}
+
+#[test]
+fn win_chances_are_probabilities_of_the_seated_colours() {
+    for players in [2, 4] {
+        let net = Net::shipped(players).unwrap();
+        for seed in 0..20 {
+            let game = position(Options::traditional(), players, seed, 10 * seed as u32);
+            let snapshot = Snapshot::of(&game);
+            let chances = net.win_chances(&snapshot);
+            let sum: f32 = chances.iter().sum();
+            assert!((sum - 1.0).abs() < 1e-4, "{chances:?}");
+            for (colour, chance) in chances.iter().enumerate() {
+                assert!((0.0..=1.0).contains(chance));
+                if !snapshot.present[colour] {
+                    assert_eq!(*chance, 0.0);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_position_is_worth_the_same_from_every_colour() {
+    for players in [2, 4] {
+        let net = Net::shipped(players).unwrap();
+        for seed in 0..10 {
+            let game = position(Options::traditional(), players, seed, 15 + 12 * seed as u32);
+            let snapshot = Snapshot::of(&game);
+            let chances = net.win_chances(&snapshot);
+            for shift in 1..4 {
+                let turned = net.win_chances(&rotated(&snapshot, shift));
+                for colour in 0..4 {
+                    let diff = (turned[(colour + shift) % 4] - chances[colour]).abs();
+                    assert!(diff < 1e-5, "shift {shift}: {turned:?} vs {chances:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_side_far_ahead_is_the_favourite() {
+    let net = Net::shipped(2).unwrap();
+    let mut snapshot = Snapshot::of(&position(Options::traditional(), 2, 3, 0));
+    let (me, other) = {
+        let seated: Vec<usize> = (0..4).filter(|&c| snapshot.present[c]).collect();
+        (seated[0], seated[1])
+    };
+    snapshot.at[me] = [At::Finished, At::Finished, At::Finished, At::Route(52)];
+    snapshot.at[other] = [At::Hangar, At::Hangar, At::Route(0), At::Route(5)];
+    for roller in [me, other] {
+        snapshot.to_roll = Some(roller);
+        let chances = net.win_chances(&snapshot);
+        assert!(chances[me] > 0.8, "{chances:?}");
+    }
+}
+
+#[test]
+fn a_finished_game_is_worth_its_result() {
+    let heuristic = HeuristicBot::default();
+    let result = play_game(
+        Options::traditional(),
+        &[&heuristic, &heuristic],
+        Seed::from_u64(4),
+    )
+    .unwrap();
+    let chances = Net::shipped(2)
+        .unwrap()
+        .win_chances(&Snapshot::of(&result.game));
+    let winner = result.colours[result.ranks.iter().position(|&r| r == 1).unwrap()];
+    assert_eq!(chances[winner], 1.0);
+    assert_eq!(chances.iter().sum::<f32>(), 1.0);
+}
