@@ -210,8 +210,10 @@ async fn p_durable_a_hall_restores_running_games_on_every_database() {
         let before = w.wait_for(|v| v["type"] == "snapshot").await["state"]["game"].clone();
         let token = a.token.clone().unwrap();
         w.close().await;
-        a.close().await;
+        // Stopped while the player is still connected: closing first would make them away and
+        // let auto-play act for them (P-DISCONNECT) after the snapshot was taken.
         hall.stop().await;
+        a.close().await;
 
         let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
         let mut a = hall.client().await;
@@ -257,8 +259,8 @@ async fn p_durable_a_command_sent_again_after_a_restart_is_answered_once() {
         a.send_text(&roll).await;
         let first = a.answer(500).await;
         assert_eq!(first["type"], "ack", "{first}");
-        a.close().await;
         hall.stop().await;
+        a.close().await;
 
         let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
         let mut a = hall.client().await;
