@@ -26,6 +26,12 @@ pub fn net_chance(net: &Net, game: &Game, colour: usize) -> f32 {
 /// The index (into `moves`) of the move after which `net` gives the player on turn the best
 /// chance to win (ties to the first).
 pub fn td_index(game: &Game, moves: &Moves, net: &Net) -> usize {
+    best_after(game, moves, |next, mover| net_chance(net, next, mover))
+}
+
+/// The index of the move whose resulting position `value` (seen by the player on turn) rates
+/// highest; ties to the first.
+fn best_after(game: &Game, moves: &Moves, value: impl Fn(&Game, usize) -> f32) -> usize {
     if moves.len() <= 1 {
         return 0;
     }
@@ -34,7 +40,7 @@ pub fn td_index(game: &Game, moves: &Moves, net: &Net) -> usize {
     for (i, m) in moves.iter().enumerate() {
         let mut next = *game;
         next.play_unchecked(m, &mut NoEvents);
-        let value = net_chance(net, &next, mover);
+        let value = value(&next, mover);
         if value > best.0 {
             best = (value, i);
         }
@@ -99,18 +105,7 @@ pub fn td_search_index(
     depth: u32,
     model: ReplyModel,
 ) -> usize {
-    if moves.len() <= 1 {
-        return 0;
-    }
-    let mover = game.turn().index();
-    let mut best = (f32::MIN, 0);
-    for (i, m) in moves.iter().enumerate() {
-        let mut next = *game;
-        next.play_unchecked(m, &mut NoEvents);
-        let value = expected(&next, depth, mover, net, model);
-        if value > best.0 {
-            best = (value, i);
-        }
-    }
-    best.1
+    best_after(game, moves, |next, mover| {
+        expected(next, depth, mover, net, model)
+    })
 }
