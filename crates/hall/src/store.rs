@@ -16,8 +16,10 @@ use crate::accounts::{Player, hash_token, new_token};
 use crate::time::now_ms;
 
 mod waiting;
+mod writer;
 
 pub use waiting::WaitingRoom;
+use writer::{Append, Write, run_writer};
 
 /// Why a storage operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -113,19 +115,12 @@ pub struct GameSummary {
     pub rank: i64,
 }
 
-struct Append {
-    game_id: i64,
-    idx: i64,
-    data: String,
-    done: oneshot::Sender<Result<(), String>>,
-}
-
 /// The database handle: cheap to clone.
 #[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
-    appends: mpsc::UnboundedSender<Append>,
+    writes: mpsc::UnboundedSender<Write>,
 }
 
 impl Store {
@@ -162,16 +157,16 @@ impl Store {
             Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&pool).await?,
             Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
         }
-        let (appends, rx) = mpsc::unbounded_channel();
+        let (writes, rx) = mpsc::unbounded_channel();
         let committed = Arc::new(Notify::new());
-        tokio::spawn(write_actions(pool.clone(), backend, rx, committed.clone()));
+        tokio::spawn(run_writer(pool.clone(), backend, rx, committed.clone()));
         if backend == Backend::Sqlite {
             tokio::spawn(checkpoint_wal(pool.clone(), committed));
         }
         Ok(Store {
             pool,
             backend,
-            appends,
+            writes,
         })
     }
 
@@ -192,25 +187,37 @@ impl Store {
         password_hash: Option<&str>,
     ) -> Result<(Player, String), StoreError> {
         let name_key = password_hash.map(|_| name.to_lowercase());
-        let row = sqlx::query(
-            "INSERT INTO players (name, name_key, guest, password_hash, score, created_at) \
-             VALUES ($1, $2, $3, $4, 1000, $5) RETURNING id",
-        )
-        .bind(name)
-        .bind(name_key)
-        .bind(i64::from(password_hash.is_none()))
-        .bind(password_hash)
-        .bind(now_ms())
-        .fetch_one(&self.pool)
-        .await?;
-        let id: i64 = row.try_get("id")?;
+        let guest = password_hash.is_none();
+        let (owned_name, password_hash) = (name.to_owned(), password_hash.map(str::to_owned));
+        let token = new_token();
+        let token_hash = hash_token(&token);
+        // The player and its token in one write.
+        let id = self
+            .write(move |conn| {
+                Box::pin(async move {
+                    let row = sqlx::query(
+                        "INSERT INTO players (name, name_key, guest, password_hash, score, created_at) \
+                         VALUES ($1, $2, $3, $4, 1000, $5) RETURNING id",
+                    )
+                    .bind(owned_name)
+                    .bind(name_key)
+                    .bind(i64::from(guest))
+                    .bind(password_hash)
+                    .bind(now_ms())
+                    .fetch_one(&mut *conn)
+                    .await?;
+                    let id: i64 = row.try_get("id")?;
+                    insert_token(conn, token_hash, id).await?;
+                    Ok(id)
+                })
+            })
+            .await?;
         let player = Player {
             id,
             name: name.to_owned(),
-            guest: password_hash.is_none(),
+            guest,
             score: 1000,
         };
-        let token = self.issue_token(id).await?;
         Ok((player, token))
     }
 
@@ -230,26 +237,30 @@ impl Store {
         name: &str,
         password_hash: &str,
     ) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE players SET name = $1, name_key = $2, guest = 0, password_hash = $3 WHERE id = $4",
-        )
-        .bind(name)
-        .bind(name.to_lowercase())
-        .bind(password_hash)
-        .bind(player_id)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        let (name, name_key) = (name.to_owned(), name.to_lowercase());
+        let password_hash = password_hash.to_owned();
+        self.write(move |conn| {
+            Box::pin(async move {
+                sqlx::query(
+                    "UPDATE players SET name = $1, name_key = $2, guest = 0, password_hash = $3 WHERE id = $4",
+                )
+                .bind(name)
+                .bind(name_key)
+                .bind(password_hash)
+                .bind(player_id)
+                .execute(&mut *conn)
+                .await
+                .map(drop)
+            })
+        })
+        .await
     }
 
     /// A new random token for a player; only its hash is stored.
     pub async fn issue_token(&self, player_id: i64) -> Result<String, StoreError> {
         let token = new_token();
-        sqlx::query("INSERT INTO tokens (hash, player_id, created_at) VALUES ($1, $2, $3)")
-            .bind(hash_token(&token))
-            .bind(player_id)
-            .bind(now_ms())
-            .execute(&self.pool)
+        let token_hash = hash_token(&token);
+        self.write(move |conn| Box::pin(insert_token(conn, token_hash, player_id)))
             .await?;
         Ok(token)
     }
@@ -300,21 +311,27 @@ impl Store {
 
     /// Stores a game that starts now; returns its id.
     pub async fn start_game(&self, game: &NewGame) -> Result<i64, StoreError> {
-        let row = sqlx::query(
-            "INSERT INTO games (room, game, private, options, seats, seed, commitment, status, started_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8) RETURNING id",
-        )
-        .bind(&game.room)
-        .bind(&game.game)
-        .bind(i64::from(game.private))
-        .bind(&game.options)
-        .bind(&game.seats)
-        .bind(&game.seed)
-        .bind(&game.commitment)
-        .bind(now_ms())
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(row.try_get("id")?)
+        let game = game.clone();
+        self.write(move |conn| {
+            Box::pin(async move {
+                let row = sqlx::query(
+                    "INSERT INTO games (room, game, private, options, seats, seed, commitment, status, started_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8) RETURNING id",
+                )
+                .bind(game.room)
+                .bind(game.game)
+                .bind(i64::from(game.private))
+                .bind(game.options)
+                .bind(game.seats)
+                .bind(game.seed)
+                .bind(game.commitment)
+                .bind(now_ms())
+                .fetch_one(&mut *conn)
+                .await?;
+                row.try_get("id")
+            })
+        })
+        .await
     }
 
     /// Appends action `idx` of a game and returns once it is committed (P-DURABLE).
@@ -325,13 +342,13 @@ impl Store {
         data: String,
     ) -> Result<(), StoreError> {
         let (done, wait) = oneshot::channel();
-        self.appends
-            .send(Append {
+        self.writes
+            .send(Write::Append(Append {
                 game_id,
                 idx,
                 data,
                 done,
-            })
+            }))
             .map_err(|_| StoreError::WriterGone)?;
         match wait.await {
             Ok(Ok(())) => Ok(()),
@@ -348,37 +365,43 @@ impl Store {
         result: &str,
         lines: &[ScoreLine],
     ) -> Result<Vec<i64>, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
-        )
-        .bind(result)
-        .bind(now_ms())
-        .bind(game_id)
-        .execute(&mut *tx)
-        .await?;
-        let mut scores = Vec::with_capacity(lines.len());
-        for line in lines {
-            let row =
-                sqlx::query("UPDATE players SET score = score + $1 WHERE id = $2 RETURNING score")
+        let (result, lines) = (result.to_owned(), lines.to_vec());
+        // One write: the writer's savepoint makes it all or nothing, its commit durable.
+        self.write(move |conn| {
+            Box::pin(async move {
+                sqlx::query(
+                    "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
+                )
+                .bind(result)
+                .bind(now_ms())
+                .bind(game_id)
+                .execute(&mut *conn)
+                .await?;
+                let mut scores = Vec::with_capacity(lines.len());
+                for line in lines {
+                    let row = sqlx::query(
+                        "UPDATE players SET score = score + $1 WHERE id = $2 RETURNING score",
+                    )
                     .bind(line.delta)
                     .bind(line.player_id)
-                    .fetch_one(&mut *tx)
+                    .fetch_one(&mut *conn)
                     .await?;
-            scores.push(row.try_get("score")?);
-            sqlx::query(
-                "INSERT INTO game_players (game_id, player_id, seat, delta, rank) VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(game_id)
-            .bind(line.player_id)
-            .bind(line.seat)
-            .bind(line.delta)
-            .bind(line.rank)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-        Ok(scores)
+                    scores.push(row.try_get("score")?);
+                    sqlx::query(
+                        "INSERT INTO game_players (game_id, player_id, seat, delta, rank) VALUES ($1, $2, $3, $4, $5)",
+                    )
+                    .bind(game_id)
+                    .bind(line.player_id)
+                    .bind(line.seat)
+                    .bind(line.delta)
+                    .bind(line.rank)
+                    .execute(&mut *conn)
+                    .await?;
+                }
+                Ok(scores)
+            })
+        })
+        .await
     }
 
     /// Every game still running, with its action log, to rebuild rooms at start (P-DURABLE).
@@ -462,6 +485,21 @@ impl Store {
     }
 }
 
+/// Stores a token's hash for a player.
+async fn insert_token(
+    conn: &mut sqlx::AnyConnection,
+    token_hash: String,
+    player_id: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO tokens (hash, player_id, created_at) VALUES ($1, $2, $3)")
+        .bind(token_hash)
+        .bind(player_id)
+        .bind(now_ms())
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
 fn player_from_row(row: &sqlx::any::AnyRow) -> Result<Player, StoreError> {
     Ok(Player {
         id: row.try_get("id")?,
@@ -491,55 +529,6 @@ fn normalise_url(url: &str) -> Result<(Backend, String), StoreError> {
     Ok((Backend::Sqlite, url))
 }
 
-/// The group-commit writer: takes every queued append, commits them in one transaction,
-/// then tells each room its action is stored.
-async fn write_actions(
-    pool: AnyPool,
-    backend: Backend,
-    mut rx: mpsc::UnboundedReceiver<Append>,
-    committed: Arc<Notify>,
-) {
-    let mut batch = Vec::with_capacity(256);
-    // One connection kept while actions flow: its page cache stays warm and its one prepared
-    // statement is reused batch after batch. It goes back to the pool when idle, so that
-    // closing the pool does not wait for it.
-    let mut conn = None;
-    loop {
-        let received = if conn.is_some() {
-            match tokio::time::timeout(KEEP_CONNECTION, rx.recv_many(&mut batch, 1024)).await {
-                Ok(received) => received,
-                Err(_) => {
-                    conn = None;
-                    continue;
-                }
-            }
-        } else {
-            rx.recv_many(&mut batch, 1024).await
-        };
-        if received == 0 {
-            break;
-        }
-        if pool.is_closed() {
-            // Shutting down: nothing more is stored (and the kept connection is let go, so
-            // that closing the pool completes).
-            conn = None;
-        } else if conn.is_none() {
-            conn = pool.acquire().await.ok();
-        }
-        let outcome = match conn.as_mut() {
-            Some(conn) => write_batch(conn, backend, &batch).await,
-            None => Err("no database connection".to_owned()),
-        };
-        match outcome {
-            Ok(()) => committed.notify_one(),
-            Err(_) => conn = None,
-        }
-        for append in batch.drain(..) {
-            let _ = append.done.send(outcome.clone());
-        }
-    }
-}
-
 /// Least time between two WAL checkpoints while actions are being committed.
 ///
 /// Measured with `hangar load --clients 10000 --think 500` (docs/benchmarks.md, "Hall load"):
@@ -564,44 +553,6 @@ async fn checkpoint_wal(pool: AnyPool, committed: Arc<Notify>) {
         }
         tokio::time::sleep(CHECKPOINT_PACE).await;
     }
-}
-
-/// How long the action writer keeps its connection without work.
-const KEEP_CONNECTION: std::time::Duration = std::time::Duration::from_millis(100);
-
-/// Writes a batch of actions with ONE statement (atomic on its own: one transaction, one
-/// round trip to the database whatever the batch size): the rows travel as one JSON array
-/// `[[game_id, idx, data], …]` that the database unpacks.
-async fn write_batch(
-    conn: &mut sqlx::pool::PoolConnection<sqlx::Any>,
-    backend: Backend,
-    batch: &[Append],
-) -> Result<(), String> {
-    let rows: Vec<(i64, i64, &str)> = batch
-        .iter()
-        .map(|a| (a.game_id, a.idx, a.data.as_str()))
-        .collect();
-    let rows = serde_json::to_string(&rows).expect("rows serialise");
-    let sql = match backend {
-        Backend::Sqlite => {
-            "INSERT INTO actions (game_id, idx, data) \
-             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
-             json_extract(value, '$[2]') FROM json_each($1)"
-        }
-        Backend::Postgres => {
-            "INSERT INTO actions (game_id, idx, data) \
-             SELECT (e->>0)::bigint, (e->>1)::bigint, e->>2 FROM json_array_elements($1::json) e"
-        }
-    };
-    sqlx::query(sql)
-        .bind(rows)
-        .execute(&mut **conn)
-        .await
-        .map(drop)
-        .map_err(|e| {
-            tracing::error!(error = %e, "storing actions failed");
-            e.to_string()
-        })
 }
 
 #[cfg(test)]

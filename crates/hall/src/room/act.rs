@@ -86,6 +86,10 @@ impl Room {
         if !self.replaying {
             // Only the act a person's command asked for carries the command (the first one).
             let cmd = if auto { None } else { self.command_ref.take() };
+            let cmd = cmd.map(|(client, id)| CommandRef {
+                client: client.to_string(),
+                id,
+            });
             self.store(LoggedAct {
                 seat,
                 action: act.clone(),

@@ -232,8 +232,9 @@ struct Room {
     catch_up: Option<(ConnId, Option<u64>)>,
     /// The waiting-room row last stored for this room (`None`: no row).
     saved_waiting: Option<WaitingRoom>,
-    /// The command being run, logged with the act it asks for (see [`CommandRef`]).
-    command_ref: Option<CommandRef>,
+    /// The command being run (client string and id), logged with the act it asks for (see
+    /// [`CommandRef`]); turned into a `CommandRef` only when an act is stored.
+    command_ref: Option<(Arc<str>, u64)>,
 }
 
 /// Everything needed to open a room.
@@ -297,13 +298,15 @@ fn spawn(mut room: Room) -> RoomHandle {
                     Some(msg) => room.handle(msg).await,
                     None => break,
                 },
-                () = sleep_until_opt(wake) => room.on_timer().await,
+                () = sleep_until_opt(wake) => {
+                    room.on_timer().await;
+                    // Changes made by timers (a command stores its own before its answer).
+                    room.persist_waiting().await;
+                }
             }
             if room.is_abandoned() {
                 break;
             }
-            // Changes made by timers and closed connections.
-            room.persist_waiting().await;
         }
         room.forget_waiting().await;
         room.hall.remove_room(&room.code);
@@ -371,10 +374,7 @@ impl Room {
                 quiet_errors,
                 reply,
             } => {
-                self.command_ref = client.map(|client| CommandRef {
-                    client: client.to_string(),
-                    id,
-                });
+                self.command_ref = client.map(|client| (client, id));
                 let answer = self.command(&outbox, player, command).await;
                 self.command_ref = None;
                 // A waiting room's change is stored before it is acknowledged, like an action.
@@ -393,6 +393,7 @@ impl Room {
             }
             RoomMsg::Detach { conn } => {
                 self.detach(conn).await;
+                self.persist_waiting().await;
                 self.flush();
             }
         }
