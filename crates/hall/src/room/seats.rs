@@ -62,7 +62,6 @@ impl Room {
                 player,
                 seen: self.version,
                 deferred: Vec::new(),
-                last_sent: None,
             },
         );
         self.catch_up = Some((outbox.id, since));
