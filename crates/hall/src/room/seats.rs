@@ -61,7 +61,6 @@ impl Room {
                 outbox: outbox.clone(),
                 player,
                 seen: self.version,
-                deferred: Vec::new(),
             },
         );
         self.catch_up = Some((outbox.id, since));

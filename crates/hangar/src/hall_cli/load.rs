@@ -64,48 +64,10 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// `hangar load`.
 pub fn load(args: &LoadArgs) -> anyhow::Result<()> {
-    // This thread only starts the swarm, keeps the time and reports; the clients run in lanes.
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(run(args))
-}
-
-/// A game's clients to run in a lane, and whom to tell when they are done.
-type LaneJob = (
-    futures_util::future::BoxFuture<'static, ()>,
-    tokio::sync::oneshot::Sender<()>,
-);
-
-/// Starts one lane per core: a thread with its own single-threaded runtime. A client's
-/// socket, timers and task stay on one thread, so a frame that arrives wakes that thread
-/// through its own `epoll` and nothing else (a work-stealing runtime also wakes its other
-/// workers, at a futex and a context switch each).
-fn start_lanes() -> anyhow::Result<Vec<tokio::sync::mpsc::UnboundedSender<LaneJob>>> {
-    let count = std::thread::available_parallelism().map_or(2, usize::from);
-    let mut lanes = Vec::with_capacity(count);
-    for lane in 0..count {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()?;
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<LaneJob>();
-        std::thread::Builder::new()
-            .name(format!("swarm-{lane}"))
-            .spawn(move || {
-                runtime.block_on(async move {
-                    let mut running = tokio::task::JoinSet::new();
-                    while let Some((job, done)) = rx.recv().await {
-                        running.spawn(async move {
-                            job.await;
-                            let _ = done.send(());
-                        });
-                    }
-                    while running.join_next().await.is_some() {}
-                });
-            })?;
-        lanes.push(tx);
-    }
-    Ok(lanes)
 }
 
 struct Server {
@@ -219,7 +181,6 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     let seated = Arc::new(Barrier::new(clients + 1));
     let connecting = Arc::new(Semaphore::new(256));
     let setup_started = Instant::now();
-    let lanes = start_lanes()?;
     let mut tasks = Vec::with_capacity(games);
     for game in 0..games {
         // Tables start spread evenly over one think time, as real players would: started
@@ -234,9 +195,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
         let connecting = connecting.clone();
         let think = Duration::from_millis(args.think);
         let finish = args.finish;
-        let (done, finished) = tokio::sync::oneshot::channel();
-        tasks.push(finished);
-        let job = Box::pin(async move {
+        tasks.push(tokio::spawn(async move {
             let group = {
                 let _permit = connecting.acquire().await.expect("semaphore open");
                 set_up_game(&addr).await
@@ -248,7 +207,6 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
                         let stats = stats.clone();
                         let seated = seated.clone();
                         let stop = stop.clone();
-                        // Spawned on the lane's own runtime (this task runs there).
                         handles.push(tokio::spawn(async move {
                             let mut player = Player {
                                 phase,
@@ -281,12 +239,8 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
                     }
                 }
             }
-        });
-        lanes[game % lanes.len()]
-            .send((job, done))
-            .map_err(|_| anyhow::anyhow!("a swarm lane stopped"))?;
+        }));
     }
-    drop(lanes);
     seated.wait().await;
     let connected_rss = proc_kib(pid, "VmRSS:");
     println!(
