@@ -110,15 +110,6 @@ pub(super) async fn run_writer(
         if received == 0 {
             break;
         }
-        // Let the rooms that are ready to run queue their writes too: a bigger batch costs one
-        // commit (WAL frames, locks, a round trip to the database) for more actions.
-        tokio::task::yield_now().await;
-        while batch.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(write) => batch.push(write),
-                Err(_) => break,
-            }
-        }
         for write in batch.drain(..) {
             match write {
                 Write::Append(append) => appends.push(append),
