@@ -3,6 +3,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// Default [`Config::broadcast_delay`]: short enough to be unseen, long enough that a fast
+/// table's events to its waiting players share writes (docs/benchmarks.md, "Hall load").
+pub const DEFAULT_BROADCAST_DELAY: Duration = Duration::from_millis(10);
+
 /// How the hall runs: address, database, timers, web directory.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -25,6 +29,10 @@ pub struct Config {
     pub messages_per_second: u32,
     /// Burst of messages allowed per connection (protocol default 40).
     pub message_burst: u32,
+    /// During a game, how long a room may hold events for the members that neither sent the
+    /// command nor act next (other players, watchers), so that the events of several actions
+    /// leave in one write; zero sends every event at once.
+    pub broadcast_delay: Duration,
 }
 
 impl Default for Config {
@@ -39,6 +47,7 @@ impl Default for Config {
             turn_unit: Duration::from_secs(1),
             messages_per_second: crate::protocol::MESSAGES_PER_SECOND,
             message_burst: crate::protocol::MESSAGE_BURST,
+            broadcast_delay: DEFAULT_BROADCAST_DELAY,
         }
     }
 }

@@ -20,7 +20,7 @@ pub mod store;
 pub mod time;
 mod ws;
 
-pub use config::{Config, find_web_dir};
+pub use config::{Config, DEFAULT_BROADCAST_DELAY, find_web_dir};
 pub use http::app;
 pub use server::{Running, shutdown_signal, start};
 pub use store::Store;

@@ -369,7 +369,7 @@ impl Room {
             // Seats held for players after a restart (see `waiting.rs`).
             return away;
         };
-        [running.act_at, running.deadline, away]
+        [running.act_at, running.deadline, away, self.deferred_until]
             .into_iter()
             .flatten()
             .min()
@@ -378,6 +378,9 @@ impl Room {
     /// Timers fired: absences that ran out, bot moves, turn timeouts.
     pub(super) async fn on_timer(&mut self) {
         let now = Instant::now();
+        if self.deferred_until.is_some_and(|at| at <= now) {
+            self.flush_deferred();
+        }
         for seat in 0..self.seats.len() {
             if self.seats[seat].away_deadline.is_some_and(|d| d <= now) && self.game.is_some() {
                 self.seats[seat].away_deadline = None;

@@ -179,8 +179,11 @@ impl Seat {
 struct Member {
     outbox: Outbox,
     player: Option<i64>,
-    /// Events up to this version were already covered by what this member was sent.
+    /// Events up to this version were already covered by what this member was sent (or
+    /// holds in `deferred`).
     seen: u64,
+    /// Events held for this member during a game (see [`Room::flush_with`]).
+    deferred: Vec<Utf8Bytes>,
 }
 
 /// A running game.
@@ -222,6 +225,8 @@ struct Room {
     /// Bytes of the frames in `history`.
     history_bytes: usize,
     pending: Vec<(u64, Utf8Bytes)>,
+    /// When the events held for members must leave at the latest.
+    deferred_until: Option<Instant>,
     chat: VecDeque<Value>,
     chat_times: HashMap<i64, VecDeque<Instant>>,
     status: Status,
@@ -351,6 +356,7 @@ impl Room {
             history: VecDeque::new(),
             history_bytes: 0,
             pending: Vec::new(),
+            deferred_until: None,
             chat: VecDeque::new(),
             chat_times: HashMap::new(),
             status: Status::Waiting,
@@ -487,35 +493,88 @@ impl Room {
     /// Sends queued events to every member that has not already covered them, each member's
     /// frames in one batch; `direct` frames (an answer and its catch-up) go first to the
     /// connection that sent the command, in the same batch as its events.
+    ///
+    /// During a game, events for a member that neither sent the command nor acts next (the
+    /// other players, watchers) are held up to [`Config::broadcast_delay`] and leave together
+    /// with later ones: on loopback or a LAN a write costs more than the few hundred bytes it
+    /// carries, and at a fast table those members would otherwise get one write per action.
+    /// Every member still gets every event, in order; the sender and the next to act at once.
+    ///
+    /// [`Config::broadcast_delay`]: crate::Config::broadcast_delay
     fn flush_with(&mut self, direct: Option<(&Outbox, Vec<Utf8Bytes>)>) {
-        let (direct_to, mut direct_frames) = match direct {
+        let (direct_outbox, mut direct_frames) = match direct {
             Some((outbox, frames)) => (Some(outbox), frames),
             None => (None, Vec::new()),
         };
+        let direct_to = direct_outbox.map(|outbox| outbox.id);
+        let delay = self.hall.config.broadcast_delay;
+        let deferring = !delay.is_zero() && self.status == Status::Playing;
+        let next_player = self
+            .game
+            .as_ref()
+            .and_then(|running| running.session.turn())
+            .and_then(|(seat, _)| self.seats.get(seat))
+            .and_then(Seat::player_id);
         let mut gone = Vec::new();
-        if !self.pending.is_empty() {
-            for (conn, member) in &mut self.members {
-                let mut frames = if direct_to.is_some_and(|o| o.id == *conn) {
-                    std::mem::take(&mut direct_frames)
-                } else {
-                    Vec::with_capacity(self.pending.len())
-                };
+        let mut holding = false;
+        for (conn, member) in &mut self.members {
+            let sender = direct_to == Some(*conn);
+            let urgent =
+                !deferring || sender || (member.player.is_some() && member.player == next_player);
+            if !urgent {
                 for (v, frame) in &self.pending {
                     if *v > member.seen {
-                        frames.push(frame.clone());
+                        member.deferred.push(frame.clone());
                         member.seen = *v;
                     }
                 }
-                if !frames.is_empty() && !member.outbox.send_batch(frames) {
-                    gone.push(*conn);
+                holding |= !member.deferred.is_empty();
+                continue;
+            }
+            // Held events first (they are older), then the answer, then the new events.
+            let mut frames = std::mem::take(&mut member.deferred);
+            if sender {
+                frames.append(&mut direct_frames);
+            }
+            for (v, frame) in &self.pending {
+                if *v > member.seen {
+                    frames.push(frame.clone());
+                    member.seen = *v;
                 }
             }
-            self.pending.clear();
+            if !frames.is_empty() && !member.outbox.send_batch(frames) {
+                gone.push(*conn);
+            }
         }
-        if let Some(outbox) = direct_to
+        self.pending.clear();
+        // The sender may not be a member (a refused join): its answer goes all the same.
+        if let Some(outbox) = direct_outbox
             && !direct_frames.is_empty()
         {
             outbox.send_batch(direct_frames);
+        }
+        for conn in gone {
+            self.members.remove(&conn);
+        }
+        if !holding {
+            self.deferred_until = None;
+        } else if self.deferred_until.is_none() {
+            self.deferred_until = Some(Instant::now() + delay);
+        }
+    }
+
+    /// Sends every member the events held for it.
+    fn flush_deferred(&mut self) {
+        self.deferred_until = None;
+        let mut gone = Vec::new();
+        for (conn, member) in &mut self.members {
+            if !member.deferred.is_empty()
+                && !member
+                    .outbox
+                    .send_batch(std::mem::take(&mut member.deferred))
+            {
+                gone.push(*conn);
+            }
         }
         for conn in gone {
             self.members.remove(&conn);

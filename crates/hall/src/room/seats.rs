@@ -61,6 +61,7 @@ impl Room {
                 outbox: outbox.clone(),
                 player,
                 seen: self.version,
+                deferred: Vec::new(),
             },
         );
         self.catch_up = Some((outbox.id, since));

@@ -73,6 +73,7 @@ pub fn test_config(database: String) -> Config {
         // Test players act as fast as the server answers; the flood test sets 20/40.
         messages_per_second: 100_000,
         message_burst: 200_000,
+        broadcast_delay: hangar_hall::DEFAULT_BROADCAST_DELAY,
     }
 }
 

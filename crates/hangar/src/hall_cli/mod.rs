@@ -36,6 +36,11 @@ pub struct ServeArgs {
     /// `rate_limited` errors.
     #[arg(long, env = "HANGAR_RATE_LIMIT", default_value_t = 20)]
     pub rate_limit: u32,
+    /// During a game, how long events for members who do not act next may wait to share a
+    /// write with the next ones, in milliseconds (0: every event at once).
+    #[arg(long, env = "HANGAR_BROADCAST_DELAY_MS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(0..=1000))]
+    pub broadcast_delay_ms: u64,
     /// Log as JSON lines instead of text.
     #[arg(long, env = "HANGAR_LOG_JSON")]
     pub log_json: bool,
@@ -79,6 +84,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         turn_unit: Duration::from_secs(1),
         messages_per_second: args.rate_limit,
         message_burst: args.rate_limit.saturating_mul(2),
+        broadcast_delay: Duration::from_millis(args.broadcast_delay_ms),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
