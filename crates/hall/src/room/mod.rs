@@ -184,6 +184,8 @@ struct Member {
     seen: u64,
     /// Events held for this member during a game (see [`Room::flush_with`]).
     deferred: Vec<Utf8Bytes>,
+    /// When this member was last sent a batch.
+    last_sent: Option<Instant>,
 }
 
 /// A running game.
@@ -494,10 +496,12 @@ impl Room {
     /// frames in one batch; `direct` frames (an answer and its catch-up) go first to the
     /// connection that sent the command, in the same batch as its events.
     ///
-    /// During a game, events for a member that neither sent the command nor acts next (the
-    /// other players, watchers) are held up to [`Config::broadcast_delay`] and leave together
-    /// with later ones: on loopback or a LAN a write costs more than the few hundred bytes it
-    /// carries, and at a fast table those members would otherwise get one write per action.
+    /// During a game, a member that neither sent the command nor acts next (the other
+    /// players, watchers) and was sent a batch less than [`Config::broadcast_delay`] ago has
+    /// its events held until that delay has passed, and they leave together with later ones:
+    /// on loopback or a LAN a write costs more than the few hundred bytes it carries, and at a
+    /// fast table those members would otherwise get one write per action. At a table that
+    /// takes longer than the delay between actions nothing is ever held (and no timer set).
     /// Every member still gets every event, in order; the sender and the next to act at once.
     ///
     /// [`Config::broadcast_delay`]: crate::Config::broadcast_delay
@@ -515,20 +519,27 @@ impl Room {
             .and_then(|running| running.session.turn())
             .and_then(|(seat, _)| self.seats.get(seat))
             .and_then(Seat::player_id);
+        let now = Instant::now();
         let mut gone = Vec::new();
-        let mut holding = false;
+        let mut holding: Option<Instant> = None;
         for (conn, member) in &mut self.members {
             let sender = direct_to == Some(*conn);
             let urgent =
                 !deferring || sender || (member.player.is_some() && member.player == next_player);
-            if !urgent {
+            let recently = member
+                .last_sent
+                .filter(|sent| now.duration_since(*sent) < delay);
+            if let (false, Some(sent)) = (urgent, recently) {
                 for (v, frame) in &self.pending {
                     if *v > member.seen {
                         member.deferred.push(frame.clone());
                         member.seen = *v;
                     }
                 }
-                holding |= !member.deferred.is_empty();
+                if !member.deferred.is_empty() {
+                    let due = sent + delay;
+                    holding = Some(holding.map_or(due, |h| h.min(due)));
+                }
                 continue;
             }
             // Held events first (they are older), then the answer, then the new events.
@@ -542,7 +553,11 @@ impl Room {
                     member.seen = *v;
                 }
             }
-            if !frames.is_empty() && !member.outbox.send_batch(frames) {
+            if frames.is_empty() {
+                continue;
+            }
+            member.last_sent = Some(now);
+            if !member.outbox.send_batch(frames) {
                 gone.push(*conn);
             }
         }
@@ -556,22 +571,29 @@ impl Room {
         for conn in gone {
             self.members.remove(&conn);
         }
-        if !holding {
+        // The earliest moment a held batch is due (events held before stay due as they were).
+        self.deferred_until = match (self.deferred_until, holding) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if self.members.values().all(|m| m.deferred.is_empty()) {
             self.deferred_until = None;
-        } else if self.deferred_until.is_none() {
-            self.deferred_until = Some(Instant::now() + delay);
         }
     }
 
     /// Sends every member the events held for it.
     fn flush_deferred(&mut self) {
         self.deferred_until = None;
+        let now = Instant::now();
         let mut gone = Vec::new();
         for (conn, member) in &mut self.members {
-            if !member.deferred.is_empty()
-                && !member
-                    .outbox
-                    .send_batch(std::mem::take(&mut member.deferred))
+            if member.deferred.is_empty() {
+                continue;
+            }
+            member.last_sent = Some(now);
+            if !member
+                .outbox
+                .send_batch(std::mem::take(&mut member.deferred))
             {
                 gone.push(*conn);
             }

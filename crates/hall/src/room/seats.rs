@@ -62,6 +62,7 @@ impl Room {
                 player,
                 seen: self.version,
                 deferred: Vec::new(),
+                last_sent: None,
             },
         );
         self.catch_up = Some((outbox.id, since));
