@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Client, TestHall, sqlite_url, test_config};
+use common::{Client, TestHall, play_flight, sqlite_url, test_config};
 use serde_json::{Value, json};
 
 async fn fast_hall(turn_unit_ms: u64, grace_ms: u64) -> TestHall {
@@ -317,6 +317,44 @@ async fn p_spectate_watchers_see_events_and_act_on_nothing() {
         mover.ok(json!({"type": "roll", "room": code})).await;
         w.event("rolled").await;
     }
+    hall.stop().await;
+}
+
+/// P-SPECTATE with the broadcast delay on (the test hall uses the default): at a table that
+/// plays as fast as the server answers, the events of the members who do not act next are
+/// held and leave together; a watcher still gets every event exactly once, in version order,
+/// up to the end of the game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_spectate_a_fast_game_reaches_a_watcher_whole_and_in_order() {
+    let hall = TestHall::start().await;
+    let (mut a, mut b, code) = flight_pair(&hall, json!({"seats": 2, "planes": 2})).await;
+    let mut w = hall.client().await;
+    w.ok(json!({"type": "spectate", "room": code})).await;
+    let snapshot = w.wait_for(|v| v["type"] == "snapshot").await;
+    let from = snapshot["v"].as_u64().unwrap();
+    let watch = async {
+        let mut versions = Vec::new();
+        loop {
+            let v = w.next().await;
+            if v["type"] != "event" {
+                continue;
+            }
+            versions.push(v["v"].as_u64().unwrap());
+            if v["event"]["kind"] == "game_over" {
+                return (versions, v["event"]["result"].clone());
+            }
+        }
+    };
+    let (result_a, result_b, (versions, watched)) =
+        tokio::join!(play_flight(&mut a), play_flight(&mut b), watch);
+    assert_eq!(result_a, result_b);
+    assert_eq!(watched, result_a, "the watcher sees the same end");
+    let expected: Vec<u64> = (from + 1..=from + versions.len() as u64).collect();
+    assert_eq!(
+        versions, expected,
+        "every event once, in order, none missing"
+    );
+    assert!(versions.len() > 20, "a whole game was watched");
     hall.stop().await;
 }
 

@@ -364,15 +364,19 @@ impl Room {
 
     /// The next moment the room must wake up for.
     pub(super) fn next_wake(&self) -> Option<Instant> {
+        // Seats held for players (after a restart, see `waiting.rs`) and events held for
+        // members (see `flush_with`) are due with or without a running game.
         let away = self.seats.iter().filter_map(|s| s.away_deadline).min();
-        let Some(running) = self.game.as_ref() else {
-            // Seats held for players after a restart (see `waiting.rs`).
-            return away;
-        };
-        [running.act_at, running.deadline, away, self.deferred_until]
-            .into_iter()
-            .flatten()
-            .min()
+        let game = self.game.as_ref();
+        [
+            game.and_then(|running| running.act_at),
+            game.and_then(|running| running.deadline),
+            away,
+            self.deferred_until,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Timers fired: absences that ran out, bot moves, turn timeouts.

@@ -217,6 +217,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
                                 think,
                                 plane: 0,
                                 in_game: false,
+                                awaiting_start: false,
                                 pending: None,
                                 draining: false,
                                 finish,
@@ -401,6 +402,9 @@ struct MoveHead {
     plane: u8,
 }
 
+/// How long, after the window, a player who said `ready` waits for its game to start.
+const START_GRACE: Duration = Duration::from_secs(2);
+
 /// What a player does with a frame.
 enum Step {
     Nothing,
@@ -421,6 +425,8 @@ struct Player {
     plane: u8,
     /// Whether a game of this table runs (between `game_started` and `game_over`).
     in_game: bool,
+    /// Whether this player said `ready` and has not seen its game start yet.
+    awaiting_start: bool,
     /// The command awaiting its ack: id, when sent, whether it is a game action.
     pending: Option<(u64, Instant, bool)>,
     /// Whether the time is up: finish the running game, start no other.
@@ -443,6 +449,7 @@ impl Player {
     }
 
     async fn ready(&mut self) -> bool {
+        self.awaiting_start = true;
         self.send("ready", r#","ready":true"#, false).await
     }
 
@@ -451,16 +458,29 @@ impl Player {
             tokio::time::sleep(self.phase).await;
         }
         self.ready().await;
+        // After the window, a player who said `ready` waits this long for its game to start:
+        // the hall may hold `game_started` for a moment (broadcast delay) for players who do
+        // not act first, and the game then needs all four to finish.
+        let mut start_deadline: Option<Instant> = None;
         loop {
-            let message = if self.draining {
+            let message = if let Some(deadline) = start_deadline.filter(|_| !self.in_game) {
+                let left = deadline.saturating_duration_since(Instant::now());
+                match tokio::time::timeout(left, self.socket.next()).await {
+                    Ok(message) => message,
+                    Err(_) => break,
+                }
+            } else if self.draining {
                 self.socket.next().await
             } else {
                 tokio::select! {
                     m = self.socket.next() => m,
                     _ = stop.changed() => {
                         self.draining = true;
-                        if !self.finish || !self.in_game {
+                        if !self.finish || !(self.in_game || self.awaiting_start) {
                             break;
+                        }
+                        if !self.in_game {
+                            start_deadline = Some(Instant::now() + START_GRACE);
                         }
                         continue;
                     }
@@ -553,6 +573,7 @@ impl Player {
                     }
                     "game_started" => {
                         self.in_game = true;
+                        self.awaiting_start = false;
                         if self.seat == 0 {
                             stats.started.fetch_add(1, Ordering::Relaxed);
                         }
