@@ -7,6 +7,7 @@ use std::time::Duration;
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, Moves};
 
+use super::clock::Clock;
 use super::eval::Weights;
 use super::net::Net;
 use super::rollout::{RolloutLeaf, RolloutLimits, rollout_index};
@@ -95,6 +96,7 @@ impl SearchBot {
             limits: SearchLimits {
                 max_depth: depth,
                 time: None,
+                clock: Clock::Wall,
                 leaf: Leaf::Heuristic,
             },
         }
@@ -108,6 +110,7 @@ impl Default for SearchBot {
             limits: SearchLimits {
                 max_depth: 6,
                 time: Some(Self::HALL_TIME),
+                clock: Clock::Wall,
                 leaf: Leaf::Heuristic,
             },
         }
@@ -119,6 +122,9 @@ impl FlightBot for SearchBot {
         let mut name = format!("search:depth={}", self.limits.max_depth);
         if let Some(time) = self.limits.time {
             name.push_str(&format!(",ms={}", time.as_millis()));
+            if self.limits.clock != Clock::Wall {
+                name.push_str(&format!(",clock={}", self.limits.clock));
+            }
         }
         if self.limits.leaf == Leaf::Learned {
             name.push_str(",leaf=learned");
@@ -173,6 +179,9 @@ impl FlightBot for RolloutBot {
         let mut name = format!("rollout:n={},horizon={}", limits.rollouts, limits.horizon);
         if let Some(time) = limits.time {
             name.push_str(&format!(",ms={}", time.as_millis()));
+            if limits.clock != Clock::Wall {
+                name.push_str(&format!(",clock={}", limits.clock));
+            }
         }
         if limits.temperature != RolloutLimits::default().temperature {
             name.push_str(&format!(",temp={}", limits.temperature));

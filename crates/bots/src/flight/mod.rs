@@ -16,6 +16,7 @@
 
 mod arena;
 mod bots;
+pub mod clock;
 pub mod encode;
 pub mod eval;
 pub mod geometry;
@@ -29,9 +30,10 @@ pub mod td;
 
 pub use arena::{GameResult, play_game};
 pub use bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot, TdBot};
+pub use clock::Clock;
 pub use eval::Weights;
 pub use learned::LearnedEval;
 pub use net::{Net, NetError};
 pub use rollout::{RolloutLeaf, RolloutLimits};
 pub use search::{Leaf, SearchLimits};
-pub use spec::{BotSpecError, FlightLevel, parse_bot, split_bot_list};
+pub use spec::{BotSpecError, FlightLevel, parse_bot, parse_bot_clocked, split_bot_list};

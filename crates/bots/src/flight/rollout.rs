@@ -18,13 +18,15 @@
 //!   round a candidate whose paired difference to the leader is clearly negative (its upper
 //!   confidence bound below zero) leaves the race, so the budget goes to the close calls.
 //! - Limits: a number of rollouts per candidate (deterministic for a given seed) and
-//!   optionally a wall-clock budget (the hall's hard level).
+//!   optionally a time budget (the hall's hard level: wall clock; `hangar sim --clock cpu`:
+//!   the thread's CPU time).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, Moves, NoEvents};
 
+use super::clock::Clock;
 use super::eval::{Weights, win_chance};
 use super::net::Net;
 use super::search::greedy_index;
@@ -45,8 +47,10 @@ pub struct RolloutLimits {
     pub rollouts: u32,
     /// Rolls per rollout before the estimate judges the position; 0 plays to the end.
     pub horizon: u32,
-    /// Wall-clock budget per decision; `None` runs all rollouts (deterministic).
+    /// Time budget per decision; `None` runs all rollouts (deterministic).
     pub time: Option<Duration>,
+    /// The clock the budget is measured by (wall in the hall, thread CPU in `hangar sim`).
+    pub clock: Clock,
     /// Temperature (in pips) of the win-chance estimate that judges cut-short rollouts.
     pub temperature: f32,
     /// What judges a cut-short rollout.
@@ -69,6 +73,7 @@ impl Default for RolloutLimits {
             rollouts: 64,
             horizon: 8,
             time: None,
+            clock: Clock::Wall,
             temperature: 80.0,
             leaf: RolloutLeaf::Softmax,
         }
@@ -191,7 +196,7 @@ pub fn rollout_index(
     if moves.len() <= 1 {
         return 0;
     }
-    let deadline = limits.time.map(|t| Instant::now() + t);
+    let deadline = limits.time.map(|t| limits.clock.deadline(t));
     let me = game.turn().index();
     let net = match limits.leaf {
         RolloutLeaf::Net => Net::for_game(game),
@@ -218,7 +223,7 @@ pub fn rollout_index(
             if !race.alive[i] {
                 continue;
             }
-            if k > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            if k > 0 && deadline.is_some_and(|d| d.passed()) {
                 // Out of time: forget the unfinished round so all racers share rollouts.
                 for values in race.values.iter_mut() {
                     values.truncate(k);
