@@ -33,7 +33,7 @@ pub use bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot, TdBot}
 pub use clock::Clock;
 pub use eval::Weights;
 pub use learned::LearnedEval;
-pub use net::{Net, NetError};
+pub use net::{Net, NetError, View};
 pub use rollout::{RolloutLeaf, RolloutLimits};
 pub use search::{Leaf, SearchLimits};
 pub use spec::{BotSpecError, FlightLevel, parse_bot, parse_bot_clocked, split_bot_list};

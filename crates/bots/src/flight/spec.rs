@@ -128,6 +128,7 @@ pub fn parse_bot_clocked(spec: &str, clock: Clock) -> Result<Box<dyn FlightBot>,
     let mut leaf: Option<String> = None;
     let mut model: Option<ReplyModel> = None;
     let mut clock: Option<Clock> = None;
+    let mut versus = false;
     for setting in settings.split(',').filter(|s| !s.trim().is_empty()) {
         let (key, value) = setting.split_once('=').ok_or_else(|| bad(setting))?;
         match key.trim() {
@@ -137,6 +138,13 @@ pub fn parse_bot_clocked(spec: &str, clock: Clock) -> Result<Box<dyn FlightBot>,
             "horizon" => horizon = Some(value.trim().parse().map_err(|_| bad(setting))?),
             "leaf" => leaf = Some(value.trim().to_owned()),
             "clock" => clock = Some(value.parse().map_err(|_| bad(setting))?),
+            "net" if name == "td" => {
+                versus = match value.trim() {
+                    "self" => false,
+                    "versus" => true,
+                    _ => return Err(bad(setting)),
+                }
+            }
             "model" => {
                 model = Some(match value.trim() {
                     "net" => ReplyModel::Net,
@@ -208,6 +216,7 @@ pub fn parse_bot_clocked(spec: &str, clock: Clock) -> Result<Box<dyn FlightBot>,
         "td" => Ok(Box::new(TdBot {
             depth: depth.unwrap_or(0),
             model: model.unwrap_or_default(),
+            versus,
         })),
         "rollout" | "hard" => {
             let defaults = if name == "hard" {
@@ -229,6 +238,7 @@ pub fn parse_bot_clocked(spec: &str, clock: Clock) -> Result<Box<dyn FlightBot>,
                     None => defaults.leaf,
                     Some("softmax") => RolloutLeaf::Softmax,
                     Some("net") => RolloutLeaf::Net,
+                    Some("versus") => RolloutLeaf::Versus,
                     Some(other) => return Err(bad(&format!("leaf={other}"))),
                 },
             };
