@@ -96,12 +96,15 @@ impl FromStr for FlightLevel {
 /// [`super::learned`]). `rollout` and `hard` take `n=N` (most rollouts per move, default 64;
 /// hard 4096), `horizon=N` (rolls per rollout, default 8; 0 plays to the end), `ms=N` (a clock
 /// per decision; hard 50, `ms=0` none), `temp=T` (temperature in pips of the win-chance
-/// estimate of cut-short rollouts, default 80) and `leaf=net|softmax` (what judges a cut-short
-/// rollout: the TD-trained net where one applies, [`super::net`], or the softmax; rollout's
-/// default is softmax, hard's net). `search`, `rollout` and `hard` take `clock=wall|cpu`: what
+/// estimate of cut-short rollouts, default 80) and `leaf=net|versus|softmax` (what judges a
+/// cut-short rollout: the TD-trained self-play net where one applies, [`super::net`]; the net
+/// trained for one player against heuristic bots, the player's own moves in the rollouts then
+/// greedy on it, [`super::Net::versus`]; or the softmax; rollout's default is softmax, hard's
+/// net). `search`, `rollout` and `hard` take `clock=wall|cpu`: what
 /// measures `ms` (default the wall clock, see [`parse_bot_clocked`]). `td` plays
 /// on the TD-trained net: `depth=0` (default) greedy, `depth=N` (at most 4) N rolls of
-/// expectimax with the others answering as `model=net` (default) or `model=heuristic` says;
+/// expectimax with the others answering as `model=net` (default) or `model=heuristic` says,
+/// `net=self|versus` (the self-play net, default, or the one trained against heuristic bots);
 /// it takes no weights, and plays as the heuristic where no net applies.
 pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     parse_bot_clocked(spec, Clock::Wall)
@@ -292,6 +295,14 @@ mod tests {
         );
         assert_eq!(parse_bot("td").unwrap().name(), "td");
         assert_eq!(
+            parse_bot("td:net=versus,depth=1").unwrap().name(),
+            "td:depth=1,net=versus"
+        );
+        assert_eq!(
+            parse_bot("rollout:n=8,leaf=versus").unwrap().name(),
+            "rollout:n=8,horizon=8,leaf=versus"
+        );
+        assert_eq!(
             parse_bot("hard:clock=cpu").unwrap().name(),
             "rollout:n=4096,horizon=8,ms=50,clock=cpu,leaf=net"
         );
@@ -402,6 +413,8 @@ mod tests {
             "td:depth=9",
             "td:danger=2",
             "td:model=oracle",
+            "td:net=oracle",
+            "rollout:net=versus",
             "rollout:leaf=learned",
             "search:leaf=net",
             "heuristic:model=net",
