@@ -10,7 +10,10 @@
 //! - [`learned`] is an experimental learned win-chance evaluation (`search:leaf=learned`),
 //!   fitted to self-play outcomes by the `train_flight` example.
 //! - [`net`] is a TD(λ)-trained network's win chance per player ([`encode`] its input, [`td`]
-//!   the greedy play on it; the `train_td` example trains it).
+//!   the greedy play on it; the `train_td` example trains it): self-play nets, and a net for
+//!   one player against heuristic bots ([`Net::versus`], experimental).
+//! - [`clock`]: time budgets on the wall clock (the hall) or the deciding thread's CPU time
+//!   (`hangar sim --clock cpu`, [`parse_bot_clocked`]).
 //! - [`eval`] is the evaluation both the heuristic and the search use; [`geometry`] the
 //!   route tables it reasons with; [`snapshot`] its picture of a position.
 
