@@ -17,17 +17,20 @@
 //! ```
 //! Keys: `lambda` (0.7), `rate` (learning rate, 0.01), `eps` (exploration, 0.02), `mix`
 //! (0.0), `every` (games between evaluations, 20000), `eval` (games per evaluation, 500),
-//! `init` (a net file to start from), `minutes` (stop after this long, 0 = no limit).
+//! `init` (a net file to start from), `minutes` (stop after this long, 0 = no limit),
+//! `view` (`roller`, self-play, the default; or `player`: player 0 learns, greedy on the net,
+//! against heuristic bots in every other seat, and positions are seen from player 0 — a net
+//! for exactly that match-up, `crates/bots/data/td2h.bin`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // An example: fail loudly.
 
 use std::time::Instant;
 
-use hangar_bots::flight::encode::{Encoded, SEATS, encode};
+use hangar_bots::flight::encode::{Encoded, SEATS, encode, encode_for};
 use hangar_bots::flight::search::greedy_index;
 use hangar_bots::flight::snapshot::Snapshot;
 use hangar_bots::flight::td::{net_chance, td_index};
-use hangar_bots::flight::{FlightBot, HeuristicBot, Net, Weights, play_game};
+use hangar_bots::flight::{FlightBot, HeuristicBot, Net, View, Weights, play_game};
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, Moves, NoEvents, Options, Seating};
 
@@ -39,6 +42,8 @@ struct Settings {
     every: u64,
     eval: u64,
     minutes: f64,
+    /// `player`: one learner (player 0) against heuristic bots, positions seen from it.
+    view: View,
 }
 
 /// The greedy net as a bot, for the evaluation matches.
@@ -64,11 +69,22 @@ fn train_game(net: &mut Net, players: usize, seed: Seed, settings: &Settings) {
     for seat in heuristic_seat.iter_mut() {
         *seat = (dice.roll_below(1000) as f32) < settings.mix * 1000.0;
     }
+    // A player's-view net learns the game of one learner against heuristic bots.
+    let learner = seating.colours[0].index();
+    if settings.view == View::Player {
+        for (colour, seat) in heuristic_seat.iter_mut().enumerate() {
+            *seat = colour != learner;
+        }
+    }
     let weights = Weights::default();
     let mut positions: Vec<Encoded> = Vec::with_capacity(512);
     while !game.is_over() && positions.len() < 20_000 {
         let roller = game.turn().index();
-        positions.push(encode(&Snapshot::of(&game), roller));
+        let snapshot = Snapshot::of(&game);
+        positions.push(match settings.view {
+            View::Roller => encode(&snapshot, roller),
+            View::Player => encode_for(&snapshot, learner),
+        });
         let moves = game.roll(dice.roll(), &mut NoEvents).unwrap();
         if moves.is_empty() {
             continue;
@@ -144,9 +160,10 @@ fn main() {
         every: 20_000,
         eval: 500,
         minutes: 0.0,
+        view: View::Roller,
     };
     let master = Seed::from_u64(seed);
-    let mut net = Net::random(hidden, master.derive(u64::MAX));
+    let mut init = None;
     for pair in &args[5..] {
         let (key, value) = pair.split_once('=').expect("key=value");
         match key {
@@ -157,10 +174,24 @@ fn main() {
             "every" => settings.every = value.parse().unwrap(),
             "eval" => settings.eval = value.parse().unwrap(),
             "minutes" => settings.minutes = value.parse().unwrap(),
-            "init" => net = Net::from_bytes(&std::fs::read(value).unwrap()).unwrap(),
+            "init" => init = Some(Net::from_bytes(&std::fs::read(value).unwrap()).unwrap()),
+            "view" => {
+                settings.view = match value {
+                    "roller" => View::Roller,
+                    "player" => View::Player,
+                    _ => panic!("view=roller|player"),
+                }
+            }
             _ => panic!("unknown key {key}"),
         }
     }
+    let mut net =
+        init.unwrap_or_else(|| Net::random_view(hidden, settings.view, master.derive(u64::MAX)));
+    if settings.view == View::Player {
+        // A self-play net is a warm start: its weights, and zero for the turn flags.
+        net = net.to_player_view();
+    }
+    assert_eq!(net.view(), settings.view, "init net of another view");
     let start = Instant::now();
     let mut best = evaluate(&net, players, settings.eval);
     eprintln!("games 0: greedy net vs heuristic {:.1}%", 100.0 * best);

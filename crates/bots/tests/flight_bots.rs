@@ -70,6 +70,9 @@ fn all_bots() -> Vec<Box<dyn FlightBot>> {
         parse_bot("rollout:n=2,horizon=4,leaf=net").unwrap(),
         parse_bot("hard:ms=2,leaf=net").unwrap(),
         parse_bot("hard:ms=2").unwrap(),
+        parse_bot("hard:ms=2,clock=cpu").unwrap(),
+        parse_bot("rollout:n=2,horizon=4,leaf=versus").unwrap(),
+        parse_bot("td:net=versus").unwrap(),
     ]
 }
 
@@ -258,6 +261,10 @@ fn net_bots_only_choose_legal_moves_with_and_without_a_net() {
         parse_bot("td:depth=1").unwrap(),
         parse_bot("rollout:n=4,horizon=6,leaf=net").unwrap(),
         parse_bot("hard:ms=5").unwrap(),
+        parse_bot("hard:ms=5,clock=cpu").unwrap(),
+        parse_bot("td:net=versus").unwrap(),
+        parse_bot("td:depth=1,model=heuristic,net=versus").unwrap(),
+        parse_bot("rollout:n=4,horizon=6,leaf=versus").unwrap(),
     ];
     let teams = Options {
         teams: true,

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)] // Tests fail loudly on any error.
 
 use hangar_bots::flight::snapshot::{At, Snapshot};
-use hangar_bots::flight::{HeuristicBot, Net, play_game};
+use hangar_bots::flight::{HeuristicBot, Net, View, play_game};
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, NoEvents, Options, Seating};
 
@@ -43,6 +43,9 @@ fn both_shipped_nets_load() {
     assert!(Net::shipped(2).is_some(), "crates/bots/data/td2.bin");
     assert!(Net::shipped(4).is_some(), "crates/bots/data/td4.bin");
     assert!(Net::shipped(3).is_none());
+    let versus = Net::versus(2).expect("crates/bots/data/td2h.bin");
+    assert_eq!(versus.view(), View::Player);
+    assert_eq!(Net::shipped(2).unwrap().view(), View::Roller);
 }
 
 #[test]
@@ -56,6 +59,28 @@ fn nets_apply_only_to_the_games_they_were_trained_for() {
     assert!(Net::for_game(&position(Options::traditional(), 3, 1, 0)).is_none());
     assert!(Net::for_game(&position(teams, 4, 1, 0)).is_none());
     assert!(Net::for_game(&position(Options::improved(), 2, 1, 0)).is_none());
+    assert!(Net::versus_for_game(&position(Options::traditional(), 2, 1, 0)).is_some());
+    assert!(Net::versus_for_game(&position(Options::traditional(), 3, 1, 0)).is_none());
+    assert!(Net::versus_for_game(&position(Options::improved(), 2, 1, 0)).is_none());
+}
+
+/// The player's-view net judges a position for each player from that player's seat: the
+/// chances are probabilities, and a player far ahead is the favourite whoever rolls next.
+#[test]
+fn the_versus_net_favours_the_player_far_ahead() {
+    let net = Net::versus(2).unwrap();
+    let mut snapshot = Snapshot::of(&position(Options::traditional(), 2, 3, 0));
+    let seated: Vec<usize> = (0..4).filter(|&c| snapshot.present[c]).collect();
+    for (ahead, behind) in [(seated[0], seated[1]), (seated[1], seated[0])] {
+        snapshot.at[ahead] = [At::Finished, At::Finished, At::Finished, At::Route(52)];
+        snapshot.at[behind] = [At::Hangar, At::Hangar, At::Route(0), At::Route(5)];
+        for roller in [ahead, behind] {
+            snapshot.to_roll = Some(roller);
+            let (a, b) = (net.chance(&snapshot, ahead), net.chance(&snapshot, behind));
+            assert!((0.0..=1.0).contains(&a) && (0.0..=1.0).contains(&b));
+            assert!(a > 0.8 && b < 0.2, "roller {roller}: ahead {a}, behind {b}");
+        }
+    }
 }
 
 #[test]

@@ -11,6 +11,15 @@ pub enum Game {
     Jungle,
 }
 
+/// The clock of the bots' time budgets in `hangar sim`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimClock {
+    /// Wall-clock time.
+    Wall,
+    /// CPU time of the deciding thread.
+    Cpu,
+}
+
 /// Arguments of `hangar sim`.
 #[derive(Args, Debug)]
 pub struct SimArgs {
@@ -38,6 +47,11 @@ pub struct SimArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// What measures clocked bots' time budgets (`ms=`; flight only): `wall`, as in the hall,
+    /// or `cpu`, the deciding thread's CPU time, so that the machine's load (other jobs, a
+    /// low priority) does not change how much a clocked bot such as `hard` thinks.
+    #[arg(long, value_enum, default_value = "wall")]
+    pub clock: SimClock,
     /// Print the report as JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -47,6 +61,11 @@ pub struct SimArgs {
 pub fn run(args: &SimArgs) -> anyhow::Result<()> {
     match args.game {
         Game::Flight => crate::flight_cli::sim(args),
-        Game::Jungle => crate::jungle_cli::sim(args),
+        Game::Jungle => {
+            if args.clock == SimClock::Cpu {
+                anyhow::bail!("--clock cpu is for flight bots only");
+            }
+            crate::jungle_cli::sim(args)
+        }
     }
 }

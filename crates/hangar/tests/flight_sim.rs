@@ -170,3 +170,29 @@ fn items_and_weather_options_are_simulated() {
     assert!(ok, "{err}");
     assert!(out.contains("items=true"), "{out}");
 }
+
+/// `--clock cpu`: clocked bots measure their budgets in the deciding thread's CPU time; the
+/// report names the clock, and jungle (whose bots keep the wall clock) refuses it.
+#[test]
+fn the_cpu_clock_is_named_in_the_report() {
+    let report = json(&[
+        "--players",
+        "2",
+        "--bots",
+        "rollout:n=16,ms=1,heuristic",
+        "--games",
+        "4",
+        "--clock",
+        "cpu",
+    ]);
+    let text = report.to_string();
+    assert!(text.contains("clock=cpu"), "{text}");
+    let (ok, _, err) = sim(&["--clock", "sundial"]);
+    assert!(!ok && err.contains("sundial"), "{err}");
+    let output = Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .args(["sim", "--game", "jungle", "--clock", "cpu", "--games", "1"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8(output.stderr).unwrap().contains("flight"));
+}

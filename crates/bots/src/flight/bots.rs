@@ -7,6 +7,7 @@ use std::time::Duration;
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, Moves};
 
+use super::clock::Clock;
 use super::eval::Weights;
 use super::net::Net;
 use super::rollout::{RolloutLeaf, RolloutLimits, rollout_index};
@@ -95,6 +96,7 @@ impl SearchBot {
             limits: SearchLimits {
                 max_depth: depth,
                 time: None,
+                clock: Clock::Wall,
                 leaf: Leaf::Heuristic,
             },
         }
@@ -108,6 +110,7 @@ impl Default for SearchBot {
             limits: SearchLimits {
                 max_depth: 6,
                 time: Some(Self::HALL_TIME),
+                clock: Clock::Wall,
                 leaf: Leaf::Heuristic,
             },
         }
@@ -119,6 +122,9 @@ impl FlightBot for SearchBot {
         let mut name = format!("search:depth={}", self.limits.max_depth);
         if let Some(time) = self.limits.time {
             name.push_str(&format!(",ms={}", time.as_millis()));
+            if self.limits.clock != Clock::Wall {
+                name.push_str(&format!(",clock={}", self.limits.clock));
+            }
         }
         if self.limits.leaf == Leaf::Learned {
             name.push_str(",leaf=learned");
@@ -173,12 +179,17 @@ impl FlightBot for RolloutBot {
         let mut name = format!("rollout:n={},horizon={}", limits.rollouts, limits.horizon);
         if let Some(time) = limits.time {
             name.push_str(&format!(",ms={}", time.as_millis()));
+            if limits.clock != Clock::Wall {
+                name.push_str(&format!(",clock={}", limits.clock));
+            }
         }
         if limits.temperature != RolloutLimits::default().temperature {
             name.push_str(&format!(",temp={}", limits.temperature));
         }
-        if limits.leaf == RolloutLeaf::Net {
-            name.push_str(",leaf=net");
+        match limits.leaf {
+            RolloutLeaf::Net => name.push_str(",leaf=net"),
+            RolloutLeaf::Versus => name.push_str(",leaf=versus"),
+            RolloutLeaf::Softmax => {}
         }
         if self.weights != Weights::default() {
             name.push_str(&format!(",{}", self.weights));
@@ -215,23 +226,38 @@ pub struct TdBot {
     pub depth: u32,
     /// How the others are expected to answer.
     pub model: ReplyModel,
+    /// Play on the net trained for one player against heuristic bots
+    /// ([`Net::versus_for_game`]) where one applies, instead of the self-play net.
+    pub versus: bool,
 }
 
 impl FlightBot for TdBot {
     fn name(&self) -> String {
         let mut name = "td".to_owned();
+        let mut settings = Vec::new();
         if self.depth > 0 {
-            name.push_str(&format!(":depth={}", self.depth));
+            settings.push(format!("depth={}", self.depth));
         }
         if self.model == ReplyModel::Heuristic {
-            name.push_str(if self.depth > 0 { "," } else { ":" });
-            name.push_str("model=heuristic");
+            settings.push("model=heuristic".to_owned());
+        }
+        if self.versus {
+            settings.push("net=versus".to_owned());
+        }
+        if !settings.is_empty() {
+            name.push(':');
+            name.push_str(&settings.join(","));
         }
         name
     }
 
     fn pick(&self, game: &Game, moves: &Moves, _rng: &mut Dice) -> usize {
-        match Net::for_game(game) {
+        let net = if self.versus {
+            Net::versus_for_game(game).or_else(|| Net::for_game(game))
+        } else {
+            Net::for_game(game)
+        };
+        match net {
             Some(net) if self.depth == 0 => td_index(game, moves, net),
             Some(net) => td_search_index(game, moves, net, self.depth, self.model),
             None => greedy_index(game, moves, &Weights::default()),

@@ -38,8 +38,14 @@ pub const DENSE_PER_SEAT: usize = 2;
 pub const DENSE_INPUTS: usize = SEATS * DENSE_PER_SEAT;
 /// All inputs: the sparse ones, then the dense ones.
 pub const INPUTS: usize = SPARSE_INPUTS + DENSE_INPUTS;
-/// Most active sparse inputs: 4 seats × 4 planes + 4 presence flags.
-pub const MAX_ACTIVE: usize = SEATS * 4 + SEATS;
+/// Index of the first "this seat rolls next" input of a player's-view encoding
+/// ([`encode_for`]); these come after the dense inputs, so a roller's-view net has no rows
+/// for them.
+pub const TURN_BASE: usize = INPUTS;
+/// All inputs of a player's-view encoding: [`INPUTS`] and one "rolls next" flag per seat.
+pub const PLAYER_VIEW_INPUTS: usize = INPUTS + SEATS;
+/// Most active sparse inputs: 4 seats × 4 planes + 4 presence flags + 1 turn flag.
+pub const MAX_ACTIVE: usize = SEATS * 4 + SEATS + 1;
 
 /// Full progress of a plane, launch pad (0) to finish (56).
 const ROUTE: f32 = 56.0;
@@ -66,7 +72,7 @@ impl Encoded {
     }
 
     fn push(&mut self, index: usize) {
-        debug_assert!(index < SPARSE_INPUTS);
+        debug_assert!(index < SPARSE_INPUTS || (TURN_BASE..PLAYER_VIEW_INPUTS).contains(&index));
         if self.len < MAX_ACTIVE {
             self.active[self.len] = index as u16;
             self.len += 1;
@@ -140,6 +146,18 @@ pub fn encode(snapshot: &Snapshot, roller: usize) -> Encoded {
     encoded
 }
 
+/// The input of `snapshot` seen from player `me` (seat 0 is `me`, whoever rolls next), with
+/// a flag on the seat that rolls next: the input of a net that values positions for one
+/// player against known opponents (trained with `train_td … view=player`), where it matters
+/// who the position belongs to and not only who rolls.
+pub fn encode_for(snapshot: &Snapshot, me: usize) -> Encoded {
+    let mut encoded = encode(snapshot, me);
+    if let Some(roller) = snapshot.to_roll {
+        encoded.push(TURN_BASE + (roller + SEATS - me) % SEATS);
+    }
+    encoded
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,6 +182,17 @@ mod tests {
             e.active()
                 .contains(&((2 * SEAT_INPUTS + 2 * POOL_SLOTS) as u16))
         );
+    }
+
+    #[test]
+    fn a_players_view_flags_the_seat_that_rolls_next() {
+        let mut s = two_player([At::Route(3); 4], [At::Hangar; 4]);
+        s.to_roll = Some(2);
+        let red = encode_for(&s, 0);
+        let blue = encode_for(&s, 2);
+        assert!(red.active().contains(&((TURN_BASE + 2) as u16)));
+        assert!(blue.active().contains(&(TURN_BASE as u16)));
+        assert_eq!(red.active().len(), encode(&s, 0).active().len() + 1);
     }
 
     #[test]

@@ -17,7 +17,9 @@ use std::sync::OnceLock;
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, Options};
 
-use super::encode::{DENSE_INPUTS, Encoded, INPUTS, SEATS, SPARSE_INPUTS, encode};
+use super::encode::{
+    DENSE_INPUTS, Encoded, INPUTS, PLAYER_VIEW_INPUTS, SEATS, SPARSE_INPUTS, encode, encode_for,
+};
 use super::snapshot::Snapshot;
 
 /// The largest hidden layer a net may have (the forward pass keeps it on the stack).
@@ -47,9 +49,33 @@ pub enum NetError {
     NotFinite,
 }
 
+/// Whose view a net's input takes, and so what its chances mean.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum View {
+    /// Seat 0 is the colour about to roll ([`encode`]); trained by self-play, a position's
+    /// value does not depend on who owns it (every player plays the same way).
+    #[default]
+    Roller,
+    /// Seat 0 is one player ([`encode_for`]), with a flag on the seat that rolls next;
+    /// trained with that player playing greedily on the net against fixed opponents (the
+    /// heuristic), so seat 0's chance is that player's chance in exactly that match-up.
+    Player,
+}
+
+impl View {
+    /// Inputs of a net of this view.
+    pub const fn inputs(self) -> usize {
+        match self {
+            View::Roller => INPUTS,
+            View::Player => PLAYER_VIEW_INPUTS,
+        }
+    }
+}
+
 /// The network: inputs → `hidden` tanh units → one logit per seat.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Net {
+    view: View,
     hidden: usize,
     /// `w1[i * hidden + h]`: input `i` to hidden unit `h`.
     w1: Vec<f32>,
@@ -66,19 +92,25 @@ struct Pass {
 }
 
 impl Net {
-    /// A fresh net with small random weights (for training).
+    /// A fresh roller's-view net with small random weights (for training).
     pub fn random(hidden: usize, seed: Seed) -> Net {
+        Net::random_view(hidden, View::Roller, seed)
+    }
+
+    /// A fresh net of `view` with small random weights (for training).
+    pub fn random_view(hidden: usize, view: View, seed: Seed) -> Net {
         let hidden = hidden.clamp(1, MAX_HIDDEN);
         let mut dice = Dice::new(seed);
         let mut uniform = |scale: f32| {
             let u = dice.roll_below(1 << 20) as f32 / (1 << 20) as f32;
             (2.0 * u - 1.0) * scale
         };
-        let w1 = (0..INPUTS * hidden).map(|_| uniform(0.1)).collect();
+        let w1 = (0..view.inputs() * hidden).map(|_| uniform(0.1)).collect();
         let w2 = (0..SEATS * hidden)
             .map(|_| uniform(1.0 / (hidden as f32).sqrt()))
             .collect();
         Net {
+            view,
             hidden,
             w1,
             b1: vec![0.0; hidden],
@@ -90,6 +122,51 @@ impl Net {
     /// Hidden units.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Whose view the net's input takes.
+    pub fn view(&self) -> View {
+        self.view
+    }
+
+    /// This roller's-view net as the start of a player's-view one: the same weights, and
+    /// zero weights for the "rolls next" flags (a warm start for training).
+    pub fn to_player_view(&self) -> Net {
+        let mut net = self.clone();
+        if net.view == View::Roller {
+            net.view = View::Player;
+            net.w1.resize(
+                (PLAYER_VIEW_INPUTS - INPUTS) * net.hidden + net.w1.len(),
+                0.0,
+            );
+        }
+        net
+    }
+
+    /// The input of `snapshot` for this net, to judge it for `colour`; `colour`'s seat in it.
+    pub fn input(&self, snapshot: &Snapshot, colour: usize) -> Option<(Encoded, usize)> {
+        match self.view {
+            View::Roller => {
+                let roller = snapshot.to_roll?;
+                Some((encode(snapshot, roller), (colour + SEATS - roller) % SEATS))
+            }
+            View::Player => Some((encode_for(snapshot, colour), 0)),
+        }
+    }
+
+    /// `colour`'s chance to win from `snapshot` (a position awaiting a roll, or over: then 1
+    /// for the winner's side, else 0).
+    pub fn chance(&self, snapshot: &Snapshot, colour: usize) -> f32 {
+        match self.input(snapshot, colour) {
+            Some((input, seat)) => self.forward(&input).probabilities[seat],
+            None => {
+                if snapshot.winner_side == Some(snapshot.side[colour]) {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+        }
     }
 
     fn forward(&self, input: &Encoded) -> Pass {
@@ -154,10 +231,17 @@ impl Net {
 
     /// Each colour's chance to win from `snapshot` (0 for colours nobody plays). A finished
     /// game is 1 for the winner's colours. Sides are not summed: the nets are for games
-    /// without teams.
+    /// without teams. A player's-view net judges each colour from its own view.
     pub fn win_chances(&self, snapshot: &Snapshot) -> [f32; SEATS] {
         let mut chances = [0f32; SEATS];
         match snapshot.to_roll {
+            Some(_) if self.view == View::Player => {
+                for (colour, chance) in chances.iter_mut().enumerate() {
+                    if snapshot.present[colour] {
+                        *chance = self.chance(snapshot, colour);
+                    }
+                }
+            }
             Some(roller) => {
                 let input = encode(snapshot, roller);
                 let seats = self.seat_chances(&input);
@@ -224,12 +308,13 @@ impl Net {
         pass.probabilities
     }
 
-    /// The file format: `HTD1`, then `u32` inputs, hidden units and seats, then `w1` (input by
-    /// input), `b1`, `w2` (seat by seat), `b2`, all little-endian `f32`.
+    /// The file format: `HTD1`, then `u32` inputs (720 for a roller's view, 724 for a
+    /// player's), hidden units and seats, then `w1` (input by input), `b1`, `w2` (seat by
+    /// seat), `b2`, all little-endian `f32`.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(16 + 4 * (self.w1.len() + self.w2.len() + 64));
         bytes.extend_from_slice(MAGIC);
-        for n in [INPUTS, self.hidden, SEATS] {
+        for n in [self.view.inputs(), self.hidden, SEATS] {
             bytes.extend_from_slice(&(n as u32).to_le_bytes());
         }
         for x in self
@@ -256,14 +341,20 @@ impl Net {
         let (Some(inputs), Some(hidden), Some(seats)) = (word(4), word(8), word(12)) else {
             return Err(NetError::BadHeader);
         };
-        if inputs as usize != INPUTS || seats as usize != SEATS {
+        let view = match inputs as usize {
+            INPUTS => View::Roller,
+            PLAYER_VIEW_INPUTS => View::Player,
+            _ => return Err(NetError::BadHeader),
+        };
+        if seats as usize != SEATS {
             return Err(NetError::BadHeader);
         }
+        let inputs = view.inputs();
         let hidden = hidden as usize;
         if hidden == 0 || hidden > MAX_HIDDEN {
             return Err(NetError::BadHidden(hidden));
         }
-        let count = INPUTS * hidden + hidden + SEATS * hidden + SEATS;
+        let count = inputs * hidden + hidden + SEATS * hidden + SEATS;
         let expected = 16 + 4 * count;
         if bytes.len() != expected {
             return Err(NetError::BadLength {
@@ -278,10 +369,11 @@ impl Net {
         if floats.iter().any(|x| !x.is_finite()) {
             return Err(NetError::NotFinite);
         }
-        let (w1, rest) = floats.split_at(INPUTS * hidden);
+        let (w1, rest) = floats.split_at(inputs * hidden);
         let (b1, rest) = rest.split_at(hidden);
         let (w2, b2) = rest.split_at(SEATS * hidden);
         Ok(Net {
+            view,
             hidden,
             w1: w1.to_vec(),
             b1: b1.to_vec(),
@@ -302,6 +394,29 @@ impl Net {
                 .get_or_init(|| Net::from_bytes(include_bytes!("../../data/td4.bin")).ok())
                 .as_ref(),
             _ => None,
+        }
+    }
+
+    /// The shipped player's-view net for one player against `players - 1` heuristic bots
+    /// under the traditional rules (`crates/bots/data/td2h.bin`, 2 players).
+    pub fn versus(players: usize) -> Option<&'static Net> {
+        static TWO: OnceLock<Option<Net>> = OnceLock::new();
+        match players {
+            2 => TWO
+                .get_or_init(|| Net::from_bytes(include_bytes!("../../data/td2h.bin")).ok())
+                .as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The shipped player's-view net for `game`, if one was trained for its options and
+    /// player count.
+    pub fn versus_for_game(game: &Game) -> Option<&'static Net> {
+        let players = game.player_count();
+        if Net::applies(game.options(), players) {
+            Net::versus(players)
+        } else {
+            None
         }
     }
 
@@ -332,6 +447,8 @@ mod tests {
 
     #[test]
     fn bytes_round_trip_and_bad_files_are_refused() {
+        let player = Net::random_view(8, View::Player, Seed::from_u64(3));
+        assert_eq!(Net::from_bytes(&player.to_bytes()).unwrap(), player);
         let net = Net::random(8, Seed::from_u64(1));
         let bytes = net.to_bytes();
         assert_eq!(Net::from_bytes(&bytes).unwrap(), net);

@@ -18,18 +18,20 @@
 //!   round a candidate whose paired difference to the leader is clearly negative (its upper
 //!   confidence bound below zero) leaves the race, so the budget goes to the close calls.
 //! - Limits: a number of rollouts per candidate (deterministic for a given seed) and
-//!   optionally a wall-clock budget (the hall's hard level).
+//!   optionally a time budget (the hall's hard level: wall clock; `hangar sim --clock cpu`:
+//!   the thread's CPU time).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{Game, Moves, NoEvents};
 
+use super::clock::Clock;
 use super::eval::{Weights, win_chance};
 use super::net::Net;
 use super::search::greedy_index;
 use super::snapshot::Snapshot;
-use super::td::net_chance;
+use super::td::{net_chance, td_index};
 
 /// No rollout goes past this many rolls (no game comes near it: a guard).
 const ROLL_CAP: u32 = 5_000;
@@ -45,8 +47,10 @@ pub struct RolloutLimits {
     pub rollouts: u32,
     /// Rolls per rollout before the estimate judges the position; 0 plays to the end.
     pub horizon: u32,
-    /// Wall-clock budget per decision; `None` runs all rollouts (deterministic).
+    /// Time budget per decision; `None` runs all rollouts (deterministic).
     pub time: Option<Duration>,
+    /// The clock the budget is measured by (wall in the hall, thread CPU in `hangar sim`).
+    pub clock: Clock,
     /// Temperature (in pips) of the win-chance estimate that judges cut-short rollouts.
     pub temperature: f32,
     /// What judges a cut-short rollout.
@@ -61,6 +65,10 @@ pub enum RolloutLeaf {
     Softmax,
     /// The TD-trained net ([`super::net`]) where one applies to the game, else the softmax.
     Net,
+    /// The net trained for one player against heuristic opponents
+    /// ([`Net::versus_for_game`]) where one applies, the player's own moves in the rollouts
+    /// greedy on it; else as `Net`.
+    Versus,
 }
 
 impl Default for RolloutLimits {
@@ -69,6 +77,7 @@ impl Default for RolloutLimits {
             rollouts: 64,
             horizon: 8,
             time: None,
+            clock: Clock::Wall,
             temperature: 80.0,
             leaf: RolloutLeaf::Softmax,
         }
@@ -93,9 +102,17 @@ fn outcome(game: &Game, me: usize, weights: &Weights, temperature: f32, net: Opt
     }
 }
 
-/// Plays `game` (awaiting a roll) on with the greedy policy for everyone: `horizon` rolls, or
+/// Plays `game` (awaiting a roll) on with the greedy policy for everyone — `me` greedily on
+/// `own` when given, the others (and `me` without it) as the heuristic —: `horizon` rolls, or
 /// to the end when `horizon` is 0.
-fn roll_out(mut game: Game, horizon: u32, dice: &mut Dice, weights: &Weights) -> Game {
+fn roll_out(
+    mut game: Game,
+    horizon: u32,
+    dice: &mut Dice,
+    weights: &Weights,
+    me: usize,
+    own: Option<&Net>,
+) -> Game {
     let limit = if horizon == 0 { ROLL_CAP } else { horizon };
     for _ in 0..limit {
         if game.is_over() {
@@ -106,10 +123,10 @@ fn roll_out(mut game: Game, horizon: u32, dice: &mut Dice, weights: &Weights) ->
             .roll(dice.roll(), &mut NoEvents)
             .expect("a rollout position awaits a roll");
         if !moves.is_empty() {
-            let index = if moves.len() == 1 {
-                0
-            } else {
-                greedy_index(&game, &moves, weights)
+            let index = match own {
+                _ if moves.len() == 1 => 0,
+                Some(net) if game.turn().index() == me => td_index(&game, &moves, net),
+                _ => greedy_index(&game, &moves, weights),
             };
             game.play_unchecked(&moves[index], &mut NoEvents);
         }
@@ -191,11 +208,18 @@ pub fn rollout_index(
     if moves.len() <= 1 {
         return 0;
     }
-    let deadline = limits.time.map(|t| Instant::now() + t);
+    let deadline = limits.time.map(|t| limits.clock.deadline(t));
     let me = game.turn().index();
     let net = match limits.leaf {
         RolloutLeaf::Net => Net::for_game(game),
+        RolloutLeaf::Versus => Net::versus_for_game(game).or_else(|| Net::for_game(game)),
         RolloutLeaf::Softmax => None,
+    };
+    // Under `leaf=versus` the player's own later moves follow the policy that net was
+    // trained for (greedy on it), so the rollouts estimate exactly what the net values.
+    let own = match limits.leaf {
+        RolloutLeaf::Versus => Net::versus_for_game(game),
+        _ => None,
     };
     let starts: Vec<Game> = moves
         .iter()
@@ -218,7 +242,7 @@ pub fn rollout_index(
             if !race.alive[i] {
                 continue;
             }
-            if k > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            if k > 0 && deadline.is_some_and(|d| d.passed()) {
                 // Out of time: forget the unfinished round so all racers share rollouts.
                 for values in race.values.iter_mut() {
                     values.truncate(k);
@@ -226,7 +250,7 @@ pub fn rollout_index(
                 break 'rollouts;
             }
             let mut dice = Dice::new(stream);
-            let end = roll_out(race.starts[i], limits.horizon, &mut dice, weights);
+            let end = roll_out(race.starts[i], limits.horizon, &mut dice, weights, me, own);
             let value = outcome(&end, me, weights, limits.temperature, net);
             race.values[i].push(value);
         }
@@ -285,7 +309,7 @@ mod tests {
         // Play one game to the end with greedy moves; the winner's outcome is 1, others 0.
         let mut game = opening(3);
         let mut dice = Dice::new(Seed::from_u64(4));
-        game = roll_out(game, 0, &mut dice, &Weights::default());
+        game = roll_out(game, 0, &mut dice, &Weights::default(), 0, None);
         assert!(game.is_over());
         let ranks = game.final_ranks();
         for (colour, rank) in ranks.iter().enumerate() {

@@ -16,10 +16,11 @@
 //! Time-limited searches deepen one roll at a time and keep the deepest finished answer; a
 //! search limited by depth only is fully deterministic.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hangar_flight::{Game, Move, Moves, NoEvents};
 
+use super::clock::{Clock, Deadline};
 use super::eval::{Weights, evaluate};
 use super::learned::LearnedEval;
 use super::snapshot::Snapshot;
@@ -29,8 +30,10 @@ use super::snapshot::Snapshot;
 pub struct SearchLimits {
     /// Deepest search, in rolls after the root move.
     pub max_depth: u32,
-    /// Wall-clock budget; `None` searches exactly `max_depth` (deterministic).
+    /// Time budget; `None` searches exactly `max_depth` (deterministic).
     pub time: Option<Duration>,
+    /// The clock the budget is measured by.
+    pub clock: Clock,
     /// How the searching side judges the leaves.
     pub leaf: Leaf,
 }
@@ -82,7 +85,7 @@ struct Searcher<'a> {
     weights: &'a Weights,
     /// The opponents' model: the default heuristic.
     model: Weights,
-    deadline: Option<Instant>,
+    deadline: Option<Deadline>,
     nodes: u64,
 }
 
@@ -105,7 +108,7 @@ impl Searcher<'_> {
 
     fn tick(&mut self) -> Result<(), OutOfTime> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(128) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes.is_multiple_of(128) && self.deadline.is_some_and(|d| d.passed()) {
             return Err(OutOfTime);
         }
         Ok(())
@@ -227,7 +230,7 @@ pub fn search_index(game: &Game, moves: &Moves, weights: &Weights, limits: Searc
         my_side: if game.options().teams { me & 1 } else { me },
         weights,
         model: Weights::default(),
-        deadline: limits.time.map(|t| Instant::now() + t),
+        deadline: limits.time.map(|t| limits.clock.deadline(t)),
         nodes: 0,
     };
     // Depth 0 is the greedy answer: always there, whatever the clock says.

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::bots::{FlightBot, HeuristicBot, RandomBot, RolloutBot, SearchBot, TdBot};
+use super::clock::Clock;
 use super::eval::Weights;
 use super::rollout::{RolloutLeaf, RolloutLimits};
 use super::search::{Leaf, SearchLimits};
@@ -95,13 +96,26 @@ impl FromStr for FlightLevel {
 /// [`super::learned`]). `rollout` and `hard` take `n=N` (most rollouts per move, default 64;
 /// hard 4096), `horizon=N` (rolls per rollout, default 8; 0 plays to the end), `ms=N` (a clock
 /// per decision; hard 50, `ms=0` none), `temp=T` (temperature in pips of the win-chance
-/// estimate of cut-short rollouts, default 80) and `leaf=net|softmax` (what judges a cut-short
-/// rollout: the TD-trained net where one applies, [`super::net`], or the softmax; rollout's
-/// default is softmax, hard's net). `td` plays
+/// estimate of cut-short rollouts, default 80) and `leaf=net|versus|softmax` (what judges a
+/// cut-short rollout: the TD-trained self-play net where one applies, [`super::net`]; the net
+/// trained for one player against heuristic bots, the player's own moves in the rollouts then
+/// greedy on it, [`super::Net::versus`]; or the softmax; rollout's default is softmax, hard's
+/// net). `search`, `rollout` and `hard` take `clock=wall|cpu`: what
+/// measures `ms` (default the wall clock, see [`parse_bot_clocked`]). `td` plays
 /// on the TD-trained net: `depth=0` (default) greedy, `depth=N` (at most 4) N rolls of
-/// expectimax with the others answering as `model=net` (default) or `model=heuristic` says;
+/// expectimax with the others answering as `model=net` (default) or `model=heuristic` says,
+/// `net=self|versus` (the self-play net, default, or the one trained against heuristic bots);
 /// it takes no weights, and plays as the heuristic where no net applies.
 pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
+    parse_bot_clocked(spec, Clock::Wall)
+}
+
+/// [`parse_bot`] with `clock` as the clock of every time budget the spec does not give a
+/// clock for (`clock=wall|cpu`): `hangar sim --clock cpu` measures the budgets of `hard` and
+/// other clocked bots in the deciding thread's CPU time, so a loaded machine does not make
+/// them weaker; the hall keeps the wall clock.
+pub fn parse_bot_clocked(spec: &str, clock: Clock) -> Result<Box<dyn FlightBot>, BotSpecError> {
+    let default_clock = clock;
     let spec = spec.trim();
     let (name, settings) = spec.split_once(':').unwrap_or((spec, ""));
     let bad = |setting: &str| BotSpecError::BadSetting {
@@ -116,6 +130,8 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     let mut temperature: Option<f32> = None;
     let mut leaf: Option<String> = None;
     let mut model: Option<ReplyModel> = None;
+    let mut clock: Option<Clock> = None;
+    let mut versus = false;
     for setting in settings.split(',').filter(|s| !s.trim().is_empty()) {
         let (key, value) = setting.split_once('=').ok_or_else(|| bad(setting))?;
         match key.trim() {
@@ -124,6 +140,14 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
             "n" => rollouts = Some(value.trim().parse().map_err(|_| bad(setting))?),
             "horizon" => horizon = Some(value.trim().parse().map_err(|_| bad(setting))?),
             "leaf" => leaf = Some(value.trim().to_owned()),
+            "clock" => clock = Some(value.parse().map_err(|_| bad(setting))?),
+            "net" if name == "td" => {
+                versus = match value.trim() {
+                    "self" => false,
+                    "versus" => true,
+                    _ => return Err(bad(setting)),
+                }
+            }
             "model" => {
                 model = Some(match value.trim() {
                     "net" => ReplyModel::Net,
@@ -156,12 +180,13 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
     if is_td && (weights != Weights::default() || depth.is_some_and(|d| d > 4)) {
         return Err(bad(settings));
     }
-    if !is_search && !is_rollout && ms.is_some() {
+    if !is_search && !is_rollout && (ms.is_some() || clock.is_some()) {
         return Err(bad(settings));
     }
     if !is_rollout && (rollouts.is_some() || horizon.is_some() || temperature.is_some()) {
         return Err(bad(settings));
     }
+    let clock = clock.unwrap_or(default_clock);
     match name {
         "random" | "easy" => {
             if !settings.is_empty() {
@@ -182,6 +207,7 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
                 limits: SearchLimits {
                     max_depth: depth,
                     time: (ms > 0).then(|| Duration::from_millis(ms)),
+                    clock,
                     leaf: match leaf.as_deref() {
                         None | Some("heuristic") => Leaf::Heuristic,
                         Some("learned") => Leaf::Learned,
@@ -193,6 +219,7 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
         "td" => Ok(Box::new(TdBot {
             depth: depth.unwrap_or(0),
             model: model.unwrap_or_default(),
+            versus,
         })),
         "rollout" | "hard" => {
             let defaults = if name == "hard" {
@@ -208,11 +235,13 @@ pub fn parse_bot(spec: &str) -> Result<Box<dyn FlightBot>, BotSpecError> {
                     Some(ms) => Some(Duration::from_millis(ms)),
                     None => defaults.time,
                 },
+                clock,
                 temperature: temperature.unwrap_or(defaults.temperature),
                 leaf: match leaf.as_deref() {
                     None => defaults.leaf,
                     Some("softmax") => RolloutLeaf::Softmax,
                     Some("net") => RolloutLeaf::Net,
+                    Some("versus") => RolloutLeaf::Versus,
                     Some(other) => return Err(bad(&format!("leaf={other}"))),
                 },
             };
@@ -265,6 +294,32 @@ mod tests {
             "rollout:n=4096,horizon=8,ms=50"
         );
         assert_eq!(parse_bot("td").unwrap().name(), "td");
+        assert_eq!(
+            parse_bot("td:net=versus,depth=1").unwrap().name(),
+            "td:depth=1,net=versus"
+        );
+        assert_eq!(
+            parse_bot("rollout:n=8,leaf=versus").unwrap().name(),
+            "rollout:n=8,horizon=8,leaf=versus"
+        );
+        assert_eq!(
+            parse_bot("hard:clock=cpu").unwrap().name(),
+            "rollout:n=4096,horizon=8,ms=50,clock=cpu,leaf=net"
+        );
+        assert_eq!(
+            parse_bot_clocked("hard", Clock::Cpu).unwrap().name(),
+            "rollout:n=4096,horizon=8,ms=50,clock=cpu,leaf=net"
+        );
+        assert_eq!(
+            parse_bot_clocked("search:ms=20,clock=wall", Clock::Cpu)
+                .unwrap()
+                .name(),
+            "search:depth=6,ms=20"
+        );
+        assert_eq!(
+            parse_bot_clocked("heuristic", Clock::Cpu).unwrap().name(),
+            "heuristic"
+        );
         assert_eq!(
             parse_bot("td:depth=2,model=heuristic").unwrap().name(),
             "td:depth=2,model=heuristic"
@@ -358,9 +413,14 @@ mod tests {
             "td:depth=9",
             "td:danger=2",
             "td:model=oracle",
+            "td:net=oracle",
+            "rollout:net=versus",
             "rollout:leaf=learned",
             "search:leaf=net",
             "heuristic:model=net",
+            "heuristic:clock=cpu",
+            "hard:clock=sundial",
+            "td:clock=cpu",
         ] {
             assert!(
                 matches!(parse_bot(bad), Err(BotSpecError::BadSetting { .. })),

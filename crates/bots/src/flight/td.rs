@@ -20,7 +20,7 @@ pub fn net_chance(net: &Net, game: &Game, colour: usize) -> f32 {
             0.0
         };
     }
-    net.win_chances(&Snapshot::of(game))[colour]
+    net.chance(&Snapshot::of(game), colour)
 }
 
 /// The index (into `moves`) of the move after which `net` gives the player on turn the best

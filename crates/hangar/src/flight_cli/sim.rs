@@ -10,14 +10,14 @@ use std::io::IsTerminal;
 use std::time::Instant;
 
 use anyhow::Context;
-use hangar_bots::flight::{FlightBot, parse_bot, play_game, split_bot_list};
+use hangar_bots::flight::{Clock, FlightBot, parse_bot_clocked, play_game, split_bot_list};
 use hangar_dice::Seed;
 use hangar_flight::{Options, Preset};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::pool::run_indexed;
 use super::tally::{GameOutcome, ReportContext, render_text, summarise};
-use crate::sim::SimArgs;
+use crate::sim::{SimArgs, SimClock};
 
 /// The options of a preset (default traditional) with `key=value` options applied in order.
 pub fn parse_options(preset: Option<&str>, settings: &[String]) -> anyhow::Result<Options> {
@@ -44,8 +44,13 @@ fn describe(preset: Option<&str>, settings: &[String]) -> String {
     text
 }
 
-/// The bots of each seat: one spec per seat, or one spec for every seat.
-pub fn seat_bots(list: &str, players: usize) -> anyhow::Result<Vec<Box<dyn FlightBot>>> {
+/// The bots of each seat: one spec per seat, or one spec for every seat; `clock` measures
+/// their time budgets unless a spec names its own.
+pub fn seat_bots(
+    list: &str,
+    players: usize,
+    clock: Clock,
+) -> anyhow::Result<Vec<Box<dyn FlightBot>>> {
     let mut specs = split_bot_list(list);
     if specs.len() == 1 {
         specs = vec![specs[0].clone(); players];
@@ -58,7 +63,7 @@ pub fn seat_bots(list: &str, players: usize) -> anyhow::Result<Vec<Box<dyn Fligh
     }
     specs
         .iter()
-        .map(|spec| parse_bot(spec).map_err(anyhow::Error::from))
+        .map(|spec| parse_bot_clocked(spec, clock).map_err(anyhow::Error::from))
         .collect()
 }
 
@@ -80,7 +85,11 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         anyhow::bail!("flight is for 2 to 4 players, not {}", args.players);
     }
     let options = parse_options(args.rules.as_deref(), &args.options)?;
-    let bots = seat_bots(&args.bots, args.players)?;
+    let clock = match args.clock {
+        SimClock::Wall => Clock::Wall,
+        SimClock::Cpu => Clock::Cpu,
+    };
+    let bots = seat_bots(&args.bots, args.players, clock)?;
     let bot_refs: Vec<&dyn FlightBot> = bots.iter().map(|b| b.as_ref()).collect();
     // Refuse impossible settings (e.g. teams with 3 players) before starting threads.
     play_game(options, &bot_refs, Seed::from_u64(args.seed)).map_err(anyhow::Error::from)?;
