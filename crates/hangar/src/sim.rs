@@ -1,6 +1,7 @@
 //! `hangar sim`: bot tournaments for either game.
 
 use clap::{Args, ValueEnum};
+use hangar_bots::flight::Clock;
 
 /// Which game a command is about.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -9,15 +10,6 @@ pub enum Game {
     Flight,
     /// Jungle (斗兽棋).
     Jungle,
-}
-
-/// The clock of the bots' time budgets in `hangar sim`.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SimClock {
-    /// Wall-clock time.
-    Wall,
-    /// CPU time of the deciding thread.
-    Cpu,
 }
 
 /// Arguments of `hangar sim`.
@@ -50,8 +42,8 @@ pub struct SimArgs {
     /// What measures clocked bots' time budgets (`ms=`; flight only): `wall`, as in the hall,
     /// or `cpu`, the deciding thread's CPU time, so that the machine's load (other jobs, a
     /// low priority) does not change how much a clocked bot such as `hard` thinks.
-    #[arg(long, value_enum, default_value = "wall")]
-    pub clock: SimClock,
+    #[arg(long, default_value = "wall")]
+    pub clock: Clock,
     /// Print the report as JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -62,7 +54,7 @@ pub fn run(args: &SimArgs) -> anyhow::Result<()> {
     match args.game {
         Game::Flight => crate::flight_cli::sim(args),
         Game::Jungle => {
-            if args.clock == SimClock::Cpu {
+            if args.clock == Clock::Cpu {
                 anyhow::bail!("--clock cpu is for flight bots only");
             }
             crate::jungle_cli::sim(args)

@@ -17,7 +17,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::pool::run_indexed;
 use super::tally::{GameOutcome, ReportContext, render_text, summarise};
-use crate::sim::{SimArgs, SimClock};
+use crate::sim::SimArgs;
 
 /// The options of a preset (default traditional) with `key=value` options applied in order.
 pub fn parse_options(preset: Option<&str>, settings: &[String]) -> anyhow::Result<Options> {
@@ -85,11 +85,7 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         anyhow::bail!("flight is for 2 to 4 players, not {}", args.players);
     }
     let options = parse_options(args.rules.as_deref(), &args.options)?;
-    let clock = match args.clock {
-        SimClock::Wall => Clock::Wall,
-        SimClock::Cpu => Clock::Cpu,
-    };
-    let bots = seat_bots(&args.bots, args.players, clock)?;
+    let bots = seat_bots(&args.bots, args.players, args.clock)?;
     let bot_refs: Vec<&dyn FlightBot> = bots.iter().map(|b| b.as_ref()).collect();
     // Refuse impossible settings (e.g. teams with 3 players) before starting threads.
     play_game(options, &bot_refs, Seed::from_u64(args.seed)).map_err(anyhow::Error::from)?;
