@@ -3,7 +3,8 @@
 //! from the client (plus both kernels' loopback and the client's own scheduling); this one
 //! tells the server's share from the swarm's. Recording costs two clock reads and one atomic
 //! add per action; the report is a `debug` log line of target `hangar::latency` every few
-//! seconds, only when that target is enabled (`HANGAR_LOG=warn,hangar::latency=debug`).
+//! seconds, only when that target is enabled (`HANGAR_LOG=warn,hangar::latency=debug`), with
+//! the writer's commits (how many, actions per commit, time per commit) beside it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -23,6 +24,10 @@ pub const TARGET: &str = "hangar::latency";
 
 static COUNTS: [AtomicU64; BUCKETS] = [const { AtomicU64::new(0) }; BUCKETS];
 static MAX_MICROS: AtomicU64 = AtomicU64::new(0);
+static COMMITS: AtomicU64 = AtomicU64::new(0);
+static COMMITTED_ACTIONS: AtomicU64 = AtomicU64::new(0);
+static COMMIT_MICROS: AtomicU64 = AtomicU64::new(0);
+static COMMIT_MAX_MICROS: AtomicU64 = AtomicU64::new(0);
 
 fn bucket(micros: u64) -> usize {
     if micros <= 1 {
@@ -42,6 +47,33 @@ pub fn record(since: Instant) {
     let micros = since.elapsed().as_micros().min(u128::from(u64::MAX)) as u64;
     COUNTS[bucket(micros)].fetch_add(1, Ordering::Relaxed);
     MAX_MICROS.fetch_max(micros, Ordering::Relaxed);
+}
+
+/// Records one commit of the writer holding `actions` game actions, which took `took` from
+/// its first statement to the end of its `COMMIT`: the report tells the database's share of
+/// the latency, and how many actions a commit carries.
+pub fn record_commit(actions: usize, took: Duration) {
+    let micros = took.as_micros().min(u128::from(u64::MAX)) as u64;
+    COMMITS.fetch_add(1, Ordering::Relaxed);
+    COMMITTED_ACTIONS.fetch_add(actions as u64, Ordering::Relaxed);
+    COMMIT_MICROS.fetch_add(micros, Ordering::Relaxed);
+    COMMIT_MAX_MICROS.fetch_max(micros, Ordering::Relaxed);
+}
+
+/// Commits, actions in them, mean and max commit time (ms) since the last call, and resets.
+fn take_commits() -> Option<(u64, u64, f64, f64)> {
+    let commits = COMMITS.swap(0, Ordering::Relaxed);
+    let actions = COMMITTED_ACTIONS.swap(0, Ordering::Relaxed);
+    let micros = COMMIT_MICROS.swap(0, Ordering::Relaxed);
+    let max = COMMIT_MAX_MICROS.swap(0, Ordering::Relaxed);
+    (commits > 0).then(|| {
+        (
+            commits,
+            actions,
+            micros as f64 / commits as f64 / 1000.0,
+            max as f64 / 1000.0,
+        )
+    })
 }
 
 /// Counts, p50, p99 and max (ms) since the last call, and resets.
@@ -89,6 +121,14 @@ pub async fn report() {
                 target: TARGET,
                 "server-side ack latency, last {} s: {actions} actions, p50 ≤ {p50:.2} ms, p99 ≤ {p99:.2} ms, max {max:.2} ms",
                 REPORT_EVERY.as_secs()
+            );
+        }
+        if let Some((commits, actions, mean, max)) = take_commits() {
+            tracing::debug!(
+                target: TARGET,
+                "database commits, last {} s: {commits} ({:.1} actions each), mean {mean:.2} ms, max {max:.2} ms",
+                REPORT_EVERY.as_secs(),
+                actions as f64 / commits as f64
             );
         }
     }
