@@ -15,6 +15,8 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use crate::accounts::{Player, hash_token, new_token};
 use crate::time::now_ms;
 
+mod log;
+mod tails;
 mod waiting;
 mod writer;
 
@@ -366,8 +368,9 @@ impl Store {
         lines: &[ScoreLine],
     ) -> Result<Vec<i64>, StoreError> {
         let (result, lines) = (result.to_owned(), lines.to_vec());
-        // One write: the writer's savepoint makes it all or nothing, its commit durable.
-        self.write(move |conn| {
+        // One write: the writer's savepoint makes it all or nothing, its commit durable; the
+        // game's last actions are chunked in the same transaction.
+        self.write_sealing(Some(game_id), move |conn| {
             Box::pin(async move {
                 sqlx::query(
                     "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
@@ -406,56 +409,36 @@ impl Store {
 
     /// Every game still running, with its action log, to rebuild rooms at start (P-DURABLE).
     pub async fn running_games(&self) -> Result<Vec<StoredGame>, StoreError> {
-        let rows = sqlx::query("SELECT id FROM games WHERE status = 'running' ORDER BY id")
-            .fetch_all(&self.pool)
-            .await?;
-        let mut games = Vec::with_capacity(rows.len());
-        for row in rows {
-            if let Some(game) = self.game(row.try_get("id")?).await? {
-                games.push(game);
-            }
-        }
-        Ok(games)
+        let rows = sqlx::query(&format!(
+            "{GAME_COLUMNS} WHERE status = 'running' ORDER BY id"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut logs = log::read_logs(&self.pool, None, true).await?;
+        rows.iter()
+            .map(|row| {
+                let id: i64 = row.try_get("id")?;
+                stored_game(row, logs.remove(&id).unwrap_or_default())
+            })
+            .collect()
     }
 
     /// One stored game with its actions.
     pub async fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
-        let Some(row) = sqlx::query(
-            "SELECT id, room, game, private, options, seats, seed, commitment, status, result, \
-             started_at, finished_at FROM games WHERE id = $1",
-        )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?
+        let Some(row) = sqlx::query(&format!("{GAME_COLUMNS} WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
         else {
             return Ok(None);
         };
-        let actions = sqlx::query("SELECT data FROM actions WHERE game_id = $1 ORDER BY idx")
-            .bind(id)
-            .fetch_all(&self.pool)
+        let running = row.try_get::<String, _>("status")? == "running";
+        let actions = log::read_logs(&self.pool, Some(id), running)
             .await?
-            .iter()
-            .map(|row| row.try_get("data"))
-            .collect::<Result<Vec<String>, _>>()?;
-        Ok(Some(StoredGame {
-            id: row.try_get("id")?,
-            start: NewGame {
-                room: row.try_get("room")?,
-                game: row.try_get("game")?,
-                private: row.try_get::<i64, _>("private")? != 0,
-                options: row.try_get("options")?,
-                seats: row.try_get("seats")?,
-                seed: row.try_get("seed")?,
-                commitment: row.try_get("commitment")?,
-            },
-            status: row.try_get("status")?,
-            result: row.try_get("result")?,
-            started_at: row.try_get("started_at")?,
-            finished_at: row.try_get("finished_at")?,
-            actions,
-        }))
+            .remove(&id)
+            .unwrap_or_default();
+        stored_game(&row, actions).map(Some)
     }
-
     /// A player's finished games, newest first.
     pub async fn player_games(
         &self,
@@ -483,6 +466,31 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// The columns of a stored game, for [`stored_game`].
+const GAME_COLUMNS: &str = "SELECT id, room, game, private, options, seats, seed, commitment, status, \
+     result, started_at, finished_at FROM games";
+
+/// A stored game from its row (of [`GAME_COLUMNS`]) and its action log.
+fn stored_game(row: &sqlx::any::AnyRow, actions: Vec<String>) -> Result<StoredGame, StoreError> {
+    Ok(StoredGame {
+        id: row.try_get("id")?,
+        start: NewGame {
+            room: row.try_get("room")?,
+            game: row.try_get("game")?,
+            private: row.try_get::<i64, _>("private")? != 0,
+            options: row.try_get("options")?,
+            seats: row.try_get("seats")?,
+            seed: row.try_get("seed")?,
+            commitment: row.try_get("commitment")?,
+        },
+        status: row.try_get("status")?,
+        result: row.try_get("result")?,
+        started_at: row.try_get("started_at")?,
+        finished_at: row.try_get("finished_at")?,
+        actions,
+    })
 }
 
 /// Stores a token's hash for a player.

@@ -58,17 +58,20 @@ async fn p_durable_store_round_trips_on_every_database() {
             commitment: hangar_dice::Seed::from_u64(1).commitment(),
         };
         let id = store.start_game(&game).await.unwrap();
+        // Each game's actions in order (as its room sends them), two games at once.
+        let other = store.start_game(&game).await.unwrap();
         let mut writes = Vec::new();
-        for idx in 0..50i64 {
+        for game_id in [id, other] {
             let store = store.clone();
             writes.push(tokio::spawn(async move {
-                store
-                    .append_action(id, idx, format!("{{\"n\":{idx}}}"))
-                    .await
+                for idx in 0..50i64 {
+                    let data = format!("{{\"n\":{idx}}}");
+                    store.append_action(game_id, idx, data).await.unwrap();
+                }
             }));
         }
         for w in writes {
-            w.await.unwrap().unwrap();
+            w.await.unwrap();
         }
         let running = store.running_games().await.unwrap();
         let stored = running.iter().find(|g| g.id == id).unwrap();

@@ -1,0 +1,216 @@
+//! The action log in the database: the journal (every action, made durable before its ack)
+//! and the chunks (a game's actions by the [`CHUNK_ACTIONS`](super::tails::CHUNK_ACTIONS)),
+//! see [`tails`](super::tails) for why. Writes come from the writer task only; reads put a
+//! game's log together from its chunks and the journal rows after them.
+
+use std::collections::HashMap;
+
+use sqlx::{Any, AnyConnection, AnyPool, Executor, Row};
+
+use super::tails::{Chunk, JournalRow, Tails, split_chunk};
+use super::{Backend, StoreError};
+
+/// Inserts journal rows with ONE statement (one round trip, atomic on its own): the rows
+/// travel as one JSON array `[[seq, game_id, idx, data], …]` that the database unpacks.
+pub(super) async fn insert_rows(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    rows: &[Option<JournalRow<'_>>],
+) -> Result<(), sqlx::Error> {
+    let json: Vec<(i64, i64, i64, &str)> = rows
+        .iter()
+        .flatten()
+        .map(|r| (r.seq, r.game_id, r.idx, r.data))
+        .collect();
+    if json.is_empty() {
+        return Ok(());
+    }
+    let sql = match backend {
+        Backend::Sqlite => {
+            "INSERT INTO journal (seq, game_id, idx, data) \
+             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
+             json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each($1)"
+        }
+        Backend::Postgres => {
+            "INSERT INTO journal (seq, game_id, idx, data) \
+             SELECT (e->>0)::bigint, (e->>1)::bigint, (e->>2)::bigint, e->>3 \
+             FROM json_array_elements($1::json) e"
+        }
+    };
+    sqlx::query(sql)
+        .bind(serde_json::to_string(&json).expect("rows serialise"))
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+/// Inserts chunks with one statement, as [`insert_rows`] does.
+pub(super) async fn insert_chunks(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    chunks: &[Chunk],
+) -> Result<(), sqlx::Error> {
+    if chunks.is_empty() {
+        return Ok(());
+    }
+    let json: Vec<(i64, i64, i64, &str)> = chunks
+        .iter()
+        .map(|c| (c.game_id, c.first_idx, c.length, c.data.as_str()))
+        .collect();
+    let sql = match backend {
+        Backend::Sqlite => {
+            "INSERT INTO action_chunks (game_id, first_idx, length, data) \
+             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
+             json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each($1)"
+        }
+        Backend::Postgres => {
+            "INSERT INTO action_chunks (game_id, first_idx, length, data) \
+             SELECT (e->>0)::bigint, (e->>1)::bigint, (e->>2)::bigint, e->>3 \
+             FROM json_array_elements($1::json) e"
+        }
+    };
+    sqlx::query(sql)
+        .bind(serde_json::to_string(&json).expect("chunks serialise"))
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+/// Deletes the journal rows below `seq` (all in chunks by now).
+pub(super) async fn trim_journal(conn: &mut AnyConnection, seq: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM journal WHERE seq < $1")
+        .bind(seq)
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+/// The writer's tails as the database holds them: the journal rows of running games past
+/// their chunks.
+pub(super) async fn load_tails(conn: &mut AnyConnection) -> Result<Tails, sqlx::Error> {
+    let bounds = sqlx::query("SELECT MIN(seq) AS oldest, MAX(seq) AS newest FROM journal")
+        .fetch_one(&mut *conn)
+        .await?;
+    let newest: Option<i64> = bounds.try_get("newest")?;
+    let next_seq = newest.map_or(1, |n| n + 1);
+    let oldest: Option<i64> = bounds.try_get("oldest")?;
+    let mut tails = Tails::new(oldest.unwrap_or(next_seq), next_seq);
+    let covered = chunked_lengths(&mut *conn, None).await?;
+    for (&game_id, &length) in &covered {
+        tails.resume(game_id, length);
+    }
+    for (seq, game_id, idx, data) in running_journal(&mut *conn, None).await? {
+        let chunked = covered.get(&game_id).is_some_and(|&length| idx < length);
+        if !chunked && !tails.restore(seq, game_id, idx, data) {
+            tracing::error!(game_id, idx, "the journal does not follow the game's log");
+        }
+    }
+    Ok(tails)
+}
+
+/// How many actions of each running game (or of `game`) are in chunks.
+async fn chunked_lengths<'c, E>(
+    executor: E,
+    game: Option<i64>,
+) -> Result<HashMap<i64, i64>, sqlx::Error>
+where
+    E: Executor<'c, Database = Any>,
+{
+    let rows = sqlx::query(
+        "SELECT c.game_id, MAX(c.first_idx + c.length) AS covered FROM action_chunks c \
+         JOIN games g ON g.id = c.game_id \
+         WHERE ($1 < 0 AND g.status = 'running') OR c.game_id = $1 GROUP BY c.game_id",
+    )
+    .bind(game.unwrap_or(-1))
+    .fetch_all(executor)
+    .await?;
+    rows.iter()
+        .map(|row| Ok((row.try_get("game_id")?, row.try_get("covered")?)))
+        .collect()
+}
+
+/// The journal rows of every running game (or of `game`): (seq, game, index, data) in
+/// sequence order. The journal holds no index but its sequence: this reads all of it, which
+/// is small (trimmed behind the chunks) and read only at start or for a running game.
+async fn running_journal<'c, E>(
+    executor: E,
+    game: Option<i64>,
+) -> Result<Vec<(i64, i64, i64, String)>, sqlx::Error>
+where
+    E: Executor<'c, Database = Any>,
+{
+    let rows = sqlx::query(
+        "SELECT j.seq, j.game_id, j.idx, j.data FROM journal j JOIN games g ON g.id = j.game_id \
+         WHERE ($1 < 0 AND g.status = 'running') OR j.game_id = $1 ORDER BY j.seq",
+    )
+    .bind(game.unwrap_or(-1))
+    .fetch_all(executor)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok((
+                row.try_get("seq")?,
+                row.try_get("game_id")?,
+                row.try_get("idx")?,
+                row.try_get("data")?,
+            ))
+        })
+        .collect()
+}
+
+/// The action logs of every running game (or of `game`), put together from chunks and the
+/// journal (skipped with `journal` false: a finished game's log is all in chunks).
+///
+/// The journal is read first, the chunks second: the writer inserts a chunk before it deletes
+/// the journal rows the chunk holds, so whatever it does in between, every action is in one of
+/// the two reads (the result may end a little earlier than the log does by the second read,
+/// never with a gap).
+pub(super) async fn read_logs(
+    pool: &AnyPool,
+    game: Option<i64>,
+    journal: bool,
+) -> Result<HashMap<i64, Vec<String>>, StoreError> {
+    let journal = if journal {
+        running_journal(pool, game).await?
+    } else {
+        Vec::new()
+    };
+    let rows = sqlx::query(
+        "SELECT c.game_id, c.first_idx, c.length, c.data FROM action_chunks c \
+         JOIN games g ON g.id = c.game_id \
+         WHERE ($1 < 0 AND g.status = 'running') OR c.game_id = $1 \
+         ORDER BY c.game_id, c.first_idx",
+    )
+    .bind(game.unwrap_or(-1))
+    .fetch_all(pool)
+    .await?;
+    let mut logs: HashMap<i64, Vec<String>> = HashMap::new();
+    for row in &rows {
+        let game_id: i64 = row.try_get("game_id")?;
+        let first_idx: i64 = row.try_get("first_idx")?;
+        let length: i64 = row.try_get("length")?;
+        let data: String = row.try_get("data")?;
+        let log = logs.entry(game_id).or_default();
+        let actions = split_chunk(&data, length)
+            .filter(|_| first_idx == log.len() as i64)
+            .ok_or_else(|| broken(game_id, first_idx))?;
+        log.extend(actions);
+    }
+    // Journal rows follow in sequence order, which is each game's index order; rows already
+    // in a chunk are skipped.
+    for (_, game_id, idx, data) in journal {
+        let log = logs.entry(game_id).or_default();
+        match idx.cmp(&(log.len() as i64)) {
+            std::cmp::Ordering::Less => {}
+            std::cmp::Ordering::Equal => log.push(data),
+            std::cmp::Ordering::Greater => return Err(broken(game_id, idx)),
+        }
+    }
+    Ok(logs)
+}
+
+fn broken(game_id: i64, idx: i64) -> StoreError {
+    StoreError::Database(sqlx::Error::Protocol(format!(
+        "the action log of game {game_id} has a gap before action {idx}"
+    )))
+}
