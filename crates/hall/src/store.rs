@@ -10,18 +10,19 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Executor, Row};
 use std::sync::Arc;
 
-use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::sync::{Notify, mpsc};
 
 use crate::accounts::{Player, hash_token, new_token};
 use crate::time::now_ms;
 
+mod batch;
 mod log;
 mod tails;
 mod waiting;
 mod writer;
 
 pub use waiting::WaitingRoom;
-use writer::{Append, Write, run_writer};
+use writer::{Append, StartGame, Write, run_writer};
 
 /// Why a storage operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -314,49 +315,27 @@ impl Store {
     /// Stores a game that starts now; returns its id.
     pub async fn start_game(&self, game: &NewGame) -> Result<i64, StoreError> {
         let game = game.clone();
-        self.write(move |conn| {
-            Box::pin(async move {
-                let row = sqlx::query(
-                    "INSERT INTO games (room, game, private, options, seats, seed, commitment, status, started_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8) RETURNING id",
-                )
-                .bind(game.room)
-                .bind(game.game)
-                .bind(i64::from(game.private))
-                .bind(game.options)
-                .bind(game.seats)
-                .bind(game.seed)
-                .bind(game.commitment)
-                .bind(now_ms())
-                .fetch_one(&mut *conn)
-                .await?;
-                row.try_get("id")
-            })
-        })
-        .await
+        self.send_write(|done| Write::StartGame(StartGame { game, done }))
+            .await
     }
 
-    /// Appends action `idx` of a game and returns once it is committed (P-DURABLE).
+    /// Appends action `idx` of a game and returns once it is committed (P-DURABLE). A game's
+    /// actions must come in order: one that is not the game's next is refused.
     pub async fn append_action(
         &self,
         game_id: i64,
         idx: i64,
         data: String,
     ) -> Result<(), StoreError> {
-        let (done, wait) = oneshot::channel();
-        self.writes
-            .send(Write::Append(Append {
+        self.send_write(|done| {
+            Write::Append(Append {
                 game_id,
                 idx,
                 data,
                 done,
-            }))
-            .map_err(|_| StoreError::WriterGone)?;
-        match wait.await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(message)) => Err(StoreError::Database(sqlx::Error::Protocol(message))),
-            Err(_) => Err(StoreError::WriterGone),
-        }
+            })
+        })
+        .await
     }
 
     /// Writes a game's result and every score change in ONE transaction (P-SCORE); returns

@@ -289,3 +289,73 @@ async fn p_durable_a_command_sent_again_after_a_restart_is_answered_once() {
         hall.stop().await;
     }
 }
+
+/// A burst of game starts and waiting-room writes from many rooms at once (the writer stores
+/// each kind with one statement per batch): every game gets its own id and its own settings
+/// back, and each room's row ends as its last write left it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_burst_of_starts_and_waiting_rooms_is_stored_whole_on_every_database() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in databases(&dir).await {
+        let store = Store::open(&url).await.unwrap();
+        let mut tasks = Vec::new();
+        for n in 0..60u64 {
+            let store = store.clone();
+            tasks.push(tokio::spawn(async move {
+                let code = format!("B{n:05}");
+                let mut room = WaitingRoom {
+                    code: code.clone(),
+                    game: "flight".into(),
+                    private: n % 2 == 0,
+                    options: json!({"seats": 4}).to_string(),
+                    host: (n % 3 != 0).then_some(n as i64),
+                    seats: json!([{"ready": false}]).to_string(),
+                };
+                store.save_waiting_room(&room).await.unwrap();
+                room.seats = json!([{"ready": true}]).to_string();
+                store.save_waiting_room(&room).await.unwrap();
+                if n % 4 == 0 {
+                    // Some rooms start their game; the others keep waiting.
+                    let seed = hangar_dice::Seed::from_u64(1_000 + n);
+                    let game = NewGame {
+                        room: code.clone(),
+                        game: "flight".into(),
+                        private: room.private,
+                        options: room.options.clone(),
+                        seats: json!([n]).to_string(),
+                        seed: seed.to_string(),
+                        commitment: seed.commitment(),
+                    };
+                    let id = store.start_game(&game).await.unwrap();
+                    store.forget_waiting_room(&code).await.unwrap();
+                    (room, Some((id, game)))
+                } else {
+                    (room, None)
+                }
+            }));
+        }
+        let mut results = Vec::new();
+        for task in tasks {
+            results.push(task.await.unwrap());
+        }
+        let waiting = store.waiting_rooms().await.unwrap();
+        let mut ids = std::collections::HashSet::new();
+        for (room, started) in results {
+            let kept = waiting.iter().find(|w| w.code == room.code);
+            match started {
+                Some((id, game)) => {
+                    assert!(ids.insert(id), "game ids are distinct ({url})");
+                    assert!(kept.is_none(), "{} forgotten ({url})", room.code);
+                    let stored = store.game(id).await.unwrap().unwrap();
+                    assert_eq!(stored.start.room, game.room, "{url}");
+                    assert_eq!(stored.start.seed, game.seed, "{url}");
+                    assert_eq!(stored.start.seats, game.seats, "{url}");
+                    assert_eq!(stored.status, "running");
+                }
+                None => assert_eq!(kept, Some(&room), "the last write counts ({url})"),
+            }
+        }
+        assert_eq!(ids.len(), 15);
+        store.close().await;
+    }
+}

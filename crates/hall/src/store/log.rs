@@ -101,7 +101,7 @@ pub(super) async fn load_tails(conn: &mut AnyConnection) -> Result<Tails, sqlx::
     }
     for (seq, game_id, idx, data) in running_journal(&mut *conn, None).await? {
         let chunked = covered.get(&game_id).is_some_and(|&length| idx < length);
-        if !chunked && !tails.restore(seq, game_id, idx, data) {
+        if !chunked && !tails.restore(seq, game_id, idx, &data) {
             tracing::error!(game_id, idx, "the journal does not follow the game's log");
         }
     }

@@ -34,29 +34,31 @@ const TRIM_ROWS: i64 = 2_048;
 struct Tail {
     /// The index the game's next action must have (appends of a game come in order).
     next_idx: i64,
-    /// The journal sequence number of the first gathered action (when `data` is not empty).
+    /// The journal sequence number of the first gathered action (when `count` is not 0).
     first_seq: i64,
-    /// The gathered actions, JSON each, in order; the last has index `next_idx - 1`.
-    data: Vec<String>,
+    /// How many actions are gathered; the last has index `next_idx - 1`.
+    count: usize,
+    /// The gathered actions, JSON each, in order, joined by newlines as a chunk holds them (one
+    /// string per game rather than one per action: ~1 KiB per running game).
+    data: String,
 }
 
-impl Tail {
-    fn first_idx(&self) -> i64 {
-        self.next_idx - self.data.len() as i64
-    }
+/// Room for the actions of one chunk at their usual size (a roll or a move is ~30 bytes).
+const CHUNK_BYTES: usize = CHUNK_ACTIONS * 40;
 
+impl Tail {
     /// The gathered actions as one chunk, leaving none.
     fn take_chunk(&mut self, game_id: i64) -> Option<Chunk> {
-        if self.data.is_empty() {
+        if self.count == 0 {
             return None;
         }
         let chunk = Chunk {
             game_id,
-            first_idx: self.first_idx(),
-            length: self.data.len() as i64,
-            data: self.data.join("\n"),
+            first_idx: self.next_idx - self.count as i64,
+            length: self.count as i64,
+            data: std::mem::take(&mut self.data),
         };
-        self.data.clear();
+        self.count = 0;
         Some(chunk)
     }
 }
@@ -108,14 +110,15 @@ impl Tails {
             Tail {
                 next_idx: covered,
                 first_seq: 0,
-                data: Vec::new(),
+                count: 0,
+                data: String::new(),
             },
         );
     }
 
     /// Takes back a journal row found at start (rows in sequence order, after the game's
     /// chunks); false if it does not follow the game's log.
-    pub(super) fn restore(&mut self, seq: i64, game_id: i64, idx: i64, data: String) -> bool {
+    pub(super) fn restore(&mut self, seq: i64, game_id: i64, idx: i64, data: &str) -> bool {
         self.next_seq = self.next_seq.max(seq + 1);
         self.gather(seq, game_id, idx, data)
     }
@@ -130,7 +133,7 @@ impl Tails {
             .into_iter()
             .map(|(game_id, idx, data)| {
                 let seq = self.next_seq;
-                self.gather(seq, game_id, idx, data.to_owned()).then(|| {
+                self.gather(seq, game_id, idx, data).then(|| {
                     self.next_seq += 1;
                     JournalRow {
                         seq,
@@ -145,20 +148,24 @@ impl Tails {
 
     /// Gathers a game's next action; false (and nothing changes) if `idx` is not the next.
     /// A game seen for the first time starts at `idx`.
-    fn gather(&mut self, seq: i64, game_id: i64, idx: i64, data: String) -> bool {
+    fn gather(&mut self, seq: i64, game_id: i64, idx: i64, data: &str) -> bool {
         let tail = self.games.entry(game_id).or_insert_with(|| Tail {
             next_idx: idx,
             first_seq: seq,
-            data: Vec::new(),
+            count: 0,
+            data: String::new(),
         });
         if idx != tail.next_idx {
             return false;
         }
-        if tail.data.is_empty() {
+        if tail.count == 0 {
             tail.first_seq = seq;
-            tail.data.reserve(CHUNK_ACTIONS);
+            tail.data.reserve(CHUNK_BYTES);
+        } else {
+            tail.data.push('\n');
         }
-        tail.data.push(data);
+        tail.data.push_str(data);
+        tail.count += 1;
         tail.next_idx += 1;
         true
     }
@@ -170,8 +177,7 @@ impl Tails {
         self.games
             .iter_mut()
             .filter(|(_, tail)| {
-                tail.data.len() >= CHUNK_ACTIONS
-                    || (!tail.data.is_empty() && tail.first_seq < pinned_below)
+                tail.count >= CHUNK_ACTIONS || (tail.count > 0 && tail.first_seq < pinned_below)
             })
             .filter_map(|(&game_id, tail)| tail.take_chunk(game_id))
             .collect()
@@ -189,7 +195,7 @@ impl Tails {
         let needed_from = self
             .games
             .values()
-            .filter(|tail| !tail.data.is_empty())
+            .filter(|tail| tail.count > 0)
             .map(|tail| tail.first_seq)
             .min()
             .unwrap_or(self.next_seq);
@@ -202,7 +208,7 @@ impl Tails {
     /// How many games have gathered actions.
     #[cfg(test)]
     fn gathering(&self) -> usize {
-        self.games.values().filter(|t| !t.data.is_empty()).count()
+        self.games.values().filter(|t| t.count > 0).count()
     }
 }
 
@@ -320,8 +326,8 @@ mod tests {
     #[test]
     fn restored_rows_continue_the_numbering() {
         let mut tails = Tails::new(40, 41);
-        assert!(tails.restore(40, 3, 10, "x".into()));
-        assert!(tails.restore(45, 3, 11, "y".into()));
+        assert!(tails.restore(40, 3, 10, "x"));
+        assert!(tails.restore(45, 3, 11, "y"));
         let rows = tails.append([(3, 12, "z")]);
         assert_eq!(rows[0].as_ref().unwrap().seq, 46);
         let chunk = tails.seal(3).unwrap();

@@ -4,8 +4,8 @@
 
 use sqlx::Row;
 
+use super::writer::{SaveWaiting, Write};
 use super::{Store, StoreError};
-use crate::time::now_ms;
 
 /// A waiting room as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,41 +27,19 @@ pub struct WaitingRoom {
 impl Store {
     /// Stores (or replaces) a waiting room's row.
     pub async fn save_waiting_room(&self, room: &WaitingRoom) -> Result<(), StoreError> {
-        let room = room.clone();
-        self.write(move |conn| {
-            Box::pin(async move {
-                sqlx::query(
-                    "INSERT INTO waiting_rooms (code, game, private, options, host, seats, updated_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7) \
-                     ON CONFLICT (code) DO UPDATE SET game = excluded.game, private = excluded.private, \
-                     options = excluded.options, host = excluded.host, seats = excluded.seats, \
-                     updated_at = excluded.updated_at",
-                )
-                .bind(room.code)
-                .bind(room.game)
-                .bind(i64::from(room.private))
-                .bind(room.options)
-                .bind(room.host)
-                .bind(room.seats)
-                .bind(now_ms())
-                .execute(&mut *conn)
-                .await
-                .map(drop)
-            })
-        })
-        .await
+        let (code, row) = (room.code.clone(), Some(room.clone()));
+        self.send_write(|done| Write::SaveWaiting(SaveWaiting { code, row, done }))
+            .await
     }
 
     /// Removes a waiting room's row (its game started, or the room closed).
     pub async fn forget_waiting_room(&self, code: &str) -> Result<(), StoreError> {
         let code = code.to_owned();
-        self.write(move |conn| {
-            Box::pin(async move {
-                sqlx::query("DELETE FROM waiting_rooms WHERE code = $1")
-                    .bind(code)
-                    .execute(&mut *conn)
-                    .await
-                    .map(drop)
+        self.send_write(|done| {
+            Write::SaveWaiting(SaveWaiting {
+                code,
+                row: None,
+                done,
             })
         })
         .await

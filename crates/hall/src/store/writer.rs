@@ -14,8 +14,9 @@ use sqlx::{AnyConnection, AnyPool, Executor};
 use std::sync::Arc;
 use tokio::sync::{Notify, mpsc, oneshot};
 
-use super::tails::{JournalRow, Tails};
-use super::{Backend, Store, StoreError, log};
+use super::batch::Batch;
+use super::tails::Tails;
+use super::{Backend, NewGame, Store, StoreError, WaitingRoom, log};
 
 /// One action to append, and who waits for its commit.
 pub(super) struct Append {
@@ -25,18 +26,45 @@ pub(super) struct Append {
     pub(super) done: oneshot::Sender<Result<(), String>>,
 }
 
+impl Append {
+    /// The action as the journal takes it: (game, index, data).
+    pub(super) fn row(&self) -> (i64, i64, &str) {
+        (self.game_id, self.idx, self.data.as_str())
+    }
+}
+
 /// Tells a write's caller how it went, once the transaction holding it has ended (`Err`: the
 /// commit failed).
-type Deliver = Box<dyn FnOnce(Result<(), String>) + Send>;
+pub(super) type Deliver = Box<dyn FnOnce(Result<(), String>) + Send>;
 
 /// A write to run on the writer's connection: whether it succeeded (else its savepoint is
 /// rolled back), and how to answer its caller after the commit.
-type Job = Box<dyn for<'c> FnOnce(&'c mut AnyConnection) -> BoxFuture<'c, (bool, Deliver)> + Send>;
+pub(super) type Job =
+    Box<dyn for<'c> FnOnce(&'c mut AnyConnection) -> BoxFuture<'c, (bool, Deliver)> + Send>;
 
-/// What the writer is asked to do.
+/// A game to store as it starts, and who waits for its id.
+pub(super) struct StartGame {
+    pub(super) game: NewGame,
+    pub(super) done: oneshot::Sender<Result<i64, String>>,
+}
+
+/// A waiting room's row to store (`Some`) or remove (`None`), and who waits for the commit.
+pub(super) struct SaveWaiting {
+    pub(super) code: String,
+    pub(super) row: Option<WaitingRoom>,
+    pub(super) done: oneshot::Sender<Result<(), String>>,
+}
+
+/// What the writer is asked to do. The frequent writes (actions, game starts, waiting rooms)
+/// have their own kinds so that a batch stores each kind with one statement, however many
+/// rooms sent one: a burst of game starts costs a few statements, not a few per game.
 pub(super) enum Write {
     /// Append a game action (the hot path: many in one statement).
     Append(Append),
+    /// Store a game that starts.
+    StartGame(StartGame),
+    /// Store or remove a waiting room's row.
+    SaveWaiting(SaveWaiting),
     /// Any other write; `seal` names a game that ends with it, whose last gathered actions are
     /// chunked in the same transaction (see [`tails`](super::tails)).
     Run { job: Job, seal: Option<i64> },
@@ -91,6 +119,22 @@ impl Store {
             .map_err(|_| StoreError::WriterGone)?;
         rx.await.map_err(|_| StoreError::WriterGone)?
     }
+
+    /// Sends `write` (made with the answer's sender) to the writer and waits for its answer.
+    pub(super) async fn send_write<T>(
+        &self,
+        write: impl FnOnce(oneshot::Sender<Result<T, String>>) -> Write,
+    ) -> Result<T, StoreError> {
+        let (done, answer) = oneshot::channel();
+        self.writes
+            .send(write(done))
+            .map_err(|_| StoreError::WriterGone)?;
+        match answer.await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(message)) => Err(StoreError::Database(sqlx::Error::Protocol(message))),
+            Err(_) => Err(StoreError::WriterGone),
+        }
+    }
 }
 
 /// How long the writer keeps its connection without work.
@@ -111,10 +155,8 @@ pub(super) async fn run_writer(
     mut rx: mpsc::UnboundedReceiver<Write>,
     committed: Arc<Notify>,
 ) {
-    let mut batch = Vec::with_capacity(256);
-    let mut appends = Vec::with_capacity(256);
-    let mut jobs = Vec::new();
-    let mut seals = Vec::new();
+    let mut received = Vec::with_capacity(256);
+    let mut batch = Batch::default();
     // One connection kept while writes flow: its page cache stays warm and its prepared
     // statements are reused batch after batch. It goes back to the pool when idle, so that
     // closing the pool does not wait for it.
@@ -128,29 +170,22 @@ pub(super) async fn run_writer(
         // sockets queue their appends, and one commit takes them all. Without this the writer,
         // woken by the first append into the scheduler's next slot, commits batches of two.
         tokio::task::yield_now().await;
-        let received = if conn.is_some() {
-            match tokio::time::timeout(KEEP_CONNECTION, rx.recv_many(&mut batch, MAX_BATCH)).await {
-                Ok(received) => received,
+        let count = if conn.is_some() {
+            let next = rx.recv_many(&mut received, MAX_BATCH);
+            match tokio::time::timeout(KEEP_CONNECTION, next).await {
+                Ok(count) => count,
                 Err(_) => {
                     conn = None;
                     continue;
                 }
             }
         } else {
-            rx.recv_many(&mut batch, MAX_BATCH).await
+            rx.recv_many(&mut received, MAX_BATCH).await
         };
-        if received == 0 {
+        if count == 0 {
             break;
         }
-        for write in batch.drain(..) {
-            match write {
-                Write::Append(append) => appends.push(append),
-                Write::Run { job, seal } => {
-                    jobs.push(job);
-                    seals.extend(seal);
-                }
-            }
-        }
+        batch.extend(received.drain(..));
         if pool.is_closed() {
             // Shutting down: nothing more is stored (and the kept connection is let go, so
             // that closing the pool completes).
@@ -158,71 +193,32 @@ pub(super) async fn run_writer(
         } else if conn.is_none() {
             conn = pool.acquire().await.ok();
         }
-        let commit_started = std::time::Instant::now();
-        // Which appends were refused (not their game's next action): answered with an error.
-        let mut refused = Vec::new();
-        let (outcome, delivers) = match (conn.as_mut(), tails.take()) {
-            (Some(conn), loaded) => {
-                let loaded = match loaded {
+        let started = std::time::Instant::now();
+        let outcome = match conn.as_mut() {
+            Some(conn) => {
+                let loaded = match tails.take() {
                     Some(loaded) => Ok(loaded),
                     None => log::load_tails(conn).await.map_err(failed),
                 };
                 match loaded {
                     Ok(mut loaded) => {
-                        let rows = loaded.append(appends.iter().map(Append::row));
-                        refused = rows.iter().map(Option::is_none).collect();
-                        let result = if jobs.is_empty() {
-                            (
-                                log::insert_rows(conn, backend, &rows).await.map_err(failed),
-                                vec![],
-                            )
-                        } else {
-                            let write = Together {
-                                tails: &mut loaded,
-                                rows: &rows,
-                                seals: &seals,
-                            };
-                            write.run(conn, backend, &mut jobs).await
-                        };
-                        if result.0.is_ok() {
+                        let outcome = batch.execute(conn, backend, &mut loaded).await;
+                        if outcome.is_ok() {
                             tails = Some(loaded);
                         }
-                        result
+                        outcome
                     }
-                    Err(e) => {
-                        jobs.clear();
-                        (Err(e), vec![])
-                    }
+                    Err(e) => Err(e),
                 }
             }
-            (None, _) => {
-                jobs.clear();
-                (Err("no database connection".to_owned()), vec![])
-            }
+            None => Err("no database connection".to_owned()),
         };
-        seals.clear();
-        crate::latency::record_commit(appends.len(), commit_started.elapsed());
+        crate::latency::record_commit(batch.appends(), started.elapsed());
         match outcome {
             Ok(()) => committed.notify_one(),
             Err(_) => conn = None,
         }
-        for (append, refused) in appends
-            .drain(..)
-            .zip(refused.into_iter().chain(std::iter::repeat(false)))
-        {
-            let answer = if refused {
-                Err(format!(
-                    "action {} of game {} is not the game's next action",
-                    append.idx, append.game_id
-                ))
-            } else {
-                outcome.clone()
-            };
-            let _ = append.done.send(answer);
-        }
-        for deliver in delivers {
-            deliver(outcome.clone());
-        }
+        batch.answer(&outcome);
         if last_chunking.elapsed() >= CHUNK_EVERY {
             last_chunking = std::time::Instant::now();
             if let (Some(conn), Some(loaded)) = (conn.as_mut(), tails.as_mut())
@@ -232,12 +228,6 @@ pub(super) async fn run_writer(
                 tails = None;
             }
         }
-    }
-}
-
-impl Append {
-    fn row(&self) -> (i64, i64, &str) {
-        (self.game_id, self.idx, self.data.as_str())
     }
 }
 
@@ -262,76 +252,8 @@ async fn chunk_and_trim(
     result.and(ended)
 }
 
-/// Appends and other writes in one transaction, each other write in a savepoint; the games
-/// in `seals` end here and their gathered actions are chunked.
-struct Together<'a, 'r> {
-    tails: &'a mut Tails,
-    rows: &'a [Option<JournalRow<'r>>],
-    seals: &'a [i64],
-}
-
-impl Together<'_, '_> {
-    async fn run(
-        self,
-        conn: &mut AnyConnection,
-        backend: Backend,
-        jobs: &mut Vec<Job>,
-    ) -> (Result<(), String>, Vec<Deliver>) {
-        let mut delivers = Vec::with_capacity(jobs.len());
-        if let Err(e) = conn.execute("BEGIN").await {
-            jobs.clear();
-            return (Err(failed(e)), delivers);
-        }
-        let mut outcome = log::insert_rows(conn, backend, self.rows).await;
-        if outcome.is_ok() {
-            // The last actions of an ending game go in before the write that ends it: a game
-            // recorded as finished has its whole log in chunks.
-            let chunks: Vec<_> = self
-                .seals
-                .iter()
-                .filter_map(|&id| self.tails.seal(id))
-                .collect();
-            outcome = log::insert_chunks(conn, backend, &chunks).await;
-        }
-        let mut outcome = outcome.map_err(failed);
-        if outcome.is_ok() {
-            for job in jobs.drain(..) {
-                if let Err(e) = conn.execute("SAVEPOINT write").await {
-                    outcome = Err(failed(e));
-                    break;
-                }
-                let (ok, deliver) = job(conn).await;
-                delivers.push(deliver);
-                let rolled_back = if ok {
-                    Ok(())
-                } else {
-                    conn.execute("ROLLBACK TO SAVEPOINT write").await.map(drop)
-                };
-                let released = match rolled_back {
-                    Ok(()) => conn.execute("RELEASE SAVEPOINT write").await.map(drop),
-                    Err(e) => Err(e),
-                };
-                if let Err(e) = released {
-                    outcome = Err(failed(e));
-                    break;
-                }
-            }
-        }
-        // Jobs never run (an earlier failure) are dropped: their callers hear the writer is gone.
-        jobs.clear();
-        let end = if outcome.is_ok() {
-            "COMMIT"
-        } else {
-            "ROLLBACK"
-        };
-        if let Err(e) = conn.execute(end).await {
-            outcome = outcome.and(Err(failed(e)));
-        }
-        (outcome, delivers)
-    }
-}
-
-fn failed(e: sqlx::Error) -> String {
+/// Logs a failed write; its message for the callers.
+pub(super) fn failed(e: sqlx::Error) -> String {
     tracing::error!(error = %e, "storing failed");
     e.to_string()
 }
