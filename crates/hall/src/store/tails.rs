@@ -25,6 +25,11 @@ pub(super) const CHUNK_ACTIONS: usize = 32;
 /// fewer actions, so that one slow game does not keep the whole journal from being trimmed.
 const PIN_LIMIT: i64 = 200_000;
 
+/// Most chunks stored at a time. Games that start together reach [`CHUNK_ACTIONS`] together:
+/// 2,500 tables would otherwise send one 5 MB statement, and the memory it takes on the way
+/// (JSON text, its parse) would show as the hall's peak.
+const CHUNKS_PER_PASS: usize = 128;
+
 /// Journal rows deleted at least this many at a time (one range delete from the front).
 const TRIM_ROWS: i64 = 2_048;
 
@@ -43,8 +48,9 @@ struct Tail {
     data: String,
 }
 
-/// Room for the actions of one chunk at their usual size (a roll or a move is ~30 bytes).
-const CHUNK_BYTES: usize = CHUNK_ACTIONS * 40;
+/// Room for the actions of one chunk at their usual size (a roll or a move is 45–60 bytes), so
+/// that a tail is allocated once.
+const CHUNK_BYTES: usize = CHUNK_ACTIONS * 64;
 
 impl Tail {
     /// The gathered actions as one chunk, leaving none.
@@ -170,16 +176,24 @@ impl Tails {
         true
     }
 
-    /// The chunks due: every game with [`CHUNK_ACTIONS`] gathered, or gathered long ago.
-    /// Their actions leave the tails.
+    /// The chunks due — games with [`CHUNK_ACTIONS`] gathered, or gathered long ago — at most
+    /// [`CHUNKS_PER_PASS`], oldest first. Their actions leave the tails.
     pub(super) fn take_due(&mut self) -> Vec<Chunk> {
         let pinned_below = self.next_seq - PIN_LIMIT;
-        self.games
-            .iter_mut()
+        let mut due: Vec<(i64, i64)> = self
+            .games
+            .iter()
             .filter(|(_, tail)| {
                 tail.count >= CHUNK_ACTIONS || (tail.count > 0 && tail.first_seq < pinned_below)
             })
-            .filter_map(|(&game_id, tail)| tail.take_chunk(game_id))
+            .map(|(&game_id, tail)| (tail.first_seq, game_id))
+            .collect();
+        if due.len() > CHUNKS_PER_PASS {
+            due.select_nth_unstable(CHUNKS_PER_PASS);
+            due.truncate(CHUNKS_PER_PASS);
+        }
+        due.into_iter()
+            .filter_map(|(_, game_id)| self.games.get_mut(&game_id)?.take_chunk(game_id))
             .collect()
     }
 
@@ -302,6 +316,24 @@ mod tests {
         // Everything below game 2's gathered actions (it chunks every CHUNK_ACTIONS).
         assert!(trim > TRIM_ROWS * 2 - CHUNK_ACTIONS as i64);
         assert_eq!(tails.take_trim(), None, "trimmed once");
+    }
+
+    #[test]
+    fn a_wave_of_due_games_is_chunked_in_passes_oldest_first() {
+        let mut tails = Tails::new(1, 1);
+        let games = CHUNKS_PER_PASS as i64 + 10;
+        for idx in 0..CHUNK_ACTIONS as i64 {
+            for game in 0..games {
+                append(&mut tails, game, idx);
+            }
+        }
+        let first = tails.take_due();
+        assert_eq!(first.len(), CHUNKS_PER_PASS);
+        // The games that started first (lowest sequence numbers) go first.
+        assert!(first.iter().all(|c| c.game_id < CHUNKS_PER_PASS as i64));
+        let second = tails.take_due();
+        assert_eq!(second.len(), 10);
+        assert!(tails.take_due().is_empty());
     }
 
     #[test]
