@@ -195,22 +195,7 @@ pub(super) async fn run_writer(
         }
         let started = std::time::Instant::now();
         let outcome = match conn.as_mut() {
-            Some(conn) => {
-                let loaded = match tails.take() {
-                    Some(loaded) => Ok(loaded),
-                    None => log::load_tails(conn).await.map_err(failed),
-                };
-                match loaded {
-                    Ok(mut loaded) => {
-                        let outcome = batch.execute(conn, backend, &mut loaded).await;
-                        if outcome.is_ok() {
-                            tails = Some(loaded);
-                        }
-                        outcome
-                    }
-                    Err(e) => Err(e),
-                }
-            }
+            Some(conn) => commit(conn, backend, &mut tails, &mut batch).await,
             None => Err("no database connection".to_owned()),
         };
         crate::latency::record_commit(batch.appends(), started.elapsed());
@@ -229,6 +214,23 @@ pub(super) async fn run_writer(
             }
         }
     }
+}
+
+/// Stores a batch, with the tails loaded first if need be; after a failure the tails are
+/// dropped, to be reloaded from the database.
+async fn commit(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    tails: &mut Option<Tails>,
+    batch: &mut Batch,
+) -> Result<(), String> {
+    let mut loaded = match tails.take() {
+        Some(loaded) => loaded,
+        None => log::load_tails(conn).await.map_err(failed)?,
+    };
+    batch.execute(conn, backend, &mut loaded).await?;
+    *tails = Some(loaded);
+    Ok(())
 }
 
 /// Stores the chunks due and deletes the journal rows they made useless, in one transaction.
