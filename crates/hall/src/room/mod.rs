@@ -42,7 +42,7 @@ enum RoomMsg {
         id: u64,
         command: Command,
         quiet_errors: bool,
-        reply: oneshot::Sender<String>,
+        reply: oneshot::Sender<Utf8Bytes>,
     },
     Detach {
         conn: ConnId,
@@ -85,7 +85,7 @@ impl RoomHandle {
         id: u64,
         command: Command,
         quiet_errors: bool,
-    ) -> Option<String> {
+    ) -> Option<Utf8Bytes> {
         let (reply, wait) = oneshot::channel();
         self.tx
             .send(RoomMsg::Command {
@@ -387,11 +387,12 @@ impl Room {
                 self.command_ref = None;
                 // A waiting room's change is stored before it is acknowledged, like an action.
                 self.persist_waiting().await;
-                let frame = answer_frame(id, &answer);
+                // One buffer for the frame sent and the one remembered for a repeated id.
+                let frame = Utf8Bytes::from(answer_frame(id, &answer));
                 // The answer, then what the command caused, leave together.
                 let mut direct = Vec::new();
                 if answer.is_ok() || !quiet_errors {
-                    direct.push(Utf8Bytes::from(frame.clone()));
+                    direct.push(frame.clone());
                 }
                 if answer.is_ok() {
                     self.catch_up_frames(&outbox, &mut direct);
