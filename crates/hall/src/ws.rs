@@ -521,8 +521,8 @@ impl Conn {
     }
 
     /// A command for a room's task.
-    async fn room_command(&mut self, id: u64, code: String, command: Command) -> Utf8Bytes {
-        let code = code.to_ascii_uppercase();
+    async fn room_command(&mut self, id: u64, mut code: String, command: Command) -> Utf8Bytes {
+        code.make_ascii_uppercase();
         // A room this connection is in is known here: no lookup in the hall's shared map.
         let known = self.rooms.get(&code).filter(|h| !h.is_closed()).cloned();
         let handle = match known.or_else(|| self.hall.room(&code)) {
