@@ -20,7 +20,8 @@ pub const REMEMBERED_IDS: usize = 32;
 /// Answers already given, by command id, to send again for a repeated id.
 #[derive(Debug, Default)]
 pub struct AnswerCache {
-    answers: VecDeque<(u64, String)>,
+    /// The very frames that were sent (shared, not copied).
+    answers: VecDeque<(u64, Utf8Bytes)>,
 }
 
 impl AnswerCache {
@@ -33,7 +34,7 @@ impl AnswerCache {
     }
 
     /// Remembers the answer frame of `id`, forgetting the oldest beyond the limit.
-    pub fn put(&mut self, id: u64, frame: String) {
+    pub fn put(&mut self, id: u64, frame: Utf8Bytes) {
         if self.answers.len() == REMEMBERED_IDS {
             self.answers.pop_front();
         }

@@ -270,8 +270,29 @@ pub fn welcome_frame() -> String {
     .to_string()
 }
 
+/// A well-formed message read in one pass: its id next to the command's fields.
+#[derive(Deserialize)]
+struct Tagged {
+    id: u64,
+    #[serde(flatten)]
+    command: Command,
+}
+
 /// Reads one text message: its id (if any) and the command, or an error naming the id.
 pub fn parse_command(text: &str) -> (Option<u64>, Result<Command, ProtoError>) {
+    // Nearly every message is well formed: read it straight into the command (no
+    // `serde_json::Value` tree built and read again). Anything this refuses is read again
+    // below, which names the exact fault.
+    if let Ok(tagged) = serde_json::from_str::<Tagged>(text)
+        && tagged.id < (1 << 53)
+    {
+        return (Some(tagged.id), Ok(tagged.command));
+    }
+    parse_command_checked(text)
+}
+
+/// The careful reading of a message, step by step, for a precise error.
+fn parse_command_checked(text: &str) -> (Option<u64>, Result<Command, ProtoError>) {
     let value: Value = match serde_json::from_str(text) {
         Ok(value) => value,
         Err(e) => {
@@ -351,6 +372,43 @@ mod tests {
 
         let (_, cmd) = parse_command(r#"{"type":"move","id":1,"room":"R","move":"e3e4"}"#);
         assert!(matches!(cmd, Ok(Command::Move { notation: Some(n), .. }) if n == "e3e4"));
+    }
+
+    #[test]
+    fn the_one_pass_reading_gives_what_the_careful_one_gives() {
+        let messages = [
+            r#"{"type":"ping","id":1}"#,
+            r#"{"id":2,"type":"hall_unsubscribe"}"#,
+            r#"{"type":"guest","id":3,"name":"ann","client":"tab-1"}"#,
+            r#"{"type":"create_room","id":4,"game":"flight","private":true,"options":{"seats":4,"x":[1.5,null]}}"#,
+            r#"{"type":"join_room","id":5,"room":"ABCD","seat":2,"since":17}"#,
+            r#"{"type":"roll","id":6,"room":"ABCD","extra":"ignored"}"#,
+            r#"{"type":"move","id":7,"room":"ABCD","plane":3}"#,
+            r#"{"type":"move","id":8,"room":"ABCD","move":"e3e4"}"#,
+            r#"{"type":"leave_room","id":9,"room":"ABCD"}"#,
+            r#"{"type":"chat","id":10,"room":"ABCD","text":"héllo "you""}"#,
+            r#"{"type":"answer_draw","id":11,"room":"ABCD","accept":false}"#,
+            r#"{"type":"leaderboard","id":12}"#,
+            // Refused ones: the careful reading names the fault.
+            r#"{"type":"roll","id":9007199254740992,"room":"R"}"#,
+            r#"{"type":"roll","id":1.0,"room":"R"}"#,
+            r#"{"type":"roll","id":1,"room":"R","room":"S"}"#,
+            r#"{"type":"roll","room":"R"}"#,
+            r#"{"type":"ready","id":13,"room":"R","ready":"yes"}"#,
+            r#"[1,2]"#,
+        ];
+        for text in messages {
+            let (fast_id, fast) = parse_command(text);
+            let (id, careful) = parse_command_checked(text);
+            assert_eq!(fast_id, id, "{text}");
+            assert_eq!(format!("{fast:?}"), format!("{careful:?}"), "{text}");
+        }
+        let (id, command) = parse_command(r#"{"type":"roll","id":9007199254740992,"room":"R"}"#);
+        assert_eq!(id, None);
+        assert_eq!(command.unwrap_err().code, ErrorCode::BadMessage);
+        let (id, command) = parse_command(r#"{"type":"ready","id":13,"room":"R","ready":"yes"}"#);
+        assert_eq!(id, Some(13));
+        assert_eq!(command.unwrap_err().code, ErrorCode::BadMessage);
     }
 
     #[test]

@@ -71,7 +71,7 @@ impl Answers {
         }
     }
 
-    fn put(&mut self, id: u64, frame: String) {
+    fn put(&mut self, id: u64, frame: Utf8Bytes) {
         match self {
             Answers::Local(cache) => cache.put(id, frame),
             Answers::Shared(cache) => cache.lock().expect("cache lock").put(id, frame),
@@ -82,7 +82,7 @@ impl Answers {
 /// What a locally handled command gave: an answer to send, or a frame already sent.
 enum Reply {
     Answer(Answer),
-    Sent(String),
+    Sent(Utf8Bytes),
 }
 
 impl From<Answer> for Reply {
@@ -242,8 +242,8 @@ impl Conn {
             None => match self.local_command(id, command).await {
                 Reply::Sent(frame) => frame,
                 Reply::Answer(answer) => {
-                    let frame = answer_frame(id, &answer);
-                    self.outbox.send_text(frame.clone());
+                    let frame = Utf8Bytes::from(answer_frame(id, &answer));
+                    self.outbox.send(frame.clone());
                     frame
                 }
             },
@@ -258,8 +258,8 @@ impl Conn {
             Command::HallSubscribe { game } => {
                 self.hall.unsubscribe(self.outbox.id);
                 // The ack goes first, then the list.
-                let frame = answer_frame(id, &Ok(json!({})));
-                self.outbox.send_text(frame.clone());
+                let frame = Utf8Bytes::from(answer_frame(id, &Ok(json!({}))));
+                self.outbox.send(frame.clone());
                 self.hall.subscribe(game, &self.outbox);
                 Reply::Sent(frame)
             }
@@ -501,7 +501,7 @@ impl Conn {
                     true,
                 )
                 .await
-                && frame.contains("\"type\":\"ack\"")
+                && frame.as_str().contains("\"type\":\"ack\"")
             {
                 self.rooms.insert(code, handle);
                 return Reply::Sent(frame);
@@ -521,18 +521,18 @@ impl Conn {
     }
 
     /// A command for a room's task.
-    async fn room_command(&mut self, id: u64, code: String, command: Command) -> String {
-        let code = code.to_ascii_uppercase();
+    async fn room_command(&mut self, id: u64, mut code: String, command: Command) -> Utf8Bytes {
+        code.make_ascii_uppercase();
         // A room this connection is in is known here: no lookup in the hall's shared map.
         let known = self.rooms.get(&code).filter(|h| !h.is_closed()).cloned();
         let handle = match known.or_else(|| self.hall.room(&code)) {
             Some(handle) => handle,
             None => {
-                let frame = error_frame(
+                let frame = Utf8Bytes::from(error_frame(
                     Some(id),
                     &ProtoError::new(ErrorCode::NoRoom, format!("no room {code}")),
-                );
-                self.outbox.send_text(frame.clone());
+                ));
+                self.outbox.send(frame.clone());
                 return frame;
             }
         };
@@ -553,7 +553,7 @@ impl Conn {
             .await
         {
             Some(frame) => {
-                let ok = frame.contains("\"type\":\"ack\"");
+                let ok = frame.as_str().contains("\"type\":\"ack\"");
                 if ok && joins {
                     self.rooms.insert(code, handle);
                 } else if ok && leaves {
@@ -562,11 +562,11 @@ impl Conn {
                 frame
             }
             None => {
-                let frame = error_frame(
+                let frame = Utf8Bytes::from(error_frame(
                     Some(id),
                     &ProtoError::new(ErrorCode::NoRoom, format!("room {code} has closed")),
-                );
-                self.outbox.send_text(frame.clone());
+                ));
+                self.outbox.send(frame.clone());
                 frame
             }
         }

@@ -99,8 +99,8 @@ impl Room {
             })
             .await?;
         }
-        for event in events {
-            self.emit(event);
+        for event in &events {
+            self.emit_wire(event);
         }
         self.after_change(matches!(
             act,

@@ -217,7 +217,7 @@ impl Room {
                 hall.answer_cache(player, &cmd.client)
                     .lock()
                     .expect("cache lock")
-                    .put(cmd.id, frame);
+                    .put(cmd.id, frame.into());
             }
         }
         room.replaying = false;

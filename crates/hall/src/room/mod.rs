@@ -18,7 +18,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::accounts::Player;
-use crate::game::{Act, GameSession};
+use crate::game::{Act, GameSession, WireEvent};
 use crate::hall::Hall;
 use crate::outbox::{ConnId, Outbox};
 use crate::protocol::{Answer, Command, ErrorCode, GameKind, ProtoError, answer_frame};
@@ -42,7 +42,7 @@ enum RoomMsg {
         id: u64,
         command: Command,
         quiet_errors: bool,
-        reply: oneshot::Sender<String>,
+        reply: oneshot::Sender<Utf8Bytes>,
     },
     Detach {
         conn: ConnId,
@@ -85,7 +85,7 @@ impl RoomHandle {
         id: u64,
         command: Command,
         quiet_errors: bool,
-    ) -> Option<String> {
+    ) -> Option<Utf8Bytes> {
         let (reply, wait) = oneshot::channel();
         self.tx
             .send(RoomMsg::Command {
@@ -387,11 +387,12 @@ impl Room {
                 self.command_ref = None;
                 // A waiting room's change is stored before it is acknowledged, like an action.
                 self.persist_waiting().await;
-                let frame = answer_frame(id, &answer);
+                // One buffer for the frame sent and the one remembered for a repeated id.
+                let frame = Utf8Bytes::from(answer_frame(id, &answer));
                 // The answer, then what the command caused, leave together.
                 let mut direct = Vec::new();
                 if answer.is_ok() || !quiet_errors {
-                    direct.push(Utf8Bytes::from(frame.clone()));
+                    direct.push(frame.clone());
                 }
                 if answer.is_ok() {
                     self.catch_up_frames(&outbox, &mut direct);
@@ -464,15 +465,37 @@ impl Room {
         if self.replaying {
             return;
         }
-        self.version += 1;
         // Written straight into one buffer (no wrapping object built around the event).
-        let mut text = Vec::with_capacity(256);
+        let mut text = self.event_head(256);
+        serde_json::to_writer(&mut text, &event).expect("a JSON value serialises");
+        self.queue_event(text);
+    }
+
+    /// Queues an event the game already wrote (most of them): copied once into a frame of
+    /// the exact size (a flight `moved` event is ~0.7 KiB: no regrowing on the way).
+    fn emit_wire(&mut self, event: &WireEvent) {
+        if self.replaying {
+            return;
+        }
+        let mut text = self.event_head(event.get().len() + 1);
+        text.extend_from_slice(event.get().as_bytes());
+        self.queue_event(text);
+    }
+
+    /// The start of the next event's frame, with room for `body` more bytes.
+    fn event_head(&mut self, body: usize) -> Vec<u8> {
+        self.version += 1;
+        let mut text = Vec::with_capacity(48 + self.code.len() + body);
         text.extend_from_slice(br#"{"type":"event","room":"#);
         serde_json::to_writer(&mut text, &self.code).expect("a string serialises");
         text.extend_from_slice(br#","v":"#);
-        text.extend_from_slice(self.version.to_string().as_bytes());
+        serde_json::to_writer(&mut text, &self.version).expect("a number serialises");
         text.extend_from_slice(br#","event":"#);
-        serde_json::to_writer(&mut text, &event).expect("a JSON value serialises");
+        text
+    }
+
+    /// Closes an event's frame and queues it at the current version (kept for resuming).
+    fn queue_event(&mut self, mut text: Vec<u8>) {
         text.push(b'}');
         let frame = Utf8Bytes::from(String::from_utf8(text).expect("serde_json writes UTF-8"));
         while self.history.len() == KEPT_EVENTS
