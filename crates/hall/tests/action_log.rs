@@ -95,7 +95,7 @@ async fn p_durable_long_logs_survive_chunking_and_reopening_on_every_database() 
                         .await
                         .unwrap();
                     if idx % 300 == 0 {
-                        // Give the writer's chunking (every 100 ms) its turns.
+                        // Give the writer's chunking (every 50 ms) its turns.
                         tokio::time::sleep(Duration::from_millis(120)).await;
                     }
                 }
@@ -157,7 +157,7 @@ async fn p_durable_long_logs_survive_chunking_and_reopening_on_every_database() 
         let fresh = store.start_game(&new_game(5)).await.unwrap();
         for from in (0..5_000).step_by(500) {
             append(&store, fresh, from, from + 500).await;
-            // Give the writer's chunking (every 100 ms) its turn.
+            // Give the writer's chunking (every 50 ms) its turn.
             tokio::time::sleep(Duration::from_millis(120)).await;
         }
         store.close().await;

@@ -17,9 +17,17 @@
 
 use std::collections::HashMap;
 
-/// Actions gathered per game before they are stored as one chunk: ~1 KiB of JSON, a quarter
-/// of a page.
-pub(super) const CHUNK_ACTIONS: usize = 32;
+/// Actions gathered per game before they are stored as one chunk, at least: ~1.4 KiB of JSON,
+/// a third of a page. Each game adds its own share of up to as many again
+/// ([`chunk_actions`]): games that start together would otherwise chunk together, in waves
+/// of thousands of scattered pages that hold up the commits queued behind them.
+pub(super) const CHUNK_ACTIONS: usize = 24;
+
+/// How many actions game `game_id` gathers before a chunk: from [`CHUNK_ACTIONS`] to twice
+/// that, by its id.
+fn chunk_actions(game_id: i64) -> usize {
+    CHUNK_ACTIONS + game_id.rem_euclid(CHUNK_ACTIONS as i64) as usize
+}
 
 /// A game whose oldest gathered action lies this many journal rows back is chunked even with
 /// fewer actions, so that one slow game does not keep the whole journal from being trimmed.
@@ -28,7 +36,7 @@ const PIN_LIMIT: i64 = 200_000;
 /// Most chunks stored at a time. Games that start together reach [`CHUNK_ACTIONS`] together:
 /// 2,500 tables would otherwise send one 5 MB statement, and the memory it takes on the way
 /// (JSON text, its parse) would show as the hall's peak.
-const CHUNKS_PER_PASS: usize = 128;
+const CHUNKS_PER_PASS: usize = 64;
 
 /// Journal rows deleted at least this many at a time (one range delete from the front).
 const TRIM_ROWS: i64 = 2_048;
@@ -43,14 +51,16 @@ struct Tail {
     first_seq: i64,
     /// How many actions are gathered; the last has index `next_idx - 1`.
     count: usize,
+    /// How many make a chunk ([`chunk_actions`]).
+    chunk_actions: usize,
     /// The gathered actions, JSON each, in order, joined by newlines as a chunk holds them (one
     /// string per game rather than one per action: ~1 KiB per running game).
     data: String,
 }
 
-/// Room for the actions of one chunk at their usual size (a roll or a move is 45–60 bytes), so
-/// that a tail is allocated once.
-const CHUNK_BYTES: usize = CHUNK_ACTIONS * 64;
+/// Room for the actions of a chunk at their usual size (a roll or a move is 45–60 bytes), so
+/// that a tail is usually allocated once.
+const CHUNK_BYTES: usize = CHUNK_ACTIONS * 96;
 
 impl Tail {
     /// The gathered actions as one chunk, leaving none.
@@ -117,6 +127,7 @@ impl Tails {
                 next_idx: covered,
                 first_seq: 0,
                 count: 0,
+                chunk_actions: chunk_actions(game_id),
                 data: String::new(),
             },
         );
@@ -159,6 +170,7 @@ impl Tails {
             next_idx: idx,
             first_seq: seq,
             count: 0,
+            chunk_actions: chunk_actions(game_id),
             data: String::new(),
         });
         if idx != tail.next_idx {
@@ -184,7 +196,8 @@ impl Tails {
             .games
             .iter()
             .filter(|(_, tail)| {
-                tail.count >= CHUNK_ACTIONS || (tail.count > 0 && tail.first_seq < pinned_below)
+                tail.count >= tail.chunk_actions
+                    || (tail.count > 0 && tail.first_seq < pinned_below)
             })
             .map(|(&game_id, tail)| (tail.first_seq, game_id))
             .collect();
@@ -281,22 +294,23 @@ mod tests {
     #[test]
     fn a_game_is_chunked_once_it_has_gathered_enough() {
         let mut tails = Tails::new(1, 1);
-        for idx in 0..CHUNK_ACTIONS as i64 - 1 {
+        let size = chunk_actions(5) as i64;
+        for idx in 0..size - 1 {
             append(&mut tails, 5, idx);
         }
         assert!(tails.take_due().is_empty());
-        append(&mut tails, 5, CHUNK_ACTIONS as i64 - 1);
+        append(&mut tails, 5, size - 1);
         let chunks = tails.take_due();
         assert_eq!(chunks.len(), 1);
         assert_eq!(chunks[0].first_idx, 0);
-        assert_eq!(chunks[0].length, CHUNK_ACTIONS as i64);
+        assert_eq!(chunks[0].length, size);
         let actions = split_chunk(&chunks[0].data, chunks[0].length).unwrap();
         assert_eq!(actions[3], "{\"a\":3}");
         assert_eq!(tails.gathering(), 0);
         // The next action starts a new chunk at its own index.
-        append(&mut tails, 5, CHUNK_ACTIONS as i64);
+        append(&mut tails, 5, size);
         let last = tails.seal(5).unwrap();
-        assert_eq!((last.first_idx, last.length), (CHUNK_ACTIONS as i64, 1));
+        assert_eq!((last.first_idx, last.length), (size, 1));
         assert!(tails.seal(5).is_none());
     }
 
@@ -313,8 +327,8 @@ mod tests {
         assert_eq!(first_of_slow_game, 1);
         tails.seal(1);
         let trim = tails.take_trim().expect("rows to trim");
-        // Everything below game 2's gathered actions (it chunks every CHUNK_ACTIONS).
-        assert!(trim > TRIM_ROWS * 2 - CHUNK_ACTIONS as i64);
+        // Everything below game 2's gathered actions (it chunks every `chunk_actions(2)`).
+        assert!(trim > TRIM_ROWS * 2 - chunk_actions(2) as i64);
         assert_eq!(tails.take_trim(), None, "trimmed once");
     }
 
@@ -322,7 +336,7 @@ mod tests {
     fn a_wave_of_due_games_is_chunked_in_passes_oldest_first() {
         let mut tails = Tails::new(1, 1);
         let games = CHUNKS_PER_PASS as i64 + 10;
-        for idx in 0..CHUNK_ACTIONS as i64 {
+        for idx in 0..2 * CHUNK_ACTIONS as i64 {
             for game in 0..games {
                 append(&mut tails, game, idx);
             }

@@ -144,9 +144,9 @@ const KEEP_CONNECTION: std::time::Duration = std::time::Duration::from_millis(10
 const MAX_BATCH: usize = 1024;
 
 /// Least time between two chunkings of the gathered actions (each its own transaction, after a
-/// commit's callers are answered): a few per second keep the tails short and the journal
-/// trimmed, at the cost of one transaction of a few pages.
-const CHUNK_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+/// commit's callers are answered): frequent small ones keep the tails short, the journal
+/// trimmed and each pause of the commits behind them short.
+const CHUNK_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// The writer task: takes every queued write, commits them together, then answers each.
 pub(super) async fn run_writer(
