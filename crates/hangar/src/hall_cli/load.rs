@@ -269,6 +269,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     }
     stats.window_open.store(true, Ordering::Relaxed);
     let start_seconds = start_phase.elapsed().as_secs_f64();
+    let running_at_start = stats.started.load(Ordering::Relaxed);
     let play_started = Instant::now();
     let server_cpu_start = proc_cpu_seconds(pid);
     let swarm_cpu_start = proc_cpu_seconds(Some(std::process::id()));
@@ -302,8 +303,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
         f64::from(latencies[i]) / 1000.0
     };
     println!(
-        "start phase     {} games running after {start_seconds:.1} s; {} actions in it: ack p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms (not in the figures below)",
-        stats.started.load(Ordering::Relaxed),
+        "start phase     {running_at_start} games started in {start_seconds:.1} s; {} actions in it: ack p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms (not in the figures below)",
         stats.start_actions.load(Ordering::Relaxed),
         pct(&start_latencies, 0.5),
         pct(&start_latencies, 0.99),
