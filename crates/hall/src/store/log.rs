@@ -10,38 +10,18 @@ use sqlx::{Any, AnyConnection, AnyPool, Executor, Row};
 use super::tails::{Chunk, JournalRow, Tails, split_chunk};
 use super::{Backend, StoreError};
 
-/// Inserts journal rows with ONE statement (one round trip, atomic on its own): the rows
-/// travel as one JSON array `[[seq, game_id, idx, data], …]` that the database unpacks.
+/// Inserts journal rows with ONE statement (one round trip, atomic on its own).
 pub(super) async fn insert_rows(
     conn: &mut AnyConnection,
     backend: Backend,
     rows: &[Option<JournalRow<'_>>],
 ) -> Result<(), sqlx::Error> {
-    let json: Vec<(i64, i64, i64, &str)> = rows
+    let tuples: Vec<(i64, i64, i64, &str)> = rows
         .iter()
         .flatten()
         .map(|r| (r.seq, r.game_id, r.idx, r.data))
         .collect();
-    if json.is_empty() {
-        return Ok(());
-    }
-    let sql = match backend {
-        Backend::Sqlite => {
-            "INSERT INTO journal (seq, game_id, idx, data) \
-             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
-             json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each($1)"
-        }
-        Backend::Postgres => {
-            "INSERT INTO journal (seq, game_id, idx, data) \
-             SELECT (e->>0)::bigint, (e->>1)::bigint, (e->>2)::bigint, e->>3 \
-             FROM json_array_elements($1::json) e"
-        }
-    };
-    sqlx::query(sql)
-        .bind(serde_json::to_string(&json).expect("rows serialise"))
-        .execute(conn)
-        .await
-        .map(drop)
+    insert_tuples(conn, backend, "journal (seq, game_id, idx, data)", &tuples).await
 }
 
 /// Inserts chunks with one statement, as [`insert_rows`] does.
@@ -50,27 +30,37 @@ pub(super) async fn insert_chunks(
     backend: Backend,
     chunks: &[Chunk],
 ) -> Result<(), sqlx::Error> {
-    if chunks.is_empty() {
-        return Ok(());
-    }
-    let json: Vec<(i64, i64, i64, &str)> = chunks
+    let tuples: Vec<(i64, i64, i64, &str)> = chunks
         .iter()
         .map(|c| (c.game_id, c.first_idx, c.length, c.data.as_str()))
         .collect();
-    let sql = match backend {
+    let target = "action_chunks (game_id, first_idx, length, data)";
+    insert_tuples(conn, backend, target, &tuples).await
+}
+
+/// Inserts rows of three integers and a text into `target` (`table (a, b, c, d)`) with one
+/// statement: they travel as one JSON array `[[a, b, c, d], …]` that the database unpacks.
+async fn insert_tuples(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    target: &str,
+    tuples: &[(i64, i64, i64, &str)],
+) -> Result<(), sqlx::Error> {
+    if tuples.is_empty() {
+        return Ok(());
+    }
+    let rows = match backend {
         Backend::Sqlite => {
-            "INSERT INTO action_chunks (game_id, first_idx, length, data) \
-             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
+            "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
              json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each($1)"
         }
         Backend::Postgres => {
-            "INSERT INTO action_chunks (game_id, first_idx, length, data) \
-             SELECT (e->>0)::bigint, (e->>1)::bigint, (e->>2)::bigint, e->>3 \
+            "SELECT (e->>0)::bigint, (e->>1)::bigint, (e->>2)::bigint, e->>3 \
              FROM json_array_elements($1::json) e"
         }
     };
-    sqlx::query(sql)
-        .bind(serde_json::to_string(&json).expect("chunks serialise"))
+    sqlx::query(&format!("INSERT INTO {target} {rows}"))
+        .bind(serde_json::to_string(tuples).expect("rows serialise"))
         .execute(conn)
         .await
         .map(drop)
