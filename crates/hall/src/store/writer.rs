@@ -4,10 +4,11 @@
 //! waiting-room row on one connection held the write lock while the action writer on another
 //! waited in SQLite's busy handler, which *sleeps* (1, 2, 5, … up to 100 ms between tries):
 //! the acknowledgements of every room waiting on that commit waited too. Here nothing competes
-//! for the lock: game actions are appended with one statement per batch (group commit), and
-//! other writes (players, tokens, game starts and results, waiting rooms) that arrive together
-//! share one transaction with them, each in its own savepoint so that one failing write changes
-//! nothing and fails alone. A caller is answered only after the commit (P-DURABLE).
+//! for the lock: game actions, game starts and waiting-room rows are written with one statement
+//! per kind per batch (group commit, see [`batch`](super::batch)), and other writes (players,
+//! tokens, results) that arrive together share one transaction with them, each in its own
+//! savepoint so that one failing write changes nothing and fails alone. A caller is answered
+//! only after the commit (P-DURABLE).
 
 use futures_util::future::BoxFuture;
 use sqlx::{AnyConnection, AnyPool, Executor};
