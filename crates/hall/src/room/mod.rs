@@ -188,6 +188,17 @@ struct Member {
     last_sent: Option<Instant>,
 }
 
+impl Member {
+    /// Sends `frames` (if any) in one batch and notes when; false once the connection is gone.
+    fn send(&mut self, frames: Vec<Utf8Bytes>, now: Instant) -> bool {
+        if frames.is_empty() {
+            return true;
+        }
+        self.last_sent = Some(now);
+        self.outbox.send_batch(frames)
+    }
+}
+
 /// A running game.
 struct Running {
     session: GameSession,
@@ -543,9 +554,10 @@ impl Room {
             .and_then(|(seat, _)| self.seats.get(seat))
             .and_then(Seat::player_id);
         let now = Instant::now();
-        let mut gone = Vec::new();
         let mut holding: Option<Instant> = None;
-        for (conn, member) in &mut self.members {
+        let pending = &self.pending;
+        // A member whose connection is gone is dropped (`retain` keeps those that took it).
+        self.members.retain(|conn, member| {
             let sender = direct_to == Some(*conn);
             let urgent =
                 !deferring || sender || (member.player.is_some() && member.player == next_player);
@@ -553,7 +565,7 @@ impl Room {
                 .last_sent
                 .filter(|sent| now.duration_since(*sent) < delay);
             if let (false, Some(sent)) = (urgent, recently) {
-                for (v, frame) in &self.pending {
+                for (v, frame) in pending {
                     if *v > member.seen {
                         member.deferred.push(frame.clone());
                         member.seen = *v;
@@ -563,27 +575,21 @@ impl Room {
                     let due = sent + delay;
                     holding = Some(holding.map_or(due, |h| h.min(due)));
                 }
-                continue;
+                return true;
             }
             // Held events first (they are older), then the answer, then the new events.
             let mut frames = std::mem::take(&mut member.deferred);
             if sender {
                 frames.append(&mut direct_frames);
             }
-            for (v, frame) in &self.pending {
+            for (v, frame) in pending {
                 if *v > member.seen {
                     frames.push(frame.clone());
                     member.seen = *v;
                 }
             }
-            if frames.is_empty() {
-                continue;
-            }
-            member.last_sent = Some(now);
-            if !member.outbox.send_batch(frames) {
-                gone.push(*conn);
-            }
-        }
+            member.send(frames, now)
+        });
         self.pending.clear();
         // The sender may not be a member (a refused join): its answer goes all the same.
         if let Some(outbox) = direct_outbox
@@ -591,39 +597,19 @@ impl Room {
         {
             outbox.send_batch(direct_frames);
         }
-        for conn in gone {
-            self.members.remove(&conn);
-        }
-        // The earliest moment a held batch is due (events held before stay due as they were).
-        self.deferred_until = match (self.deferred_until, holding) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        if self.members.values().all(|m| m.deferred.is_empty()) {
-            self.deferred_until = None;
-        }
+        // Every member still holding events was held just now (the others were sent theirs),
+        // so the earliest of their dues is the next moment to flush, or none.
+        self.deferred_until = holding;
     }
 
     /// Sends every member the events held for it.
     fn flush_deferred(&mut self) {
         self.deferred_until = None;
         let now = Instant::now();
-        let mut gone = Vec::new();
-        for (conn, member) in &mut self.members {
-            if member.deferred.is_empty() {
-                continue;
-            }
-            member.last_sent = Some(now);
-            if !member
-                .outbox
-                .send_batch(std::mem::take(&mut member.deferred))
-            {
-                gone.push(*conn);
-            }
-        }
-        for conn in gone {
-            self.members.remove(&conn);
-        }
+        self.members.retain(|_, member| {
+            let frames = std::mem::take(&mut member.deferred);
+            member.send(frames, now)
+        });
     }
 
     /// After an answer: a member that asked to join gets its snapshot or missed events.

@@ -151,6 +151,8 @@ impl Batch {
         for deliver in self.delivers.drain(..) {
             deliver(outcome.clone());
         }
+        // A batch that never reached `execute` (no connection) still holds its jobs, whose
+        // callers hear of the failure when their senders are dropped here.
         self.jobs.clear();
         self.seals.clear();
     }
@@ -217,6 +219,21 @@ async fn insert_games(
         .collect()
 }
 
+/// The upsert of waiting-room rows read by `$rows` (a SELECT in the database's dialect of
+/// the JSON array bound as `$1`, with the time as `$2`): one statement text per dialect,
+/// written out at compile time.
+macro_rules! upsert_waiting_rooms {
+    ($rows:literal) => {
+        concat!(
+            "INSERT INTO waiting_rooms (code, game, private, options, host, seats, updated_at) ",
+            $rows,
+            " ON CONFLICT (code) DO UPDATE SET game = excluded.game, private = excluded.private, \
+             options = excluded.options, host = excluded.host, seats = excluded.seats, \
+             updated_at = excluded.updated_at"
+        )
+    };
+}
+
 /// Stores and removes waiting rooms' rows, one statement each; of several writes for one room,
 /// the last counts.
 async fn save_waiting(
@@ -247,26 +264,20 @@ async fn save_waiting(
                 )
             })
             .collect();
-        let rows = match backend {
-            Backend::Sqlite => {
+        // (`WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT.)
+        let sql = match backend {
+            Backend::Sqlite => upsert_waiting_rooms!(
                 "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
                  json_extract(value, '$[2]'), json_extract(value, '$[3]'), \
                  json_extract(value, '$[4]'), json_extract(value, '$[5]'), $2 \
                  FROM json_each($1) WHERE true"
-            }
-            Backend::Postgres => {
+            ),
+            Backend::Postgres => upsert_waiting_rooms!(
                 "SELECT e->>0, e->>1, (e->>2)::bigint, e->>3, (e->>4)::bigint, e->>5, $2 \
                  FROM json_array_elements($1::json) e"
-            }
+            ),
         };
-        // (`WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT.)
-        let sql = format!(
-            "INSERT INTO waiting_rooms (code, game, private, options, host, seats, updated_at) {rows} \
-             ON CONFLICT (code) DO UPDATE SET game = excluded.game, private = excluded.private, \
-             options = excluded.options, host = excluded.host, seats = excluded.seats, \
-             updated_at = excluded.updated_at"
-        );
-        sqlx::query(&sql)
+        sqlx::query(sql)
             .bind(serde_json::to_string(&json).expect("rooms serialise"))
             .bind(now_ms())
             .execute(&mut *conn)

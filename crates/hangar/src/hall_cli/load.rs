@@ -192,12 +192,16 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     let connecting = Arc::new(Semaphore::new(256));
     let setup_started = Instant::now();
     let mut tasks = Vec::with_capacity(games);
+    // Tables start spread evenly over one think time, as real players would: started
+    // together with a fixed think time, every table would act in the same instant every
+    // `think` ms forever, and the hall would see one burst per think time instead of a
+    // steady flow (the p99 would measure the burst, not the hall). Many tables ramp up at
+    // most `START_RATE` a second, as load tools ramp their users: a whole swarm's games
+    // starting in the same half second is a burst no hall sees, whose backlog would spill
+    // into the timed window.
+    let ramp_ms = args.think.max(games as u64 * 1000 / START_RATE);
     for game in 0..games {
-        // Tables start spread evenly over one think time, as real players would: started
-        // together with a fixed think time, every table would act in the same instant every
-        // `think` ms forever, and the hall would see one burst per think time instead of a
-        // steady flow (the p99 would measure the burst, not the hall).
-        let phase = Duration::from_millis(args.think * game as u64 / games as u64);
+        let phase = Duration::from_millis(ramp_ms * game as u64 / games as u64);
         let addr = addr.clone();
         let stats = stats.clone();
         let seated = seated.clone();
@@ -259,7 +263,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
         "all seated in {:.1} s; playing",
         setup_started.elapsed().as_secs_f64()
     );
-    // The start phase: every table says `ready` (spread over one think time) and its game
+    // The start phase: every table says `ready` (spread over the ramp above) and its game
     // starts. Thousands of games starting in the same second are a burst no steady hall sees;
     // it is measured and reported apart, and the timed window opens once every game runs.
     let start_phase = Instant::now();
@@ -435,6 +439,11 @@ struct MoveHead {
 
 /// How long, after the window, a player who said `ready` waits for its game to start.
 const START_GRACE: Duration = Duration::from_secs(2);
+
+/// Most tables that say `ready` in one second while the swarm ramps up (see `run`). A hall
+/// of 10,000 players in games of about ten minutes sees a few starts a second; 500 a second
+/// is still a storm, but one the hall can absorb beside the games already running.
+const START_RATE: u64 = 500;
 
 /// What a player does with a frame.
 enum Step {
