@@ -40,13 +40,16 @@ test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on a
   if (what !== 'over') {
     await flightAct(page, what);
     // On again by choice: the bot plays for me to the end of the game — unless that turn (or
-    // the bot's next) already ended it, which takes the switch away.
-    try {
-      await page.locator('#autoplay-toggle').click({ force: true, timeout: 10000 });
-    } catch (error) {
-      const over = await page.locator('#result').waitFor({ timeout: 5000 }).then(() => true, () => false);
-      if (!over) throw error;
+    // the bots' next) already ended it, which takes the switch away. The controls are drawn
+    // anew with every event, so a click can meet a switch being replaced: look again.
+    const toggle = page.locator('#autoplay-toggle');
+    let done = false;
+    for (let tries = 0; tries < 10 && !done; tries += 1) {
+      done = await page.locator('#result').isVisible()
+        || await toggle.click({ force: true, timeout: 2000 }).then(() => true, () => false);
     }
+    assert.ok(done, 'the auto-play switch could be clicked (or the game was over)');
+    await page.locator('.players-card .chip-auto, #result').first().waitFor({ timeout: 10000 });
   }
   await page.locator('#result').waitFor({ timeout: 180000 });
   assert.deepEqual(page.errors, []);
