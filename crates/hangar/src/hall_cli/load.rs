@@ -151,6 +151,22 @@ fn proc_cpu_seconds(pid: Option<u32>) -> Option<f64> {
     Some((user + system) / 100.0)
 }
 
+/// The machine's CPU time so far, in ticks: (stolen by the host, all). From the first line
+/// of `/proc/stat`: `cpu user nice system idle iowait irq softirq steal …`.
+fn machine_cpu_ticks() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let ticks: Vec<u64> = stat
+        .lines()
+        .next()?
+        .strip_prefix("cpu ")?
+        .split_whitespace()
+        .take(8)
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .ok()?;
+    Some((*ticks.get(7)?, ticks.iter().sum()))
+}
+
 async fn wait_until_up(addr: &str) -> anyhow::Result<()> {
     for _ in 0..600 {
         if TcpStream::connect(addr).await.is_ok() {
@@ -277,6 +293,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     let play_started = Instant::now();
     let server_cpu_start = proc_cpu_seconds(pid);
     let swarm_cpu_start = proc_cpu_seconds(Some(std::process::id()));
+    let machine_start = machine_cpu_ticks();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     let _ = stop_tx.send(true);
     let elapsed = play_started.elapsed().as_secs_f64();
@@ -287,6 +304,14 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     let swarm_cpu = proc_cpu_seconds(Some(std::process::id()))
         .zip(swarm_cpu_start)
         .map(|(b, a)| b - a);
+    // On a virtual machine the host may run other guests on our cores: time stolen so shows
+    // as latency no change of the hall explains, so it is reported beside the figures.
+    let steal_percent = machine_cpu_ticks()
+        .zip(machine_start)
+        .filter(|((_, all), (_, all_before))| all > all_before)
+        .map(|((steal, all), (steal_before, all_before))| {
+            100.0 * (steal - steal_before) as f64 / (all - all_before) as f64
+        });
     let drain_started = Instant::now();
     let patience = if args.finish { 300 } else { 10 };
     let deadline = tokio::time::Instant::now() + Duration::from_secs(patience);
@@ -339,6 +364,9 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
             per_action(server),
             per_action(swarm),
         );
+    }
+    if let Some(steal) = steal_percent {
+        println!("host steal      {steal:.1} % of the machine's CPU time in the window");
     }
     match (baseline, connected_rss, peak) {
         (Some(base), Some(connected), Some(peak)) => println!(

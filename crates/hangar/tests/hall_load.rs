@@ -1,0 +1,54 @@
+//! `hangar load` end to end: it starts a real `hangar serve`, its swarm plays real flight games
+//! over WebSockets, and its report gives every figure docs/benchmarks.md quotes.
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+use std::process::Command;
+
+/// The number after `label` on the report line that starts with it.
+fn figure(report: &str, label: &str) -> u64 {
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(label))
+        .unwrap_or_else(|| panic!("no `{label}` line in:\n{report}"));
+    line[label.len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no number in `{line}`"))
+}
+
+#[test]
+fn load_plays_games_to_the_end_and_reports_every_figure() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .args(["load", "--clients", "8", "--think", "0", "--seconds", "2"])
+        .arg("--finish")
+        .env("HANGAR_LOG", "warn")
+        .output()
+        .expect("hangar load runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "hangar load failed:\n{report}");
+
+    let started = figure(&report, "games started");
+    assert!(started >= 2, "both tables start a game:\n{report}");
+    // `--finish`: every game started is played to its end.
+    assert_eq!(figure(&report, "games finished"), started, "{report}");
+    assert!(figure(&report, "actions") > 0, "{report}");
+    assert_eq!(figure(&report, "errors"), 0, "{report}");
+    for label in [
+        "start phase",
+        "ack latency",
+        "cpu in window",
+        "server memory",
+    ] {
+        assert!(report.contains(label), "no `{label}` in:\n{report}");
+    }
+    // Linux tells the host's steal; the figure is a share of the machine's time.
+    if std::path::Path::new("/proc/stat").exists() {
+        let steal = report
+            .lines()
+            .find_map(|l| l.strip_prefix("host steal"))
+            .unwrap_or_else(|| panic!("no host steal line in:\n{report}"));
+        let percent: f64 = steal.split_whitespace().next().unwrap().parse().unwrap();
+        assert!((0.0..=100.0).contains(&percent), "{steal}");
+    }
+}
