@@ -1,7 +1,9 @@
 //! `hangar load`: a swarm of WebSocket clients on loopback, four to a game, playing real
 //! flight games against a hall (each decision: send, wait for the acknowledgement, think).
-//! Reports games started and finished, actions per second, ack latency percentiles, errors
-//! and the server's peak memory.
+//! Tables start spread over one think time and at most [`START_RATE`] a second; the timed
+//! window opens once every game runs. Reports the start phase apart, then games started and
+//! finished, actions per second, ack latency percentiles, errors, CPU per action, the host's
+//! steal and the server's peak memory.
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -29,7 +31,8 @@ pub struct LoadArgs {
     /// Think time before each decision, in milliseconds.
     #[arg(long, default_value_t = 0)]
     pub think: u64,
-    /// How long to play once every game has started, in seconds.
+    /// How long to play once every game has started (tables start at most 500 a second),
+    /// in seconds.
     #[arg(long, default_value_t = 10)]
     pub seconds: u64,
     /// Address of a running hall (host:port); without it `load` starts `hangar serve` itself
