@@ -31,9 +31,9 @@ pub struct LoadArgs {
     /// Think time before each decision, in milliseconds.
     #[arg(long, default_value_t = 0)]
     pub think: u64,
-    /// How long to play once every game has started (tables start at most 500 a second),
-    /// in seconds.
-    #[arg(long, default_value_t = 10)]
+    /// How long to play once every game has started, in seconds (tables start at most
+    /// `START_RATE` a second; the help text quotes the constant).
+    #[arg(long, default_value_t = 10, help = seconds_help())]
     pub seconds: u64,
     /// Address of a running hall (host:port); without it `load` starts `hangar serve` itself
     /// on a free port with a fresh database in a temporary directory.
@@ -475,6 +475,14 @@ const START_GRACE: Duration = Duration::from_secs(2);
 /// of 10,000 players in games of about ten minutes sees a few starts a second; 500 a second
 /// is still a storm, but one the hall can absorb beside the games already running.
 const START_RATE: u64 = 500;
+
+/// The help of `--seconds`, which quotes [`START_RATE`] so that the two never disagree.
+fn seconds_help() -> String {
+    format!(
+        "How long to play once every game has started (tables start at most {START_RATE} a \
+         second), in seconds"
+    )
+}
 
 /// What a player does with a frame.
 enum Step {
