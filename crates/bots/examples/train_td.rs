@@ -20,7 +20,9 @@
 //! `init` (a net file to start from), `minutes` (stop after this long, 0 = no limit),
 //! `view` (`roller`, self-play, the default; or `player`: player 0 learns, greedy on the net,
 //! against heuristic bots in every other seat, and positions are seen from player 0 — a net
-//! for exactly that match-up, `crates/bots/data/td2h.bin`).
+//! for exactly that match-up, `crates/bots/data/td2h.bin`), `rules` (`traditional`, the
+//! default, or `improved`: the preset every game is played under — the nets
+//! `crates/bots/data/td{2,4}i.bin`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // An example: fail loudly.
 
@@ -44,6 +46,8 @@ struct Settings {
     minutes: f64,
     /// `player`: one learner (player 0) against heuristic bots, positions seen from it.
     view: View,
+    /// The rules every training and evaluation game is played under.
+    options: Options,
 }
 
 /// The greedy net as a bot, for the evaluation matches.
@@ -61,7 +65,7 @@ impl FlightBot for Greedy<'_> {
 
 /// Plays one training game and learns from it.
 fn train_game(net: &mut Net, players: usize, seed: Seed, settings: &Settings) {
-    let options = Options::traditional();
+    let options = settings.options;
     let mut dice = Dice::new(seed);
     let seating = Seating::draw(players, false, |n| dice.roll_below(n)).unwrap();
     let mut game = Game::new(options, &seating.seated(), seating.first).unwrap();
@@ -120,7 +124,7 @@ fn train_game(net: &mut Net, players: usize, seed: Seed, settings: &Settings) {
 }
 
 /// The greedy net's wins as seat 1 against heuristic bots, on fixed seeds.
-fn evaluate(net: &Net, players: usize, games: u64) -> f64 {
+fn evaluate(net: &Net, players: usize, games: u64, options: Options) -> f64 {
     let greedy = Greedy(net);
     let heuristic = HeuristicBot::default();
     let mut bots: Vec<&dyn FlightBot> = vec![&greedy];
@@ -130,12 +134,7 @@ fn evaluate(net: &Net, players: usize, games: u64) -> f64 {
     ));
     let master = Seed::from_u64(0xE7A1);
     let wins = (0..games)
-        .filter(|&g| {
-            play_game(Options::traditional(), &bots, master.derive(g))
-                .unwrap()
-                .ranks[0]
-                == 1
-        })
+        .filter(|&g| play_game(options, &bots, master.derive(g)).unwrap().ranks[0] == 1)
         .count();
     wins as f64 / games as f64
 }
@@ -144,7 +143,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     assert!(
         args.len() >= 5,
-        "usage: PLAYERS GAMES HIDDEN SEED OUT [lambda=… rate=… eps=… mix=… every=… eval=… init=… minutes=…]"
+        "usage: PLAYERS GAMES HIDDEN SEED OUT [lambda=… rate=… eps=… mix=… every=… eval=… init=… minutes=… view=… rules=…]"
     );
     let players: usize = args[0].parse().unwrap();
     assert!(matches!(players, 2 | 4), "2 or 4 players");
@@ -161,6 +160,7 @@ fn main() {
         eval: 500,
         minutes: 0.0,
         view: View::Roller,
+        options: Options::traditional(),
     };
     let master = Seed::from_u64(seed);
     let mut init = None;
@@ -175,6 +175,13 @@ fn main() {
             "eval" => settings.eval = value.parse().unwrap(),
             "minutes" => settings.minutes = value.parse().unwrap(),
             "init" => init = Some(Net::from_bytes(&std::fs::read(value).unwrap()).unwrap()),
+            "rules" => {
+                settings.options = match value {
+                    "traditional" => Options::traditional(),
+                    "improved" => Options::improved(),
+                    _ => panic!("rules=traditional|improved"),
+                }
+            }
             "view" => {
                 settings.view = match value {
                     "roller" => View::Roller,
@@ -193,14 +200,14 @@ fn main() {
     }
     assert_eq!(net.view(), settings.view, "init net of another view");
     let start = Instant::now();
-    let mut best = evaluate(&net, players, settings.eval);
+    let mut best = evaluate(&net, players, settings.eval, settings.options);
     eprintln!("games 0: greedy net vs heuristic {:.1}%", 100.0 * best);
     std::fs::write(out, net.to_bytes()).unwrap();
     for g in 0..games {
         train_game(&mut net, players, master.derive(g), &settings);
         let done = g + 1;
         if done % settings.every == 0 || done == games {
-            let score = evaluate(&net, players, settings.eval);
+            let score = evaluate(&net, players, settings.eval, settings.options);
             let elapsed = start.elapsed().as_secs_f64();
             let mut note = "";
             if score > best {

@@ -38,14 +38,24 @@ fn rotated(snapshot: &Snapshot, shift: usize) -> Snapshot {
     turned
 }
 
+/// The two presets a net is shipped for.
+const PRESETS: [Options; 2] = [Options::traditional(), Options::improved()];
+
 #[test]
-fn both_shipped_nets_load() {
-    assert!(Net::shipped(2).is_some(), "crates/bots/data/td2.bin");
-    assert!(Net::shipped(4).is_some(), "crates/bots/data/td4.bin");
-    assert!(Net::shipped(3).is_none());
+fn every_shipped_net_loads() {
+    for options in &PRESETS {
+        for players in [2, 4] {
+            let net = Net::shipped(options, players).expect("td2/td4/td2i/td4i.bin");
+            assert_eq!(net.view(), View::Roller);
+        }
+        assert!(Net::shipped(options, 3).is_none());
+    }
+    assert!(!std::ptr::eq(
+        Net::shipped(&PRESETS[0], 2).unwrap(),
+        Net::shipped(&PRESETS[1], 2).unwrap()
+    ));
     let versus = Net::versus(2).expect("crates/bots/data/td2h.bin");
     assert_eq!(versus.view(), View::Player);
-    assert_eq!(Net::shipped(2).unwrap().view(), View::Roller);
 }
 
 #[test]
@@ -58,7 +68,13 @@ fn nets_apply_only_to_the_games_they_were_trained_for() {
     assert!(Net::for_game(&position(Options::traditional(), 4, 1, 0)).is_some());
     assert!(Net::for_game(&position(Options::traditional(), 3, 1, 0)).is_none());
     assert!(Net::for_game(&position(teams, 4, 1, 0)).is_none());
-    assert!(Net::for_game(&position(Options::improved(), 2, 1, 0)).is_none());
+    assert!(Net::for_game(&position(Options::improved(), 2, 1, 0)).is_some());
+    assert!(Net::for_game(&position(Options::improved(), 4, 1, 0)).is_some());
+    let custom = Options {
+        stacks: Options::improved().stacks,
+        ..Options::traditional()
+    };
+    assert!(Net::for_game(&position(custom, 2, 1, 0)).is_none());
     assert!(Net::versus_for_game(&position(Options::traditional(), 2, 1, 0)).is_some());
     assert!(Net::versus_for_game(&position(Options::traditional(), 3, 1, 0)).is_none());
     assert!(Net::versus_for_game(&position(Options::improved(), 2, 1, 0)).is_none());
@@ -85,10 +101,10 @@ fn the_versus_net_favours_the_player_far_ahead() {
 
 #[test]
 fn win_chances_are_probabilities_of_the_seated_colours() {
-    for players in [2, 4] {
-        let net = Net::shipped(players).unwrap();
+    for (options, players) in PRESETS.iter().flat_map(|o| [(o, 2), (o, 4)]) {
+        let net = Net::shipped(options, players).unwrap();
         for seed in 0..20 {
-            let game = position(Options::traditional(), players, seed, 10 * seed as u32);
+            let game = position(*options, players, seed, 10 * seed as u32);
             let snapshot = Snapshot::of(&game);
             let chances = net.win_chances(&snapshot);
             let sum: f32 = chances.iter().sum();
@@ -105,10 +121,10 @@ fn win_chances_are_probabilities_of_the_seated_colours() {
 
 #[test]
 fn a_position_is_worth_the_same_from_every_colour() {
-    for players in [2, 4] {
-        let net = Net::shipped(players).unwrap();
+    for (options, players) in PRESETS.iter().flat_map(|o| [(o, 2), (o, 4)]) {
+        let net = Net::shipped(options, players).unwrap();
         for seed in 0..10 {
-            let game = position(Options::traditional(), players, seed, 15 + 12 * seed as u32);
+            let game = position(*options, players, seed, 15 + 12 * seed as u32);
             let snapshot = Snapshot::of(&game);
             let chances = net.win_chances(&snapshot);
             for shift in 1..4 {
@@ -124,18 +140,20 @@ fn a_position_is_worth_the_same_from_every_colour() {
 
 #[test]
 fn the_side_far_ahead_is_the_favourite() {
-    let net = Net::shipped(2).unwrap();
-    let mut snapshot = Snapshot::of(&position(Options::traditional(), 2, 3, 0));
-    let (me, other) = {
-        let seated: Vec<usize> = (0..4).filter(|&c| snapshot.present[c]).collect();
-        (seated[0], seated[1])
-    };
-    snapshot.at[me] = [At::Finished, At::Finished, At::Finished, At::Route(52)];
-    snapshot.at[other] = [At::Hangar, At::Hangar, At::Route(0), At::Route(5)];
-    for roller in [me, other] {
-        snapshot.to_roll = Some(roller);
-        let chances = net.win_chances(&snapshot);
-        assert!(chances[me] > 0.8, "{chances:?}");
+    for options in &PRESETS {
+        let net = Net::shipped(options, 2).unwrap();
+        let mut snapshot = Snapshot::of(&position(*options, 2, 3, 0));
+        let (me, other) = {
+            let seated: Vec<usize> = (0..4).filter(|&c| snapshot.present[c]).collect();
+            (seated[0], seated[1])
+        };
+        snapshot.at[me] = [At::Finished, At::Finished, At::Finished, At::Route(52)];
+        snapshot.at[other] = [At::Hangar, At::Hangar, At::Route(0), At::Route(5)];
+        for roller in [me, other] {
+            snapshot.to_roll = Some(roller);
+            let chances = net.win_chances(&snapshot);
+            assert!(chances[me] > 0.8, "{options:?}: {chances:?}");
+        }
     }
 }
 
@@ -148,7 +166,7 @@ fn a_finished_game_is_worth_its_result() {
         Seed::from_u64(4),
     )
     .unwrap();
-    let chances = Net::shipped(2)
+    let chances = Net::shipped(&Options::traditional(), 2)
         .unwrap()
         .win_chances(&Snapshot::of(&result.game));
     let winner = result.colours[result.ranks.iter().position(|&r| r == 1).unwrap()];

@@ -6,11 +6,11 @@
 //! per position), the output is a softmax over the seats that are played. Seats are rotated
 //! so the colour about to roll is seat 0; [`Net::win_chances`] turns them back into colours.
 //!
-//! Separate nets are trained for 2 and 4 players under the traditional rules; they ship in
-//! `crates/bots/data/td2.bin` and `td4.bin` (little-endian `f32`, format in [`Net::to_bytes`]).
-//! [`Net::for_game`] gives the net that applies to a game, or `None` for the options the nets
-//! were not trained for (improved or custom rules, 3 players, teams, items, weather), where
-//! the bots fall back to the hand evaluation.
+//! Separate nets are trained for 2 and 4 players under the traditional and under the improved
+//! rules; they ship in `crates/bots/data/td2.bin`, `td4.bin`, `td2i.bin` and `td4i.bin`
+//! (little-endian `f32`, format in [`Net::to_bytes`]). [`Net::for_game`] gives the net that
+//! applies to a game, or `None` for the options the nets were not trained for (custom rules,
+//! 3 players, teams, items, weather), where the bots fall back to the hand evaluation.
 
 use std::sync::OnceLock;
 
@@ -382,19 +382,22 @@ impl Net {
         })
     }
 
-    /// The shipped net for `players` players (2 or 4) under the traditional rules.
-    pub fn shipped(players: usize) -> Option<&'static Net> {
+    /// The shipped self-play net for `players` players (2 or 4) under `options`, if one was
+    /// trained for them: the traditional preset (`td2.bin`, `td4.bin`) or the improved one
+    /// (`td2i.bin`, `td4i.bin`), no teams.
+    pub fn shipped(options: &Options, players: usize) -> Option<&'static Net> {
         static TWO: OnceLock<Option<Net>> = OnceLock::new();
         static FOUR: OnceLock<Option<Net>> = OnceLock::new();
-        match players {
-            2 => TWO
-                .get_or_init(|| Net::from_bytes(include_bytes!("../../data/td2.bin")).ok())
-                .as_ref(),
-            4 => FOUR
-                .get_or_init(|| Net::from_bytes(include_bytes!("../../data/td4.bin")).ok())
-                .as_ref(),
-            _ => None,
-        }
+        static TWO_IMPROVED: OnceLock<Option<Net>> = OnceLock::new();
+        static FOUR_IMPROVED: OnceLock<Option<Net>> = OnceLock::new();
+        let (cell, bytes): (_, &[u8]) = match (Preset::of(options)?, players) {
+            (Preset::Traditional, 2) => (&TWO, include_bytes!("../../data/td2.bin")),
+            (Preset::Traditional, 4) => (&FOUR, include_bytes!("../../data/td4.bin")),
+            (Preset::Improved, 2) => (&TWO_IMPROVED, include_bytes!("../../data/td2i.bin")),
+            (Preset::Improved, 4) => (&FOUR_IMPROVED, include_bytes!("../../data/td4i.bin")),
+            _ => return None,
+        };
+        cell.get_or_init(|| Net::from_bytes(bytes).ok()).as_ref()
     }
 
     /// The shipped player's-view net for one player against `players - 1` heuristic bots
@@ -410,27 +413,35 @@ impl Net {
     }
 
     /// The shipped player's-view net for `game`, if one was trained for its options and
-    /// player count.
+    /// player count (the traditional rules, 2 players).
     pub fn versus_for_game(game: &Game) -> Option<&'static Net> {
-        let players = game.player_count();
-        if Net::applies(game.options(), players) {
-            Net::versus(players)
-        } else {
-            None
+        match Preset::of(game.options()) {
+            Some(Preset::Traditional) => Net::versus(game.player_count()),
+            _ => None,
         }
     }
 
-    /// Whether the nets were trained for games with these options and players: the
-    /// traditional rules, 2 or 4 players, no teams.
-    pub fn applies(options: &Options, players: usize) -> bool {
-        *options == Options::traditional() && matches!(players, 2 | 4)
-    }
-
-    /// The shipped net for `game`, if one was trained for its options and player count.
+    /// The shipped self-play net for `game`, if one was trained for its options and player
+    /// count (see [`Net::shipped`]).
     pub fn for_game(game: &Game) -> Option<&'static Net> {
-        let players = game.player_count();
-        if Net::applies(game.options(), players) {
-            Net::shipped(players)
+        Net::shipped(game.options(), game.player_count())
+    }
+}
+
+/// The rule presets nets are trained for: a net learns one set of rules, and any other
+/// option (teams, items, weather, another finish…) is a game it has never seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Preset {
+    Traditional,
+    Improved,
+}
+
+impl Preset {
+    fn of(options: &Options) -> Option<Preset> {
+        if *options == Options::traditional() {
+            Some(Preset::Traditional)
+        } else if *options == Options::improved() {
+            Some(Preset::Improved)
         } else {
             None
         }
