@@ -34,7 +34,7 @@ use hangar_bots::flight::snapshot::Snapshot;
 use hangar_bots::flight::td::{net_chance, td_index};
 use hangar_bots::flight::{FlightBot, HeuristicBot, Net, View, Weights, play_game};
 use hangar_dice::{Dice, Seed};
-use hangar_flight::{Game, Moves, NoEvents, Options, Seating};
+use hangar_flight::{Game, Moves, NoEvents, Options, Preset, Seating};
 
 struct Settings {
     lambda: f32,
@@ -175,13 +175,7 @@ fn main() {
             "eval" => settings.eval = value.parse().unwrap(),
             "minutes" => settings.minutes = value.parse().unwrap(),
             "init" => init = Some(Net::from_bytes(&std::fs::read(value).unwrap()).unwrap()),
-            "rules" => {
-                settings.options = match value {
-                    "traditional" => Options::traditional(),
-                    "improved" => Options::improved(),
-                    _ => panic!("rules=traditional|improved"),
-                }
-            }
+            "rules" => settings.options = value.parse::<Preset>().unwrap().options(),
             "view" => {
                 settings.view = match value {
                     "roller" => View::Roller,

@@ -15,7 +15,7 @@
 use std::sync::OnceLock;
 
 use hangar_dice::{Dice, Seed};
-use hangar_flight::{Game, Options};
+use hangar_flight::{Game, Options, Preset};
 
 use super::encode::{
     DENSE_INPUTS, Encoded, INPUTS, PLAYER_VIEW_INPUTS, SEATS, SPARSE_INPUTS, encode, encode_for,
@@ -390,7 +390,7 @@ impl Net {
         static FOUR: OnceLock<Option<Net>> = OnceLock::new();
         static TWO_IMPROVED: OnceLock<Option<Net>> = OnceLock::new();
         static FOUR_IMPROVED: OnceLock<Option<Net>> = OnceLock::new();
-        let (cell, bytes): (_, &[u8]) = match (Preset::of(options)?, players) {
+        let (cell, bytes): (_, &[u8]) = match (preset_of(options)?, players) {
             (Preset::Traditional, 2) => (&TWO, include_bytes!("../../data/td2.bin")),
             (Preset::Traditional, 4) => (&FOUR, include_bytes!("../../data/td4.bin")),
             (Preset::Improved, 2) => (&TWO_IMPROVED, include_bytes!("../../data/td2i.bin")),
@@ -415,7 +415,7 @@ impl Net {
     /// The shipped player's-view net for `game`, if one was trained for its options and
     /// player count (the traditional rules, 2 players).
     pub fn versus_for_game(game: &Game) -> Option<&'static Net> {
-        match Preset::of(game.options()) {
+        match preset_of(game.options()) {
             Some(Preset::Traditional) => Net::versus(game.player_count()),
             _ => None,
         }
@@ -428,24 +428,12 @@ impl Net {
     }
 }
 
-/// The rule presets nets are trained for: a net learns one set of rules, and any other
+/// The preset whose options these are, if any: a net learns one set of rules, and any other
 /// option (teams, items, weather, another finish…) is a game it has never seen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Preset {
-    Traditional,
-    Improved,
-}
-
-impl Preset {
-    fn of(options: &Options) -> Option<Preset> {
-        if *options == Options::traditional() {
-            Some(Preset::Traditional)
-        } else if *options == Options::improved() {
-            Some(Preset::Improved)
-        } else {
-            None
-        }
-    }
+fn preset_of(options: &Options) -> Option<Preset> {
+    [Preset::Traditional, Preset::Improved]
+        .into_iter()
+        .find(|preset| preset.options() == *options)
 }
 
 /// Dense inputs are read by index in the forward pass; keep the layout in one place.
