@@ -1,5 +1,5 @@
 //! Trains the flight win-chance net (`hangar_bots::flight::net`) by TD(λ) self-play,
-//! TD-Gammon style, and writes it as `crates/bots/data/td{2,4}.bin`.
+//! TD-Gammon style, and writes it as `crates/bots/data/td{2,3,4}.bin`.
 //!
 //! Every game is played by the net's own greedy 1-ply policy (a move's worth is the net's
 //! chance for the mover after it), with a little exploration (`eps`) and, if asked, some
@@ -22,7 +22,7 @@
 //! against heuristic bots in every other seat, and positions are seen from player 0 — a net
 //! for exactly that match-up, `crates/bots/data/td2h.bin`), `rules` (`traditional`, the
 //! default, or `improved`: the preset every game is played under — the nets
-//! `crates/bots/data/td{2,4}i.bin`).
+//! `crates/bots/data/td{2,3,4}i.bin`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // An example: fail loudly.
 
@@ -146,7 +146,7 @@ fn main() {
         "usage: PLAYERS GAMES HIDDEN SEED OUT [lambda=… rate=… eps=… mix=… every=… eval=… init=… minutes=… view=… rules=…]"
     );
     let players: usize = args[0].parse().unwrap();
-    assert!(matches!(players, 2 | 4), "2 or 4 players");
+    assert!((2..=4).contains(&players), "2, 3 or 4 players");
     let games: u64 = args[1].parse().unwrap();
     let hidden: usize = args[2].parse().unwrap();
     let seed: u64 = args[3].parse().unwrap();

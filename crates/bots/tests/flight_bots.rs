@@ -252,8 +252,8 @@ fn heuristic_avoids_resting_in_front_of_an_enemy() {
 }
 
 // F-CHOICE: the net bots (`td`, rollouts judged by the net) choose legal moves in the games
-// their nets were trained for (the traditional and the improved preset, 2 and 4 players)
-// and where they fall back (3 players, teams, rules of neither preset).
+// their nets were trained for (the traditional and the improved preset, 2–4 players) and
+// where they fall back (teams, rules of neither preset; the versus net: 3 and 4 players).
 #[test]
 fn net_bots_only_choose_legal_moves_with_and_without_a_net() {
     let bots = [
@@ -276,6 +276,7 @@ fn net_bots_only_choose_legal_moves_with_and_without_a_net() {
         (Options::traditional(), 4),
         (teams, 4),
         (Options::improved(), 2),
+        (Options::improved(), 3),
         (Options::improved(), 4),
         (
             Options {

@@ -44,14 +44,20 @@ const PRESETS: [Options; 2] = [Options::traditional(), Options::improved()];
 #[test]
 fn every_shipped_net_loads() {
     for options in &PRESETS {
-        for players in [2, 4] {
-            let net = Net::shipped(options, players).expect("td2/td4/td2i/td4i.bin");
+        for players in 2..=4 {
+            let net = Net::shipped(options, players).expect("td{2,3,4}.bin, td{2,3,4}i.bin");
             assert_eq!(net.view(), View::Roller);
         }
-        assert!(Net::shipped(options, 3).is_none());
+        for players in [0, 1, 5] {
+            assert!(Net::shipped(options, players).is_none());
+        }
     }
-    // Each preset has its own nets, not one net under two names.
-    for players in [2, 4] {
+    // Each preset and player count has a net of its own, not one net under two names.
+    assert_ne!(
+        Net::shipped(&PRESETS[0], 3).unwrap(),
+        Net::shipped(&PRESETS[0], 4).unwrap()
+    );
+    for players in 2..=4 {
         assert_ne!(
             Net::shipped(&PRESETS[0], players).unwrap(),
             Net::shipped(&PRESETS[1], players).unwrap()
@@ -69,10 +75,11 @@ fn nets_apply_only_to_the_games_they_were_trained_for() {
     };
     assert!(Net::for_game(&position(Options::traditional(), 2, 1, 0)).is_some());
     assert!(Net::for_game(&position(Options::traditional(), 4, 1, 0)).is_some());
-    assert!(Net::for_game(&position(Options::traditional(), 3, 1, 0)).is_none());
+    assert!(Net::for_game(&position(Options::traditional(), 3, 1, 0)).is_some());
     assert!(Net::for_game(&position(teams, 4, 1, 0)).is_none());
-    assert!(Net::for_game(&position(Options::improved(), 2, 1, 0)).is_some());
-    assert!(Net::for_game(&position(Options::improved(), 4, 1, 0)).is_some());
+    for players in 2..=4 {
+        assert!(Net::for_game(&position(Options::improved(), players, 1, 0)).is_some());
+    }
     let custom = Options {
         stacks: Options::improved().stacks,
         ..Options::traditional()
@@ -104,7 +111,7 @@ fn the_versus_net_favours_the_player_far_ahead() {
 
 #[test]
 fn win_chances_are_probabilities_of_the_seated_colours() {
-    for (options, players) in PRESETS.iter().flat_map(|o| [(o, 2), (o, 4)]) {
+    for (options, players) in PRESETS.iter().flat_map(|o| [(o, 2), (o, 3), (o, 4)]) {
         let net = Net::shipped(options, players).unwrap();
         for seed in 0..20 {
             let game = position(*options, players, seed, 10 * seed as u32);
@@ -124,7 +131,7 @@ fn win_chances_are_probabilities_of_the_seated_colours() {
 
 #[test]
 fn a_position_is_worth_the_same_from_every_colour() {
-    for (options, players) in PRESETS.iter().flat_map(|o| [(o, 2), (o, 4)]) {
+    for (options, players) in PRESETS.iter().flat_map(|o| [(o, 2), (o, 3), (o, 4)]) {
         let net = Net::shipped(options, players).unwrap();
         for seed in 0..10 {
             let game = position(*options, players, seed, 15 + 12 * seed as u32);

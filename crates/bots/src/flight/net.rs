@@ -6,11 +6,11 @@
 //! per position), the output is a softmax over the seats that are played. Seats are rotated
 //! so the colour about to roll is seat 0; [`Net::win_chances`] turns them back into colours.
 //!
-//! Separate nets are trained for 2 and 4 players under the traditional and under the improved
-//! rules; they ship in `crates/bots/data/td2.bin`, `td4.bin`, `td2i.bin` and `td4i.bin`
+//! Separate nets are trained for 2, 3 and 4 players under the traditional and under the
+//! improved rules; they ship in `crates/bots/data/td{2,3,4}.bin` and `td{2,3,4}i.bin`
 //! (little-endian `f32`, format in [`Net::to_bytes`]). [`Net::for_game`] gives the net that
 //! applies to a game, or `None` for the options the nets were not trained for (custom rules,
-//! 3 players, teams, items, weather), where the bots fall back to the hand evaluation.
+//! teams, items, weather), where the bots fall back to the hand evaluation.
 
 use std::sync::OnceLock;
 
@@ -382,22 +382,33 @@ impl Net {
         })
     }
 
-    /// The shipped self-play net for `players` players (2 or 4) under `options`, if one was
-    /// trained for them: the traditional preset (`td2.bin`, `td4.bin`) or the improved one
-    /// (`td2i.bin`, `td4i.bin`), no teams.
+    /// The shipped self-play net for `players` players (2, 3 or 4) under `options`, if one
+    /// was trained for them: the traditional preset (`td2.bin`, `td3.bin`, `td4.bin`) or the
+    /// improved one (`td2i.bin`, `td3i.bin`, `td4i.bin`), no teams.
     pub fn shipped(options: &Options, players: usize) -> Option<&'static Net> {
-        static TWO: OnceLock<Option<Net>> = OnceLock::new();
-        static FOUR: OnceLock<Option<Net>> = OnceLock::new();
-        static TWO_IMPROVED: OnceLock<Option<Net>> = OnceLock::new();
-        static FOUR_IMPROVED: OnceLock<Option<Net>> = OnceLock::new();
-        let (cell, bytes): (_, &[u8]) = match (preset_of(options)?, players) {
-            (Preset::Traditional, 2) => (&TWO, include_bytes!("../../data/td2.bin")),
-            (Preset::Traditional, 4) => (&FOUR, include_bytes!("../../data/td4.bin")),
-            (Preset::Improved, 2) => (&TWO_IMPROVED, include_bytes!("../../data/td2i.bin")),
-            (Preset::Improved, 4) => (&FOUR_IMPROVED, include_bytes!("../../data/td4i.bin")),
-            _ => return None,
+        /// The net files by preset (traditional, improved) and player count (2, 3, 4).
+        const FILES: [[&[u8]; 3]; 2] = [
+            [
+                include_bytes!("../../data/td2.bin"),
+                include_bytes!("../../data/td3.bin"),
+                include_bytes!("../../data/td4.bin"),
+            ],
+            [
+                include_bytes!("../../data/td2i.bin"),
+                include_bytes!("../../data/td3i.bin"),
+                include_bytes!("../../data/td4i.bin"),
+            ],
+        ];
+        static NETS: [[OnceLock<Option<Net>>; 3]; 2] =
+            [const { [const { OnceLock::new() }; 3] }; 2];
+        let preset = match preset_of(options)? {
+            Preset::Traditional => 0,
+            Preset::Improved => 1,
         };
-        cell.get_or_init(|| Net::from_bytes(bytes).ok()).as_ref()
+        let count = players.checked_sub(2).filter(|&i| i < 3)?;
+        NETS[preset][count]
+            .get_or_init(|| Net::from_bytes(FILES[preset][count]).ok())
+            .as_ref()
     }
 
     /// The shipped player's-view net for one player against `players - 1` heuristic bots
