@@ -7,7 +7,8 @@
 //! cargo run --release -p hangar-bots --example flight_match -- \
 //!     400 1 2 traditional rollout:n=32,horizon=40 heuristic heuristic heuristic
 //! ```
-//! `hangar sim` gives the full table; the published numbers come from it. Also prints how
+//! `PRESET` is `traditional` or `improved`, `+teams` for 2-vs-2 team games (the first and
+//! third bot against the second and fourth). `hangar sim` gives the full table; the published numbers come from it. Also prints how
 //! long the first bot's decisions took (wall clock inside `pick`, at least two moves to
 //! choose from; under load this is more than the CPU it got).
 
@@ -64,9 +65,16 @@ fn main() {
     let games: u64 = args[0].parse().unwrap();
     let seed: u64 = args[1].parse().unwrap();
     let threads: u64 = args[2].parse().unwrap();
-    let options = match args[3].as_str() {
-        "improved" => Options::improved(),
-        _ => Options::traditional(),
+    let (preset, teams) = match args[3].strip_suffix("+teams") {
+        Some(preset) => (preset, true),
+        None => (args[3].as_str(), false),
+    };
+    let options = Options {
+        teams,
+        ..match preset {
+            "improved" => Options::improved(),
+            _ => Options::traditional(),
+        }
     };
     let specs = &args[4..];
     let mut bots: Vec<Box<dyn FlightBot>> = specs.iter().map(|s| parse_bot(s).unwrap()).collect();

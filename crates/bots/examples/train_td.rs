@@ -1,5 +1,5 @@
 //! Trains the flight win-chance net (`hangar_bots::flight::net`) by TD(λ) self-play,
-//! TD-Gammon style, and writes it as `crates/bots/data/td{2,3,4}.bin`.
+//! TD-Gammon style, and writes it as `crates/bots/data/td{2,3,4,4t}.bin`.
 //!
 //! Every game is played by the net's own greedy 1-ply policy (a move's worth is the net's
 //! chance for the mover after it), with a little exploration (`eps`) and, if asked, some
@@ -22,7 +22,9 @@
 //! against heuristic bots in every other seat, and positions are seen from player 0 — a net
 //! for exactly that match-up, `crates/bots/data/td2h.bin`), `rules` (`traditional`, the
 //! default, or `improved`: the preset every game is played under — the nets
-//! `crates/bots/data/td{2,3,4}i.bin`).
+//! `crates/bots/data/td{2,3,4}i.bin`), `teams` (`false`, or `true`: 2-vs-2 team games, 4
+//! players, partners opposite — `td4t.bin`, `td4ti.bin`; the side that wins shares the result
+//! between its two seats).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // An example: fail loudly.
 
@@ -67,7 +69,7 @@ impl FlightBot for Greedy<'_> {
 fn train_game(net: &mut Net, players: usize, seed: Seed, settings: &Settings) {
     let options = settings.options;
     let mut dice = Dice::new(seed);
-    let seating = Seating::draw(players, false, |n| dice.roll_below(n)).unwrap();
+    let seating = Seating::draw(players, options.teams, |n| dice.roll_below(n)).unwrap();
     let mut game = Game::new(options, &seating.seated(), seating.first).unwrap();
     let mut heuristic_seat = [false; SEATS];
     for seat in heuristic_seat.iter_mut() {
@@ -104,10 +106,15 @@ fn train_game(net: &mut Net, players: usize, seed: Seed, settings: &Settings) {
         };
         game.play_unchecked(&moves[index], &mut NoEvents);
     }
-    // The result, by colour; then λ-returns backwards.
+    // The result, by colour; then λ-returns backwards. In a team game both winners have 1
+    // (their side's chance): the seats' share is half each, as the net's seats split it.
     let mut target = [0f32; SEATS];
     for (colour, t) in target.iter_mut().enumerate() {
         *t = net_chance(net, &game, colour);
+    }
+    let total: f32 = target.iter().sum();
+    if total > 0.0 {
+        target.iter_mut().for_each(|t| *t /= total);
     }
     for input in positions.iter().rev() {
         let mut rotated = [0f32; SEATS];
@@ -123,7 +130,8 @@ fn train_game(net: &mut Net, players: usize, seed: Seed, settings: &Settings) {
     }
 }
 
-/// The greedy net's wins as seat 1 against heuristic bots, on fixed seeds.
+/// The greedy net's wins as seat 1 against heuristic bots, on fixed seeds (in a team game: its
+/// side's, with a heuristic partner).
 fn evaluate(net: &Net, players: usize, games: u64, options: Options) -> f64 {
     let greedy = Greedy(net);
     let heuristic = HeuristicBot::default();
@@ -143,7 +151,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     assert!(
         args.len() >= 5,
-        "usage: PLAYERS GAMES HIDDEN SEED OUT [lambda=… rate=… eps=… mix=… every=… eval=… init=… minutes=… view=… rules=…]"
+        "usage: PLAYERS GAMES HIDDEN SEED OUT [lambda=… rate=… eps=… mix=… every=… eval=… init=… minutes=… view=… rules=… teams=…]"
     );
     let players: usize = args[0].parse().unwrap();
     assert!((2..=4).contains(&players), "2, 3 or 4 players");
@@ -175,7 +183,14 @@ fn main() {
             "eval" => settings.eval = value.parse().unwrap(),
             "minutes" => settings.minutes = value.parse().unwrap(),
             "init" => init = Some(Net::from_bytes(&std::fs::read(value).unwrap()).unwrap()),
-            "rules" => settings.options = value.parse::<Preset>().unwrap().options(),
+            "rules" => {
+                let teams = settings.options.teams;
+                settings.options = Options {
+                    teams,
+                    ..value.parse::<Preset>().unwrap().options()
+                };
+            }
+            "teams" => settings.options.teams = value.parse().unwrap(),
             "view" => {
                 settings.view = match value {
                     "roller" => View::Roller,

@@ -252,8 +252,9 @@ fn heuristic_avoids_resting_in_front_of_an_enemy() {
 }
 
 // F-CHOICE: the net bots (`td`, rollouts judged by the net) choose legal moves in the games
-// their nets were trained for (the traditional and the improved preset, 2–4 players) and
-// where they fall back (teams, rules of neither preset; the versus net: 3 and 4 players).
+// their nets were trained for (the traditional and the improved preset, 2–4 players and
+// 2-vs-2 teams) and where they fall back (rules of neither preset; the versus net: 3 and 4
+// players, teams).
 #[test]
 fn net_bots_only_choose_legal_moves_with_and_without_a_net() {
     let bots = [
@@ -278,6 +279,13 @@ fn net_bots_only_choose_legal_moves_with_and_without_a_net() {
         (Options::improved(), 2),
         (Options::improved(), 3),
         (Options::improved(), 4),
+        (
+            Options {
+                teams: true,
+                ..Options::improved()
+            },
+            4,
+        ),
         (
             Options {
                 finish: Options::traditional().finish,

@@ -41,6 +41,14 @@ fn rotated(snapshot: &Snapshot, shift: usize) -> Snapshot {
 /// The two presets a net is shipped for.
 const PRESETS: [Options; 2] = [Options::traditional(), Options::improved()];
 
+/// `options` with 2-vs-2 teams.
+fn with_teams(options: &Options) -> Options {
+    Options {
+        teams: true,
+        ..*options
+    }
+}
+
 #[test]
 fn every_shipped_net_loads() {
     for options in &PRESETS {
@@ -51,6 +59,8 @@ fn every_shipped_net_loads() {
         for players in [0, 1, 5] {
             assert!(Net::shipped(options, players).is_none());
         }
+        let teams = Net::shipped(&with_teams(options), 4).expect("td4t.bin, td4ti.bin");
+        assert_ne!(teams, Net::shipped(options, 4).unwrap());
     }
     // Each preset and player count has a net of its own, not one net under two names.
     assert_ne!(
@@ -69,14 +79,12 @@ fn every_shipped_net_loads() {
 
 #[test]
 fn nets_apply_only_to_the_games_they_were_trained_for() {
-    let teams = Options {
-        teams: true,
-        ..Options::traditional()
-    };
+    let teams = with_teams(&Options::traditional());
     assert!(Net::for_game(&position(Options::traditional(), 2, 1, 0)).is_some());
     assert!(Net::for_game(&position(Options::traditional(), 4, 1, 0)).is_some());
     assert!(Net::for_game(&position(Options::traditional(), 3, 1, 0)).is_some());
-    assert!(Net::for_game(&position(teams, 4, 1, 0)).is_none());
+    assert!(Net::for_game(&position(teams, 4, 1, 0)).is_some());
+    assert!(Net::for_game(&position(with_teams(&Options::improved()), 4, 1, 0)).is_some());
     for players in 2..=4 {
         assert!(Net::for_game(&position(Options::improved(), players, 1, 0)).is_some());
     }
@@ -88,6 +96,30 @@ fn nets_apply_only_to_the_games_they_were_trained_for() {
     assert!(Net::versus_for_game(&position(Options::traditional(), 2, 1, 0)).is_some());
     assert!(Net::versus_for_game(&position(Options::traditional(), 3, 1, 0)).is_none());
     assert!(Net::versus_for_game(&position(Options::improved(), 2, 1, 0)).is_none());
+    assert!(Net::versus_for_game(&position(teams, 4, 1, 0)).is_none());
+}
+
+/// F-TEAM: a team game is won by a side, so a team net gives partners one chance, their
+/// side's, and the two sides' chances sum to 1.
+#[test]
+fn partners_share_their_side_s_chance() {
+    for options in PRESETS.iter().map(with_teams) {
+        let net = Net::shipped(&options, 4).unwrap();
+        for seed in 0..10 {
+            let game = position(options, 4, seed, 20 + 15 * seed as u32);
+            if game.is_over() {
+                continue;
+            }
+            let snapshot = Snapshot::of(&game);
+            let chances = net.win_chances(&snapshot);
+            for colour in 0..4 {
+                assert!((0.0..=1.0).contains(&chances[colour]), "{chances:?}");
+                assert_eq!(chances[colour], chances[(colour + 2) % 4]);
+                assert!((net.chance(&snapshot, colour) - chances[colour]).abs() < 1e-5);
+            }
+            assert!((chances[0] + chances[1] - 1.0).abs() < 1e-4, "{chances:?}");
+        }
+    }
 }
 
 /// The player's-view net judges a position for each player from that player's seat: the

@@ -6,11 +6,12 @@
 //! per position), the output is a softmax over the seats that are played. Seats are rotated
 //! so the colour about to roll is seat 0; [`Net::win_chances`] turns them back into colours.
 //!
-//! Separate nets are trained for 2, 3 and 4 players under the traditional and under the
-//! improved rules; they ship in `crates/bots/data/td{2,3,4}.bin` and `td{2,3,4}i.bin`
-//! (little-endian `f32`, format in [`Net::to_bytes`]). [`Net::for_game`] gives the net that
-//! applies to a game, or `None` for the options the nets were not trained for (custom rules,
-//! teams, items, weather), where the bots fall back to the hand evaluation.
+//! Separate nets are trained for 2, 3 and 4 players and for 2-vs-2 teams, under the
+//! traditional and under the improved rules; they ship in `crates/bots/data/td{2,3,4,4t}.bin`
+//! and `td{2,3,4,4t}i.bin` (little-endian `f32`, format in [`Net::to_bytes`]).
+//! [`Net::for_game`] gives the net that applies to a game, or `None` for the options the nets
+//! were not trained for (custom rules, items, weather), where the bots fall back to the hand
+//! evaluation.
 
 use std::sync::OnceLock;
 
@@ -155,10 +156,18 @@ impl Net {
     }
 
     /// `colour`'s chance to win from `snapshot` (a position awaiting a roll, or over: then 1
-    /// for the winner's side, else 0).
+    /// for the winner's side, else 0). In a team game it is the chance of `colour`'s side.
     pub fn chance(&self, snapshot: &Snapshot, colour: usize) -> f32 {
         match self.input(snapshot, colour) {
-            Some((input, seat)) => self.forward(&input).probabilities[seat],
+            Some((input, seat)) => {
+                let seats = self.forward(&input).probabilities;
+                // A team net splits its side's chance between the partners' seats, which sit
+                // opposite (two seats on) as the colours do.
+                match partner(snapshot, colour) {
+                    Some(_) => seats[seat] + seats[(seat + 2) % SEATS],
+                    None => seats[seat],
+                }
+            }
             None => {
                 if snapshot.winner_side == Some(snapshot.side[colour]) {
                     1.0
@@ -230,8 +239,9 @@ impl Net {
     }
 
     /// Each colour's chance to win from `snapshot` (0 for colours nobody plays). A finished
-    /// game is 1 for the winner's colours. Sides are not summed: the nets are for games
-    /// without teams. A player's-view net judges each colour from its own view.
+    /// game is 1 for the winner's colours. In a team game a colour's chance is its side's, so
+    /// partners have the same and the chances sum to 2. A player's-view net judges each
+    /// colour from its own view.
     pub fn win_chances(&self, snapshot: &Snapshot) -> [f32; SEATS] {
         let mut chances = [0f32; SEATS];
         match snapshot.to_roll {
@@ -247,6 +257,10 @@ impl Net {
                 let seats = self.seat_chances(&input);
                 for (seat, chance) in seats.iter().enumerate() {
                     chances[input.colour(seat)] = *chance;
+                }
+                if partner(snapshot, roller).is_some() {
+                    let sides = [chances[0] + chances[2], chances[1] + chances[3]];
+                    chances = [sides[0], sides[1], sides[0], sides[1]];
                 }
             }
             None => {
@@ -382,32 +396,25 @@ impl Net {
         })
     }
 
-    /// The shipped self-play net for `players` players (2, 3 or 4) under `options`, if one
-    /// was trained for them: the traditional preset (`td2.bin`, `td3.bin`, `td4.bin`) or the
-    /// improved one (`td2i.bin`, `td3i.bin`, `td4i.bin`), no teams.
+    /// The shipped self-play net for `players` players under `options`, if one was trained
+    /// for them: under the traditional preset `td2.bin`, `td3.bin`, `td4.bin` and, for 2-vs-2
+    /// team games, `td4t.bin`; under the improved one `td2i.bin`, `td3i.bin`, `td4i.bin` and
+    /// `td4ti.bin`.
     pub fn shipped(options: &Options, players: usize) -> Option<&'static Net> {
-        /// The net files by preset (traditional, improved) and player count (2, 3, 4).
-        const FILES: [[&[u8]; 3]; 2] = [
-            [
-                include_bytes!("../../data/td2.bin"),
-                include_bytes!("../../data/td3.bin"),
-                include_bytes!("../../data/td4.bin"),
-            ],
-            [
-                include_bytes!("../../data/td2i.bin"),
-                include_bytes!("../../data/td3i.bin"),
-                include_bytes!("../../data/td4i.bin"),
-            ],
-        ];
-        static NETS: [[OnceLock<Option<Net>>; 3]; 2] =
-            [const { [const { OnceLock::new() }; 3] }; 2];
-        let preset = match preset_of(options)? {
-            Preset::Traditional => 0,
-            Preset::Improved => 1,
+        static NETS: [OnceLock<Option<Net>>; 8] = [const { OnceLock::new() }; 8];
+        let (slot, bytes): (usize, &[u8]) = match (preset_of(options)?, options.teams, players) {
+            (Preset::Traditional, false, 2) => (0, include_bytes!("../../data/td2.bin")),
+            (Preset::Traditional, false, 3) => (1, include_bytes!("../../data/td3.bin")),
+            (Preset::Traditional, false, 4) => (2, include_bytes!("../../data/td4.bin")),
+            (Preset::Traditional, true, 4) => (3, include_bytes!("../../data/td4t.bin")),
+            (Preset::Improved, false, 2) => (4, include_bytes!("../../data/td2i.bin")),
+            (Preset::Improved, false, 3) => (5, include_bytes!("../../data/td3i.bin")),
+            (Preset::Improved, false, 4) => (6, include_bytes!("../../data/td4i.bin")),
+            (Preset::Improved, true, 4) => (7, include_bytes!("../../data/td4ti.bin")),
+            _ => return None,
         };
-        let count = players.checked_sub(2).filter(|&i| i < 3)?;
-        NETS[preset][count]
-            .get_or_init(|| Net::from_bytes(FILES[preset][count]).ok())
+        NETS[slot]
+            .get_or_init(|| Net::from_bytes(bytes).ok())
             .as_ref()
     }
 
@@ -427,7 +434,7 @@ impl Net {
     /// player count (the traditional rules, 2 players).
     pub fn versus_for_game(game: &Game) -> Option<&'static Net> {
         match preset_of(game.options()) {
-            Some(Preset::Traditional) => Net::versus(game.player_count()),
+            Some(Preset::Traditional) if !game.options().teams => Net::versus(game.player_count()),
             _ => None,
         }
     }
@@ -439,12 +446,24 @@ impl Net {
     }
 }
 
-/// The preset whose options these are, if any: a net learns one set of rules, and any other
-/// option (teams, items, weather, another finish…) is a game it has never seen.
+/// The preset whose options these are, teams or not, if any: a net learns one set of rules
+/// (with or without teams), and any other option (items, weather, another finish…) is a game
+/// it has never seen.
 fn preset_of(options: &Options) -> Option<Preset> {
+    let solo = Options {
+        teams: false,
+        ..*options
+    };
     [Preset::Traditional, Preset::Improved]
         .into_iter()
-        .find(|preset| preset.options() == *options)
+        .find(|preset| preset.options() == solo)
+}
+
+/// `colour`'s partner (the opposite colour) in a team game, if it has one.
+fn partner(snapshot: &Snapshot, colour: usize) -> Option<usize> {
+    let opposite = (colour + 2) % SEATS;
+    (snapshot.present[opposite] && snapshot.side[opposite] == snapshot.side[colour])
+        .then_some(opposite)
 }
 
 /// Dense inputs are read by index in the forward pass; keep the layout in one place.
