@@ -7,10 +7,11 @@
 //! cargo run --release -p hangar-bots --example flight_match -- \
 //!     400 1 2 traditional rollout:n=32,horizon=40 heuristic heuristic heuristic
 //! ```
-//! `PRESET` is `traditional` or `improved`, `+teams` for 2-vs-2 team games (the first and
-//! third bot against the second and fourth). `hangar sim` gives the full table; the published numbers come from it. Also prints how
-//! long the first bot's decisions took (wall clock inside `pick`, at least two moves to
-//! choose from; under load this is more than the CPU it got).
+//! `PRESET` is `traditional` or `improved`, with `+teams` for 2-vs-2 team games (the first and
+//! third bot against the second and fourth). `hangar sim` gives the full table; the published
+//! numbers come from it. Also prints how long the first bot's decisions took (wall clock
+//! inside `pick`, at least two moves to choose from; under load this is more than the CPU it
+//! got).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // An example: fail loudly.
 

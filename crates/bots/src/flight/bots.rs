@@ -158,7 +158,7 @@ impl RolloutBot {
     pub const HALL_ROLLOUTS: u32 = 4096;
 
     /// The hall's hard level: rollouts cut short are judged by the TD-trained net where one
-    /// was trained for the game (the traditional or the improved preset, 2–4 players),
+    /// was trained for the game (the traditional or the improved preset, 2–4 players or teams),
     /// else by the softmax of the hand evaluation.
     pub fn hall() -> Self {
         RolloutBot {
