@@ -163,9 +163,10 @@ impl Net {
                 let seats = self.forward(&input).probabilities;
                 // A team net splits its side's chance between the partners' seats, which sit
                 // opposite (two seats on) as the colours do.
-                match partner(snapshot, colour) {
-                    Some(_) => seats[seat] + seats[(seat + 2) % SEATS],
-                    None => seats[seat],
+                if has_partner(snapshot, colour) {
+                    seats[seat] + seats[(seat + 2) % SEATS]
+                } else {
+                    seats[seat]
                 }
             }
             None => {
@@ -258,7 +259,7 @@ impl Net {
                 for (seat, chance) in seats.iter().enumerate() {
                     chances[input.colour(seat)] = *chance;
                 }
-                if partner(snapshot, roller).is_some() {
+                if has_partner(snapshot, roller) {
                     let sides = [chances[0] + chances[2], chances[1] + chances[3]];
                     chances = [sides[0], sides[1], sides[0], sides[1]];
                 }
@@ -459,11 +460,10 @@ fn preset_of(options: &Options) -> Option<Preset> {
         .find(|preset| preset.options() == solo)
 }
 
-/// `colour`'s partner (the opposite colour) in a team game, if it has one.
-fn partner(snapshot: &Snapshot, colour: usize) -> Option<usize> {
+/// Whether `colour` plays with a partner (the opposite colour), as in a team game.
+fn has_partner(snapshot: &Snapshot, colour: usize) -> bool {
     let opposite = (colour + 2) % SEATS;
-    (snapshot.present[opposite] && snapshot.side[opposite] == snapshot.side[colour])
-        .then_some(opposite)
+    snapshot.present[opposite] && snapshot.side[opposite] == snapshot.side[colour]
 }
 
 /// Dense inputs are read by index in the forward pass; keep the layout in one place.
