@@ -18,6 +18,17 @@ test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on a
   await fillWithBots(page, 'random');
   await page.locator('#ready-btn').click();
   await page.locator('.flight-board').waitFor({ timeout: 30000 });
+  // The game log shows its last six lines, and once the clock has run out auto-play and the bot
+  // play on: on a busy machine a line can come and go between two looks. Record every line.
+  await page.evaluate(() => {
+    const log = document.querySelector('#game-log');
+    window.logLines = [...log.children].map((line) => line.textContent);
+    new MutationObserver((changes) => {
+      for (const change of changes) {
+        for (const line of change.addedNodes) window.logLines.push(line.textContent);
+      }
+    }).observe(log, { childList: true });
+  });
 
   // My decision: the countdown shows the seconds left of the room's 5.
   assert.equal(await flightWait(page), 'roll');
@@ -27,7 +38,7 @@ test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on a
   assert.ok(left >= 0 && left <= 5, `the timer shows ${left}s`); // 0 when the page saw the turn late
 
   // Nothing is clicked: the server acts and switches auto-play on, which everyone sees.
-  await page.locator('#game-log', { hasText: 'You timed out' }).waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => window.logLines.some((line) => line.includes('You timed out')), null, { timeout: 20000 });
   await page.waitForFunction(() => document.querySelector('#autoplay-toggle')?.checked, null, { timeout: 10000 });
   await page.locator('.players-card .chip-auto').waitFor();
   await shot(page, 'flight-autoplay');
