@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use hangar_bots::flight::{FlightBot, parse_bot, play_game};
 use hangar_dice::{Dice, Seed};
-use hangar_flight::{Game, Moves, Options};
+use hangar_flight::{Game, Moves, Options, Preset};
 
 /// A bot whose decisions are timed.
 struct Timed {
@@ -72,10 +72,7 @@ fn main() {
     };
     let options = Options {
         teams,
-        ..match preset {
-            "improved" => Options::improved(),
-            _ => Options::traditional(),
-        }
+        ..preset.parse::<Preset>().unwrap().options()
     };
     let specs = &args[4..];
     let mut bots: Vec<Box<dyn FlightBot>> = specs.iter().map(|s| parse_bot(s).unwrap()).collect();

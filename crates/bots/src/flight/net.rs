@@ -161,10 +161,8 @@ impl Net {
         match self.input(snapshot, colour) {
             Some((input, seat)) => {
                 let seats = self.forward(&input).probabilities;
-                // A team net splits its side's chance between the partners' seats, which sit
-                // opposite (two seats on) as the colours do.
                 if has_partner(snapshot, colour) {
-                    seats[seat] + seats[(seat + 2) % SEATS]
+                    side_sums(seats)[seat]
                 } else {
                     seats[seat]
                 }
@@ -260,8 +258,7 @@ impl Net {
                     chances[input.colour(seat)] = *chance;
                 }
                 if has_partner(snapshot, roller) {
-                    let sides = [chances[0] + chances[2], chances[1] + chances[3]];
-                    chances = [sides[0], sides[1], sides[0], sides[1]];
+                    chances = side_sums(chances);
                 }
             }
             None => {
@@ -464,6 +461,13 @@ fn preset_of(options: &Options) -> Option<Preset> {
 fn has_partner(snapshot: &Snapshot, colour: usize) -> bool {
     let opposite = (colour + 2) % SEATS;
     snapshot.present[opposite] && snapshot.side[opposite] == snapshot.side[colour]
+}
+
+/// Each entry's side's sum, for a team game: a team net splits its side's chance between the
+/// partners, who sit opposite (two apart) both as colours and as rotated seats.
+fn side_sums(chances: [f32; SEATS]) -> [f32; SEATS] {
+    let sides = [chances[0] + chances[2], chances[1] + chances[3]];
+    [sides[0], sides[1], sides[0], sides[1]]
 }
 
 /// Dense inputs are read by index in the forward pass; keep the layout in one place.
