@@ -7,8 +7,9 @@
 //! cargo run --release -p hangar-bots --example flight_match -- \
 //!     400 1 2 traditional rollout:n=32,horizon=40 heuristic heuristic heuristic
 //! ```
-//! `PRESET` is `traditional` or `improved`, with `+teams` for 2-vs-2 team games (the first and
-//! third bot against the second and fourth). `hangar sim` gives the full table; the published
+//! `PRESET` is `traditional` or `improved`, then any options as `+key=value` (`+planes=3`,
+//! `+stacks=pass`; a flag alone is `true`: `+teams` for 2-vs-2 team games, the first and third
+//! bot against the second and fourth). `hangar sim` gives the full table; the published
 //! numbers come from it. Also prints how long the first bot's decisions took (wall clock
 //! inside `pick`, at least two moves to choose from; under load this is more than the CPU it
 //! got).
@@ -20,7 +21,7 @@ use std::time::Instant;
 
 use hangar_bots::flight::{FlightBot, parse_bot, play_game};
 use hangar_dice::{Dice, Seed};
-use hangar_flight::{Game, Moves, Options, Preset};
+use hangar_flight::{Game, Moves, Preset};
 
 /// A bot whose decisions are timed.
 struct Timed {
@@ -66,14 +67,12 @@ fn main() {
     let games: u64 = args[0].parse().unwrap();
     let seed: u64 = args[1].parse().unwrap();
     let threads: u64 = args[2].parse().unwrap();
-    let (preset, teams) = match args[3].strip_suffix("+teams") {
-        Some(preset) => (preset, true),
-        None => (args[3].as_str(), false),
-    };
-    let options = Options {
-        teams,
-        ..preset.parse::<Preset>().unwrap().options()
-    };
+    let mut parts = args[3].split('+');
+    let mut options = parts.next().unwrap().parse::<Preset>().unwrap().options();
+    for option in parts {
+        let (key, value) = option.split_once('=').unwrap_or((option, "true"));
+        options.set(key, value).unwrap();
+    }
     let specs = &args[4..];
     let mut bots: Vec<Box<dyn FlightBot>> = specs.iter().map(|s| parse_bot(s).unwrap()).collect();
     let timed = Timed {
@@ -84,6 +83,7 @@ fn main() {
     };
     let next = AtomicU64::new(0);
     let wins = AtomicU64::new(0);
+    let ranks = AtomicU64::new(0);
     let played = AtomicU64::new(0);
     let master = Seed::from_u64(seed);
     let start = Instant::now();
@@ -99,6 +99,7 @@ fn main() {
                     }
                     let result = play_game(options, &refs, master.derive(g)).unwrap();
                     played.fetch_add(1, Ordering::Relaxed);
+                    ranks.fetch_add(u64::from(result.ranks[0]), Ordering::Relaxed);
                     if result.ranks[0] == 1 {
                         wins.fetch_add(1, Ordering::Relaxed);
                     }
@@ -109,11 +110,12 @@ fn main() {
     let (w, n) = (wins.load(Ordering::Relaxed), played.load(Ordering::Relaxed));
     let (lo, hi) = wilson(w, n);
     println!(
-        "{}: {w}/{n} = {:.2}% [{:.2}, {:.2}] in {:.1}s",
+        "{}: {w}/{n} = {:.2}% [{:.2}, {:.2}], mean rank {:.3}, in {:.1}s",
         specs.join(" "),
         100.0 * w as f64 / n as f64,
         100.0 * lo,
         100.0 * hi,
+        ranks.load(Ordering::Relaxed) as f64 / n as f64,
         start.elapsed().as_secs_f64()
     );
     let decisions = timed.decisions.load(Ordering::Relaxed).max(1);

@@ -1,4 +1,4 @@
-//! The TD-trained nets: they load, give probabilities, apply only where they were trained,
+//! The TD-trained nets: they load, give probabilities, judge every game by the nearest preset,
 //! and see a position the same from whichever colour it is played.
 
 #![allow(clippy::unwrap_used)] // Tests fail loudly on any error.
@@ -78,7 +78,7 @@ fn every_shipped_net_loads() {
 }
 
 #[test]
-fn nets_apply_only_to_the_games_they_were_trained_for() {
+fn every_game_of_two_to_four_players_has_a_net() {
     let teams = with_teams(&Options::traditional());
     assert!(Net::for_game(&position(Options::traditional(), 2, 1, 0)).is_some());
     assert!(Net::for_game(&position(Options::traditional(), 4, 1, 0)).is_some());
@@ -88,15 +88,85 @@ fn nets_apply_only_to_the_games_they_were_trained_for() {
     for players in 2..=4 {
         assert!(Net::for_game(&position(Options::improved(), players, 1, 0)).is_some());
     }
-    let custom = Options {
-        stacks: Options::improved().stacks,
-        ..Options::traditional()
-    };
-    assert!(Net::for_game(&position(custom, 2, 1, 0)).is_none());
     assert!(Net::versus_for_game(&position(Options::traditional(), 2, 1, 0)).is_some());
     assert!(Net::versus_for_game(&position(Options::traditional(), 3, 1, 0)).is_none());
     assert!(Net::versus_for_game(&position(Options::improved(), 2, 1, 0)).is_none());
     assert!(Net::versus_for_game(&position(teams, 4, 1, 0)).is_none());
+}
+
+/// Any other option set is judged by the net of the preset it is nearest to: the one that
+/// agrees on more of take-off, three sixes, stacks and finish; items, weather, play-on and the
+/// plane count (F-PLANES) do not move it.
+#[test]
+fn custom_rules_get_the_nearest_preset_s_net() {
+    let custom = |base: Options, key: &str, value: &str| {
+        let mut options = base;
+        options.set(key, value).unwrap();
+        options
+    };
+    let traditional = Options::traditional();
+    let improved = Options::improved();
+    for players in 2..=4 {
+        let near_traditional = Net::shipped(&traditional, players);
+        let near_improved = Net::shipped(&improved, players);
+        for (key, value) in [
+            ("stacks", "pass"),
+            ("finish", "exact-only"),
+            ("takeoff", "five-or-six"),
+            ("three-sixes", "moved-to-hangar"),
+            ("planes", "2"),
+            ("planes", "3"),
+            ("items", "true"),
+            ("weather", "true"),
+            ("play-on", "true"),
+        ] {
+            assert_eq!(
+                Net::shipped(&custom(traditional, key, value), players),
+                near_traditional
+            );
+        }
+        for (key, value) in [("finish", "bounce"), ("planes", "3"), ("weather", "true")] {
+            assert_eq!(
+                Net::shipped(&custom(improved, key, value), players),
+                near_improved
+            );
+        }
+        // Two rules of each: a tie, judged by the traditional net.
+        let half = custom(custom(traditional, "stacks", "pass"), "finish", "overshoot");
+        assert_eq!(Net::shipped(&half, players), near_traditional);
+        let mostly_improved = custom(half, "takeoff", "five-or-six");
+        assert_eq!(Net::shipped(&mostly_improved, players), near_improved);
+    }
+    let teams = custom(custom(improved, "teams", "true"), "planes", "2");
+    assert_eq!(
+        Net::shipped(&teams, 4),
+        Net::shipped(&with_teams(&improved), 4)
+    );
+}
+
+/// F-PLANES: a game of fewer planes is seen as a four-plane game whose missing planes have
+/// finished: the net sees exactly that position, and its chances still sum to one.
+#[test]
+fn fewer_planes_are_judged_as_planes_already_home() {
+    let mut options = Options::traditional();
+    options.set("planes", "2").unwrap();
+    let net = Net::shipped(&options, 2).unwrap();
+    for seed in 0..10 {
+        let game = position(options, 2, seed, 10 + 10 * seed as u32);
+        if game.is_over() {
+            continue;
+        }
+        let snapshot = Snapshot::of(&game);
+        assert_eq!(snapshot.planes, 2);
+        let mut padded = snapshot.clone();
+        padded.planes = 4;
+        for colour in 0..4 {
+            padded.at[colour][2..].fill(At::Finished);
+        }
+        assert_eq!(net.win_chances(&snapshot), net.win_chances(&padded));
+        let sum: f32 = net.win_chances(&snapshot).iter().sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+    }
 }
 
 /// F-TEAM: a team game is won by a side, so a team net gives partners one chance, their

@@ -74,9 +74,9 @@ pub struct Options {
     pub planes: u8,
     /// 2-vs-2 teams of opposite seats (F-TEAM); needs four players.
     pub teams: bool,
-    /// Items (§7). Reserved: not implemented yet, must be `false`.
+    /// Items (§7): six dice and boosters appear on the board (F-ITEM-…).
     pub items: bool,
-    /// Weather (§8). Reserved: not implemented yet, must be `false`.
+    /// Weather (§8): a storm, tailwind or headwind cell comes and goes (F-WEATHER).
     pub weather: bool,
 }
 

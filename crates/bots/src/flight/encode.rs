@@ -116,7 +116,10 @@ pub fn encode(snapshot: &Snapshot, roller: usize) -> Encoded {
         }
         encoded.present[seat] = true;
         encoded.push(PRESENT_BASE + seat);
-        let planes = snapshot.planes_of(colour);
+        // A game of fewer planes is a four-plane game whose missing planes have finished:
+        // the same race to bring the rest home, and a position the nets have seen.
+        let mut planes = [At::Finished; 4];
+        planes[..snapshot.planes].copy_from_slice(snapshot.planes_of(colour));
         let mut seen: [At; 4] = [At::Hangar; 4];
         let mut progress = 0.0;
         let mut loss = 0.0;
@@ -139,7 +142,7 @@ pub fn encode(snapshot: &Snapshot, roller: usize) -> Encoded {
                 loss += danger(snapshot, colour, p) * (worth + 6.0);
             }
         }
-        let full = (ROUTE + 1.0) * planes.len().max(1) as f32;
+        let full = (ROUTE + 1.0) * planes.len() as f32;
         encoded.dense[seat * DENSE_PER_SEAT] = progress / full;
         encoded.dense[seat * DENSE_PER_SEAT + 1] = loss / full;
     }

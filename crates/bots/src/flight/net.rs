@@ -394,13 +394,14 @@ impl Net {
         })
     }
 
-    /// The shipped self-play net for `players` players under `options`, if one was trained
-    /// for them: under the traditional preset `td2.bin`, `td3.bin`, `td4.bin` and, for 2-vs-2
-    /// team games, `td4t.bin`; under the improved one `td2i.bin`, `td3i.bin`, `td4i.bin` and
-    /// `td4ti.bin`.
+    /// The shipped self-play net for `players` players under `options` (2–4; none for other
+    /// counts): the net of the nearest preset ([`nearest_preset`]) — under the traditional
+    /// rules `td2.bin`, `td3.bin`, `td4.bin` and, for 2-vs-2 team games, `td4t.bin`; under
+    /// the improved ones `td2i.bin`, `td3i.bin`, `td4i.bin` and `td4ti.bin`.
     pub fn shipped(options: &Options, players: usize) -> Option<&'static Net> {
         static NETS: [OnceLock<Option<Net>>; 8] = [const { OnceLock::new() }; 8];
-        let (slot, bytes): (usize, &[u8]) = match (preset_of(options)?, options.teams, players) {
+        let (slot, bytes): (usize, &[u8]) = match (nearest_preset(options), options.teams, players)
+        {
             (Preset::Traditional, false, 2) => (0, include_bytes!("../../data/td2.bin")),
             (Preset::Traditional, false, 3) => (1, include_bytes!("../../data/td3.bin")),
             (Preset::Traditional, false, 4) => (2, include_bytes!("../../data/td4.bin")),
@@ -431,30 +432,43 @@ impl Net {
     /// The shipped player's-view net for `game`, if one was trained for its options and
     /// player count (the traditional rules, 2 players).
     pub fn versus_for_game(game: &Game) -> Option<&'static Net> {
-        match preset_of(game.options()) {
-            Some(Preset::Traditional) if !game.options().teams => Net::versus(game.player_count()),
-            _ => None,
+        // Experimental and trained for exactly one game: no nearest-preset stand-in.
+        if *game.options() == Preset::Traditional.options() {
+            Net::versus(game.player_count())
+        } else {
+            None
         }
     }
 
-    /// The shipped self-play net for `game`, if one was trained for its options and player
-    /// count (see [`Net::shipped`]).
+    /// The shipped self-play net for `game`'s options and player count (see [`Net::shipped`]).
     pub fn for_game(game: &Game) -> Option<&'static Net> {
         Net::shipped(game.options(), game.player_count())
     }
 }
 
-/// The preset whose options these are, teams or not, if any: a net learns one set of rules
-/// (with or without teams), and any other option (items, weather, another finish…) is a game
-/// it has never seen.
-fn preset_of(options: &Options) -> Option<Preset> {
-    let solo = Options {
-        teams: false,
-        ..*options
-    };
-    [Preset::Traditional, Preset::Improved]
+/// The preset whose net judges a game under `options`: the one that agrees with the most of
+/// the four rules the presets set (take-off, three sixes, stacks, finish), the traditional
+/// one on a tie. A net learns one set of rules; for another set (a single option changed,
+/// items, weather, fewer planes) the nearest net still judges far better than the hand
+/// evaluation's softmax (docs/benchmarks.md, Bots, stop 15).
+fn nearest_preset(options: &Options) -> Preset {
+    let agreement = |preset: Preset| {
+        let rules = preset.options();
+        [
+            rules.takeoff == options.takeoff,
+            rules.three_sixes == options.three_sixes,
+            rules.stacks == options.stacks,
+            rules.finish == options.finish,
+        ]
         .into_iter()
-        .find(|preset| preset.options() == solo)
+        .filter(|&same| same)
+        .count()
+    };
+    if agreement(Preset::Improved) > agreement(Preset::Traditional) {
+        Preset::Improved
+    } else {
+        Preset::Traditional
+    }
 }
 
 /// Whether `colour` plays with a partner (the opposite colour), as in a team game.

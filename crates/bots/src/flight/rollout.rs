@@ -87,19 +87,66 @@ impl Default for RolloutLimits {
 /// What one finished or cut-short rollout is worth to `me`: 1 for a win, 0 for a loss; under
 /// play-on, where places after the first count too, the place is scaled to 1..0.
 fn outcome(game: &Game, me: usize, weights: &Weights, temperature: f32, net: Option<&Net>) -> f32 {
+    let play_on = game.options().play_on && !game.options().teams;
     if game.is_over() {
-        let ranks = game.final_ranks();
-        let rank = ranks[me].unwrap_or(u8::MAX);
-        if game.options().play_on && !game.options().teams {
-            let players = game.player_count().max(2) as f32;
-            return ((players - f32::from(rank)) / (players - 1.0)).clamp(0.0, 1.0);
+        let rank = game.final_ranks()[me].unwrap_or(u8::MAX);
+        if play_on {
+            return place_worth(usize::from(rank), game.player_count());
         }
         return if rank == 1 { 1.0 } else { 0.0 };
+    }
+    if play_on {
+        return play_on_value(game, me, weights, temperature, net.is_some());
     }
     match net {
         Some(net) => net_chance(net, game, me),
         None => win_chance(&Snapshot::of(game), me, weights, temperature),
     }
+}
+
+/// A place's worth under play-on: 1 for the first, 0 for the last, evenly between.
+fn place_worth(rank: usize, players: usize) -> f32 {
+    let players = players.max(2) as f32;
+    ((players - rank as f32) / (players - 1.0)).clamp(0.0, 1.0)
+}
+
+/// What a game still in play is worth to `me` under play-on. With the first places gone to
+/// players already home, the race for the next place is the game of those still racing —
+/// judged alone, since finished planes are off the board (by the net of that many players,
+/// when `nets`): a chance `q` of the next place, worth that place, and `1 - q` of one of the
+/// places after it, taken as their mean. Judging the whole board instead would give the
+/// player already home every chance, and every move the same worth once anyone is home.
+fn play_on_value(game: &Game, me: usize, weights: &Weights, temperature: f32, nets: bool) -> f32 {
+    let players = game.player_count();
+    let mut racing = Snapshot::of(game);
+    let mut home = 0;
+    for colour in game.players().filter(|&c| game.is_done(c)) {
+        racing.present[colour.index()] = false;
+        home += 1;
+    }
+    if !racing.present[me] {
+        // Home already (its place is taken), or resigned (last).
+        let rank = game.final_ranks()[me].map_or(players, usize::from);
+        return place_worth(rank, players);
+    }
+    let racers = racing.present.iter().filter(|&&p| p).count();
+    let next = home + 1;
+    let q = match nets.then(|| Net::shipped(game.options(), racers)).flatten() {
+        Some(net) => net.chance(&racing, me),
+        None => win_chance(&racing, me, weights, temperature),
+    };
+    // The places after the next one that racers can take (the resigned rank last).
+    let later = next + 1..=home + racers;
+    let later_worth = if later.is_empty() {
+        0.0
+    } else {
+        later
+            .clone()
+            .map(|rank| place_worth(rank, players))
+            .sum::<f32>()
+            / later.count() as f32
+    };
+    q * place_worth(next, players) + (1.0 - q) * later_worth
 }
 
 /// Plays `game` (awaiting a roll) on with the greedy policy for everyone — `me` greedily on
@@ -302,6 +349,42 @@ mod tests {
             }
             game.play_unchecked(&moves[a], &mut NoEvents);
         }
+    }
+
+    /// F-WIN, option play-on: once a player is home the others race for the next place, and
+    /// that race is what a rollout cut short is judged by — the one ahead in it is worth
+    /// more, and nobody can be worth more than the next place.
+    #[test]
+    fn under_play_on_the_race_for_the_next_place_counts() {
+        let game: Game = serde_json::from_str(
+            r#"{
+                "options": {"play_on": true},
+                "players": [
+                    {"colour": "red", "planes": [56, 56, 56, 48]},
+                    {"colour": "yellow", "planes": [-1, -1, -1, 3]},
+                    {"colour": "blue", "planes": [56, 30, 20, 10]},
+                    {"colour": "green", "planes": [56, 56, 56, 56], "rank": 1}
+                ],
+                "turn": "red"
+            }"#,
+        )
+        .unwrap();
+        assert!(!game.is_over());
+        let (red, yellow, blue, green) = (0, 1, 2, 3);
+        for nets in [false, true] {
+            let value = |colour| play_on_value(&game, colour, &Weights::default(), 80.0, nets);
+            assert_eq!(value(green), 1.0, "first place is taken");
+            assert!(
+                value(red) > value(blue) && value(blue) > value(yellow),
+                "nets: {nets}"
+            );
+            assert!(value(red) <= place_worth(2, 4) && value(yellow) >= 0.0);
+        }
+        let softmax = play_on_value(&game, red, &Weights::default(), 80.0, false);
+        assert_eq!(
+            outcome(&game, red, &Weights::default(), 80.0, None),
+            softmax
+        );
     }
 
     #[test]
