@@ -9,9 +9,9 @@
 //! Separate nets are trained for 2, 3 and 4 players and for 2-vs-2 teams, under the
 //! traditional and under the improved rules; they ship in `crates/bots/data/td{2,3,4,4t}.bin`
 //! and `td{2,3,4,4t}i.bin` (little-endian `f32`, format in [`Net::to_bytes`]).
-//! [`Net::for_game`] gives the net that applies to a game, or `None` for the options the nets
-//! were not trained for (custom rules, items, weather), where the bots fall back to the hand
-//! evaluation.
+//! [`Net::for_game`] gives the net that judges a game: for an option set no net was trained
+//! for (custom rules, fewer planes, items, weather) the net of the nearest preset, which
+//! judges such games better than the hand evaluation does (docs/benchmarks.md, stop 15).
 
 use std::sync::OnceLock;
 

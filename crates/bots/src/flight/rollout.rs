@@ -114,8 +114,10 @@ fn place_worth(rank: usize, players: usize) -> f32 {
 /// players already home, the race for the next place is the game of those still racing —
 /// judged alone, since finished planes are off the board (by the net of that many players,
 /// when `nets`): a chance `q` of the next place, worth that place, and `1 - q` of one of the
-/// places after it, taken as their mean. Judging the whole board instead would give the
-/// player already home every chance, and every move the same worth once anyone is home.
+/// places after it, taken as their mean — on the same scale as a rollout that reaches the
+/// end ([`place_worth`]). Judging the whole board instead would give the player already home
+/// nearly every chance and squeeze the racers' values towards 0, below those of rollouts that
+/// happen to finish.
 fn play_on_value(game: &Game, me: usize, weights: &Weights, temperature: f32, nets: bool) -> f32 {
     let players = game.player_count();
     let mut racing = Snapshot::of(game);
