@@ -91,7 +91,7 @@ fn outcome(game: &Game, me: usize, weights: &Weights, temperature: f32, net: Opt
     if game.is_over() {
         let rank = game.final_ranks()[me].unwrap_or(u8::MAX);
         if play_on {
-            return place_worth(usize::from(rank), game.player_count());
+            return place_worth(f32::from(rank), game.player_count());
         }
         return if rank == 1 { 1.0 } else { 0.0 };
     }
@@ -104,10 +104,11 @@ fn outcome(game: &Game, me: usize, weights: &Weights, temperature: f32, net: Opt
     }
 }
 
-/// A place's worth under play-on: 1 for the first, 0 for the last, evenly between.
-fn place_worth(rank: usize, players: usize) -> f32 {
+/// A place's worth under play-on: 1 for the first, 0 for the last, evenly between (and so the
+/// mean worth of a run of places is the worth of their mean).
+fn place_worth(rank: f32, players: usize) -> f32 {
     let players = players.max(2) as f32;
-    ((players - rank as f32) / (players - 1.0)).clamp(0.0, 1.0)
+    ((players - rank) / (players - 1.0)).clamp(0.0, 1.0)
 }
 
 /// What a game still in play is worth to `me` under play-on. With the first places gone to
@@ -128,7 +129,7 @@ fn play_on_value(game: &Game, me: usize, weights: &Weights, temperature: f32, ne
     }
     if !racing.present[me] {
         // Home already (its place is taken), or resigned (last).
-        let rank = game.final_ranks()[me].map_or(players, usize::from);
+        let rank = game.final_ranks()[me].map_or(players as f32, f32::from);
         return place_worth(rank, players);
     }
     let racers = racing.present.iter().filter(|&&p| p).count();
@@ -138,17 +139,13 @@ fn play_on_value(game: &Game, me: usize, weights: &Weights, temperature: f32, ne
         None => win_chance(&racing, me, weights, temperature),
     };
     // The places after the next one that racers can take (the resigned rank last).
-    let later = next + 1..=home + racers;
-    let later_worth = if later.is_empty() {
-        0.0
+    let last = home + racers;
+    let later_worth = if last > next {
+        place_worth((next + 1 + last) as f32 / 2.0, players)
     } else {
-        later
-            .clone()
-            .map(|rank| place_worth(rank, players))
-            .sum::<f32>()
-            / later.count() as f32
+        0.0
     };
-    q * place_worth(next, players) + (1.0 - q) * later_worth
+    q * place_worth(next as f32, players) + (1.0 - q) * later_worth
 }
 
 /// Plays `game` (awaiting a roll) on with the greedy policy for everyone — `me` greedily on
@@ -380,7 +377,7 @@ mod tests {
                 value(red) > value(blue) && value(blue) > value(yellow),
                 "nets: {nets}"
             );
-            assert!(value(red) <= place_worth(2, 4) && value(yellow) >= 0.0);
+            assert!(value(red) <= place_worth(2.0, 4) && value(yellow) >= 0.0);
         }
         let softmax = play_on_value(&game, red, &Weights::default(), 80.0, false);
         assert_eq!(
