@@ -26,6 +26,14 @@ fn position(options: Options, players: usize, seed: u64, rolls: u32) -> Game {
     game
 }
 
+/// Snapshots of random play still going, from the opening to deep in the game.
+fn snapshots_in_play(options: Options, players: usize) -> impl Iterator<Item = Snapshot> {
+    (0..10)
+        .map(move |seed| position(options, players, seed, 10 + 15 * seed as u32))
+        .filter(|game| !game.is_over())
+        .map(|game| Snapshot::of(&game))
+}
+
 /// The same position with every colour moved `shift` seats on.
 fn rotated(snapshot: &Snapshot, shift: usize) -> Snapshot {
     let mut turned = snapshot.clone();
@@ -151,12 +159,9 @@ fn fewer_planes_are_judged_as_planes_already_home() {
     let mut options = Options::traditional();
     options.set("planes", "2").unwrap();
     let net = Net::shipped(&options, 2).unwrap();
-    for seed in 0..10 {
-        let game = position(options, 2, seed, 10 + 10 * seed as u32);
-        if game.is_over() {
-            continue;
-        }
-        let snapshot = Snapshot::of(&game);
+    let mut judged = 0;
+    for snapshot in snapshots_in_play(options, 2) {
+        judged += 1;
         assert_eq!(snapshot.planes, 2);
         let mut padded = snapshot.clone();
         padded.planes = 4;
@@ -167,6 +172,7 @@ fn fewer_planes_are_judged_as_planes_already_home() {
         let sum: f32 = net.win_chances(&snapshot).iter().sum();
         assert!((sum - 1.0).abs() < 1e-4, "{sum}");
     }
+    assert!(judged >= 5, "only {judged} positions still in play");
 }
 
 /// F-TEAM: a team game is won by a side, so a team net gives partners one chance, their
@@ -175,12 +181,7 @@ fn fewer_planes_are_judged_as_planes_already_home() {
 fn partners_share_their_side_s_chance() {
     for options in PRESETS.iter().map(with_teams) {
         let net = Net::shipped(&options, 4).unwrap();
-        for seed in 0..10 {
-            let game = position(options, 4, seed, 20 + 15 * seed as u32);
-            if game.is_over() {
-                continue;
-            }
-            let snapshot = Snapshot::of(&game);
+        for snapshot in snapshots_in_play(options, 4) {
             let chances = net.win_chances(&snapshot);
             for colour in 0..4 {
                 assert!((0.0..=1.0).contains(&chances[colour]), "{chances:?}");
