@@ -11,7 +11,7 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on again by choice', { timeout: 300000 }, async () => {
+test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on again by choice', { timeout: 300000 }, async (t) => {
   const page = await newPage(browser);
   await guest(page, 'Sleepy');
   await createRoom(page, 'flight', { seats: 2, planes: 2, turn_seconds: 5 });
@@ -43,25 +43,47 @@ test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on a
   await page.locator('.players-card .chip-auto').waitFor();
   await shot(page, 'flight-autoplay');
 
-  // Off by choice: the next decision is mine again, taken by clicking.
-  await page.locator('#autoplay-toggle').click({ force: true });
-  // The server's answer, shown to everyone: the auto-play badge goes.
-  await page.locator('.players-card .chip-auto').waitFor({ state: 'detached', timeout: 10000 });
+  // Off by choice: the next decision is mine again, taken by clicking. The server's answer,
+  // shown to everyone: the auto-play badge goes.
+  const off = await switchAutoplay(page, false);
+  t.diagnostic(`clicks to switch auto-play off: ${off.clicks}`);
+  assert.equal(off.state, 'switched', 'auto-play switched off by clicking');
   const what = await flightWait(page, 60000);
   if (what !== 'over') {
     await flightAct(page, what);
     // On again by choice: the bot plays for me to the end of the game — unless that turn (or
-    // the bots' next) already ended it, which takes the switch away. The controls are drawn
-    // anew with every event, so a click can meet a switch being replaced: look again.
-    const toggle = page.locator('#autoplay-toggle');
-    let done = false;
-    for (let tries = 0; tries < 10 && !done; tries += 1) {
-      done = await page.locator('#result').isVisible()
-        || await toggle.click({ force: true, timeout: 2000 }).then(() => true, () => false);
-    }
-    assert.ok(done, 'the auto-play switch could be clicked (or the game was over)');
-    await page.locator('.players-card .chip-auto, #result').first().waitFor({ timeout: 10000 });
+    // the bots' next) already ended it, which takes the switch away.
+    const on = await switchAutoplay(page, true);
+    t.diagnostic(`clicks to switch auto-play on: ${on.clicks}`);
+    assert.notEqual(on.state, 'failed', 'auto-play switched on by clicking (or the game was over)');
   }
   await page.locator('#result').waitFor({ timeout: 180000 });
   assert.deepEqual(page.errors, []);
 });
+
+/**
+ * Click the auto-play switch until the server's badge says `on`. The state is 'switched', or
+ * 'over' when the game ended first, or 'failed'; `clicks` counts the clicks it took. The
+ * command names the state wanted, so a second click sent while the first is on its way changes
+ * nothing; the page is clicked again only while the switch shows the other state.
+ */
+async function switchAutoplay(page, on) {
+  const badge = page.locator('.players-card .chip-auto');
+  const toggle = page.locator('#autoplay-toggle');
+  const settled = async () => {
+    if (await page.locator('#result').isVisible()) return 'over';
+    return (await badge.count() > 0) === on ? 'switched' : null;
+  };
+  let clicks = 0;
+  for (let tries = 0; tries < 5; tries += 1) {
+    const state = await settled();
+    if (state) return { state, clicks };
+    if (await toggle.isChecked({ timeout: 2000 }).catch(() => on) !== on) {
+      clicks += 1;
+      await toggle.click({ force: true, timeout: 2000 }).catch(() => {});
+    }
+    await page.waitForFunction((want) => (document.querySelector('.players-card .chip-auto') !== null) === want
+      || document.querySelector('#result') !== null, on, { timeout: 4000 }).catch(() => {});
+  }
+  return { state: await settled() ?? 'failed', clicks };
+}

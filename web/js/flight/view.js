@@ -24,6 +24,12 @@ export class FlightView {
     this.dock = h('div', { class: 'dock card' },
       this.die.el,
       h('div', { class: 'dock-info' }, this.status, this.clock.timer, h('p', { class: 'hint kbd-hint' }, t('roll_hint'))));
+    // The auto-play switch is built once and kept: the side panel is redrawn with every event
+    // (bots move every few tens of milliseconds), and a switch rebuilt between the press and
+    // the release of a click would lose that click.
+    this.autoInput = h('input', { type: 'checkbox', id: 'autoplay-toggle', onchange: (e) => this.setAutoplay(e.target.checked) });
+    this.autoLabel = h('span', {});
+    this.autoSwitch = h('label', { class: 'switch' }, this.autoInput, h('span', { class: 'switch-track' }), this.autoLabel);
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
     this.busy = false;
@@ -115,10 +121,11 @@ export class FlightView {
     });
     const controls = [];
     if (me !== null && st.status === 'playing' && !st.seats[me].out) {
-      const auto = st.seats[me].autoplay;
-      controls.push(h('label', { class: 'switch', title: t('autoplay') },
-        h('input', { type: 'checkbox', id: 'autoplay-toggle', checked: auto, onchange: (e) => this.room.cmd('autoplay', { on: e.target.checked }) }),
-        h('span', { class: 'switch-track' }), h('span', {}, t('autoplay'))));
+      // Until the server answers, the switch shows what the player asked for.
+      this.autoInput.checked = this.autoWanted ?? !!st.seats[me].autoplay;
+      this.autoLabel.textContent = t('autoplay');
+      this.autoSwitch.title = t('autoplay');
+      controls.push(this.autoSwitch);
       const canResign = (g?.turns ?? 0) >= 15;
       controls.push(h('button', {
         class: 'btn btn-small btn-danger', type: 'button', id: 'resign-btn', disabled: !canResign, title: canResign ? '' : t('resign_after'),
@@ -177,6 +184,17 @@ export class FlightView {
       if (mine) toast(`🤖 ${t('autoplay_on')}`);
     }
     this.update(state, this.room.mySeat());
+  }
+
+  /** Ask the server to switch auto-play on or off for this player. */
+  async setAutoplay(on) {
+    this.autoWanted = on;
+    try {
+      await this.room.cmd('autoplay', { on });
+    } finally {
+      this.autoWanted = undefined;
+    }
+    this.room.renderSide();
   }
 
   async roll() {
