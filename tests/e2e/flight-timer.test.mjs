@@ -44,10 +44,12 @@ test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on a
   await shot(page, 'flight-autoplay');
 
   // Off by choice: the next decision is mine again, taken by clicking. The server's answer,
-  // shown to everyone: the auto-play badge goes.
+  // shown to everyone: the auto-play badge goes. The press is held half a second while the
+  // bots and auto-play move and the panel is redrawn: the one click still counts.
   const off = await switchAutoplay(page, false);
   t.diagnostic(`clicks to switch auto-play off: ${off.clicks}`);
   assert.equal(off.state, 'switched', 'auto-play switched off by clicking');
+  assert.equal(off.clicks, 1, 'a click held across redraws is not lost');
   const what = await flightWait(page, 60000);
   if (what !== 'over') {
     await flightAct(page, what);
@@ -65,7 +67,8 @@ test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on a
  * Click the auto-play switch until the server's badge says `on`. The state is 'switched', or
  * 'over' when the game ended first, or 'failed'; `clicks` counts the clicks it took. The
  * command names the state wanted, so a second click sent while the first is on its way changes
- * nothing; the page is clicked again only while the switch shows the other state.
+ * nothing; the page is clicked again only while the switch shows the other state. Each click
+ * is held for half a second, as a person's may be.
  */
 async function switchAutoplay(page, on) {
   const badge = page.locator('.players-card .chip-auto');
@@ -80,7 +83,7 @@ async function switchAutoplay(page, on) {
     if (state) return { state, clicks };
     if (await toggle.isChecked({ timeout: 2000 }).catch(() => on) !== on) {
       clicks += 1;
-      await toggle.click({ force: true, timeout: 2000 }).catch(() => {});
+      await toggle.click({ force: true, delay: 500, timeout: 2000 }).catch(() => {});
     }
     await page.waitForFunction((want) => (document.querySelector('.players-card .chip-auto') !== null) === want
       || document.querySelector('#result') !== null, on, { timeout: 4000 }).catch(() => {});

@@ -282,6 +282,7 @@ export class RoomView {
     this.header = h('div', { class: 'room-header' });
     this.main = h('div', { class: 'room-main-area' });
     this.side = h('aside', { class: 'room-side' });
+    this.side.addEventListener('pointerdown', () => this.holdSide());
     this.chatBox = h('section', { class: 'card chat' });
     mount(this.el, this.header, h('div', { class: 'room-body' }, this.main, h('div', { class: 'room-side-col' }, this.side, this.chatBox)));
     this.el.dataset.status = this.state.status;
@@ -387,8 +388,29 @@ export class RoomView {
         h('p', { class: 'hint' }, t('waiting_for_players'))));
   }
 
+  /**
+   * Hold the side panel's redraws while a pointer is pressed on it. A click is a press and a
+   * release on the same element, and the panel is drawn anew with every event (a bot acts
+   * every 600 ms, and so does auto-play): a button replaced between the two loses the click.
+   * The held redraw runs once the click has been dispatched, or after two seconds at most.
+   */
+  holdSide() {
+    this.sideHeld = true;
+    const release = () => {
+      if (!this.sideHeld) return;
+      this.sideHeld = false;
+      if (this.sideStale) setTimeout(() => this.renderSide(), 0);
+    };
+    for (const kind of ['pointerup', 'pointercancel']) window.addEventListener(kind, release, { once: true });
+    // An earlier press's deadline must not cut this one short.
+    clearTimeout(this.sideHoldTimer);
+    this.sideHoldTimer = setTimeout(release, 2000);
+  }
+
   renderSide() {
     if (!this.side || !this.state) return;
+    this.sideStale = this.sideHeld;
+    if (this.sideHeld) return;
     const parts = [];
     if (this.gameView?.dock) parts.push(this.gameView.dock);
     if (this.gameView?.sidePanel) parts.push(this.gameView.sidePanel());

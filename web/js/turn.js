@@ -1,6 +1,6 @@
 // What both game views show alike: the turn line, the turn timer and how seats are named.
 
-import { h, secondsLeft } from './dom.js';
+import { h, mount, secondsLeft } from './dom.js';
 import { t } from './i18n.js';
 
 /** The turn line and the countdown bar of a game view's dock (P-TIMER). */
@@ -10,6 +10,14 @@ export class TurnClock {
     this.bar = h('div', { class: 'timer-bar' }, h('div', { class: 'timer-fill' }));
     this.text = h('span', { class: 'timer-text', id: 'timer' });
     this.timer = h('div', { class: 'timer' }, this.bar, this.text);
+  }
+
+  /**
+   * Shows whose turn it is: a dot of `colour` and `text`. The line keeps the height of two lines
+   * of text (longer text is cut), so that the controls under it never move under a click.
+   */
+  say(colour, text) {
+    mount(this.status, h('span', { class: `dot c-${colour}` }), h('span', { class: 'turn-text' }, text));
   }
 
   /** Shows the time left for the current decision (`state.turn`); nothing when no game runs. */

@@ -2,7 +2,7 @@
 // disconnection countdowns, out), the turn timer, auto-play switch and resignation, and the
 // keyboard (space / enter to roll, 1–4 to move a plane).
 
-import { h, mount, secondsLeft, toast } from '../dom.js';
+import { h, secondsLeft, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { TurnClock, seatName } from '../turn.js';
 import { FlightBoard, PALETTE } from './board.js';
@@ -24,12 +24,6 @@ export class FlightView {
     this.dock = h('div', { class: 'dock card' },
       this.die.el,
       h('div', { class: 'dock-info' }, this.status, this.clock.timer, h('p', { class: 'hint kbd-hint' }, t('roll_hint'))));
-    // The auto-play switch is built once and kept: the side panel is redrawn with every event
-    // (bots move every few tens of milliseconds), and a switch rebuilt between the press and
-    // the release of a click would lose that click.
-    this.autoInput = h('input', { type: 'checkbox', id: 'autoplay-toggle', onchange: (e) => this.setAutoplay(e.target.checked) });
-    this.autoLabel = h('span', {});
-    this.autoSwitch = h('label', { class: 'switch' }, this.autoInput, h('span', { class: 'switch-track' }), this.autoLabel);
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
     this.busy = false;
@@ -93,7 +87,7 @@ export class FlightView {
     else if (this.myTurn() && this.onAutoplay()) text = t('autoplay_playing');
     else if (this.myTurn()) text = g.need === 'move' ? t('choose_plane') : t('your_turn');
     else text = t('turn_of', { name: this.seatName(g.to_move) });
-    mount(this.status, h('span', { class: `dot c-${colour}` }), text);
+    this.clock.say(colour, text);
     for (const el of [this.el, this.dock]) el.style.setProperty('--turn-colour', colour ? PALETTE[colour].main : '#888');
   }
 
@@ -122,10 +116,10 @@ export class FlightView {
     const controls = [];
     if (me !== null && st.status === 'playing' && !st.seats[me].out) {
       // Until the server answers, the switch shows what the player asked for.
-      this.autoInput.checked = this.autoWanted ?? !!st.seats[me].autoplay;
-      this.autoLabel.textContent = t('autoplay');
-      this.autoSwitch.title = t('autoplay');
-      controls.push(this.autoSwitch);
+      const auto = this.autoWanted ?? st.seats[me].autoplay;
+      controls.push(h('label', { class: 'switch', title: t('autoplay') },
+        h('input', { type: 'checkbox', id: 'autoplay-toggle', checked: auto, onchange: (e) => this.setAutoplay(e.target.checked) }),
+        h('span', { class: 'switch-track' }), h('span', {}, t('autoplay'))));
       const canResign = (g?.turns ?? 0) >= 15;
       controls.push(h('button', {
         class: 'btn btn-small btn-danger', type: 'button', id: 'resign-btn', disabled: !canResign, title: canResign ? '' : t('resign_after'),

@@ -1,7 +1,7 @@
 // The running Jungle game: board, whose turn, timeouts, draw offers and resignation, moves by
 // click, by arrow keys or typed in notation (jungle.md §5).
 
-import { h, mount, secondsLeft } from '../dom.js';
+import { h, secondsLeft } from '../dom.js';
 import { t } from '../i18n.js';
 import { TurnClock, seatName } from '../turn.js';
 import { JungleBoard } from './board.js';
@@ -64,7 +64,7 @@ export class JungleView {
     if (state.ended || state.status === 'finished') text = t('game_over');
     else if (this.canMove()) text = t('your_turn');
     else text = t('turn_of', { name: this.seatName(g.to_move) });
-    mount(this.status, h('span', { class: `dot c-${side}` }), text);
+    this.clock.say(side, text);
   }
 
   seatName(seat) {
