@@ -241,7 +241,9 @@ export class RoomView {
     }
     const ev = msg.event;
     const before = this.state.game ? structuredClone(this.state.game) : null;
-    const hurry = this.pendingEvents > 3; // catching up: skip animations
+    // Catching up (a burst after a resume, or a page slower than the bots): no animations, and
+    // the side panel is drawn by the burst's last events only.
+    const hurry = this.pendingEvents > 3;
     this.v = msg.v;
     applyEvent(this.state, ev);
     if (ev.kind === 'closed') {
@@ -263,7 +265,7 @@ export class RoomView {
     if (this.gameView) await this.gameView.onEvent(ev, before, this.state, { hurry });
     if (ev.kind === 'chat') this.renderChat();
     else if (['joined', 'left', 'bot_added', 'ready', 'spectators'].includes(ev.kind)) this.renderMain();
-    else this.renderSide();
+    else if (!hurry) this.renderSide();
   }
 
   async refreshScore() {

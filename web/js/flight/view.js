@@ -145,22 +145,28 @@ export class FlightView {
     while (this.log.childElementCount > 6) this.log.lastChild.remove();
   }
 
-  /** Handle one room event (animations first, then redraw). */
+  /**
+   * Handle one room event: animations first, then redraw. While the page catches up (`hurry`:
+   * more events wait behind this one) it neither animates nor redraws: only the log is kept,
+   * and the last events of the burst draw the state they reach.
+   */
   async onEvent(ev, before, state, { hurry }) {
-    const speed = hurry ? 8 : Number(this.room.app.anim) || 1;
+    const speed = Number(this.room.app.anim) || 1;
     this.board.speed = speed;
     if (ev.kind === 'rolled') {
       this.lastRoll = ev.value;
-      await this.die.roll(ev.value, hurry ? 0 : 420 / speed);
+      if (!hurry) await this.die.roll(ev.value, 420 / speed);
       this.addLog(t('rolled', { name: this.seatName(ev.seat), n: ev.value }));
     } else if (ev.kind === 'moved') {
-      this.busy = true;
-      this.board.clearHighlight();
-      try {
-        this.board.render(before);
-        await this.board.animateMove(ev, before);
-      } finally {
-        this.busy = false;
+      if (!hurry) {
+        this.busy = true;
+        this.board.clearHighlight();
+        try {
+          this.board.render(before);
+          await this.board.animateMove(ev, before);
+        } finally {
+          this.busy = false;
+        }
       }
       const caps = (ev.effects || []).filter((e) => ['capture', 'captured', 'crossing_capture'].includes(e.kind || e.type));
       for (const c of caps) {
@@ -171,24 +177,25 @@ export class FlightView {
       const mine = ev.seat === this.room.mySeat();
       if (ev.reason === 'timeout') this.addLog(mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) }));
       else this.addLog(mine ? t('no_move_you') : t('no_move', { name: this.seatName(ev.seat) }));
-    } else if (ev.kind === 'autoplay' && ev.on) {
+    } else if (ev.kind === 'autoplay') {
       const mine = ev.seat === this.room.mySeat();
+      if (mine) this.autoWanted = undefined;
       // A clock that ran out puts the player on auto-play (P-AUTOPLAY): say why in the log.
-      if (ev.reason === 'timeout') this.addLog(`⏱ ${mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })}`);
-      if (mine) toast(`🤖 ${t('autoplay_on')}`);
+      if (ev.on && ev.reason === 'timeout') this.addLog(`⏱ ${mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })}`);
+      if (ev.on && mine) toast(`🤖 ${t('autoplay_on')}`);
     }
-    this.update(state, this.room.mySeat());
+    if (!hurry) this.update(state, this.room.mySeat());
   }
 
   /** Ask the server to switch auto-play on or off for this player. */
   async setAutoplay(on) {
     this.autoWanted = on;
-    try {
-      await this.room.cmd('autoplay', { on });
-    } finally {
+    // The wish stands until the server's `autoplay` event for this seat is shown (the page may
+    // still be animating moves the server made before it), or until the server refuses.
+    if (!await this.room.cmd('autoplay', { on })) {
       this.autoWanted = undefined;
+      this.room.renderSide();
     }
-    this.room.renderSide();
   }
 
   async roll() {
