@@ -115,7 +115,7 @@ export class FlightView {
     });
     const controls = [];
     if (me !== null && st.status === 'playing' && !st.seats[me].out) {
-      // Until the server answers, the switch shows what the player asked for.
+      // Until the server's answer is shown, the switch shows what the player asked for.
       const auto = this.autoWanted ?? st.seats[me].autoplay;
       controls.push(h('label', { class: 'switch', title: t('autoplay') },
         h('input', { type: 'checkbox', id: 'autoplay-toggle', checked: auto, onchange: (e) => this.setAutoplay(e.target.checked) }),
