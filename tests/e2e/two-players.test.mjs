@@ -128,3 +128,26 @@ test('P-SEATS/P-SPECTATE/P-DISCONNECT: two players see each other\'s moves; a re
   assert.equal(await ana.locator('#result tbody tr').count(), 2);
   assert.deepEqual(ana.errors, []);
 });
+
+test('P-SEATS: a press on Ready held while the other player joins still counts', { timeout: 120000 }, async () => {
+  const ana = await newPage(browser);
+  const bo = await newPage(browser);
+  await guest(ana, 'Ana');
+  await guest(bo, 'Bo');
+  const code = await createRoom(ana, 'flight', { seats: 2, turn_seconds: 60 });
+  await bo.locator('.join-form input').fill(code);
+  // Ana presses Ready and holds it while Bo joins: her page hears of Bo mid-press (its state
+  // has his seat), which would redraw the seats, and the button, under her press.
+  const box = await ana.locator('#ready-btn').boundingBox();
+  await ana.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await ana.mouse.down();
+  await bo.locator('.join-form button').click();
+  await bo.locator('.seat-card.mine').waitFor();
+  await ana.waitForFunction(() => window.hangar.view?.state?.seats?.[1]?.player?.name === 'Bo', null, { timeout: 3000 });
+  await ana.mouse.up();
+  // The click counted: Ana is ready, on her page and on Bo's; and her page shows Bo now.
+  await ana.locator('.seat-card[data-seat="0"] .seat-ready.yes').waitFor({ timeout: 5000 });
+  await bo.locator('.seat-card[data-seat="0"] .seat-ready.yes').waitFor({ timeout: 5000 });
+  await ana.locator('.seat-card.filled[data-seat="1"]').waitFor({ timeout: 5000 });
+  assert.deepEqual([...ana.errors, ...bo.errors], []);
+});

@@ -284,7 +284,7 @@ export class RoomView {
     this.header = h('div', { class: 'room-header' });
     this.main = h('div', { class: 'room-main-area' });
     this.side = h('aside', { class: 'room-side' });
-    this.side.addEventListener('pointerdown', () => this.holdSide());
+    for (const part of [this.main, this.side]) part.addEventListener('pointerdown', () => this.holdRedraws());
     this.chatBox = h('section', { class: 'card chat' });
     mount(this.el, this.header, h('div', { class: 'room-body' }, this.main, h('div', { class: 'room-side-col' }, this.side, this.chatBox)));
     this.el.dataset.status = this.state.status;
@@ -313,7 +313,7 @@ export class RoomView {
   }
 
   renderMain() {
-    if (!this.state) return;
+    if (!this.state || this.heldBack('main')) return;
     this.renderHeader();
     this.el.dataset.status = this.state.ended ? 'finished' : this.state.status;
     if (this.state.status === 'waiting' && !(this.state.ended && this.state.game)) {
@@ -391,28 +391,37 @@ export class RoomView {
   }
 
   /**
-   * Hold the side panel's redraws while a pointer is pressed on it. A click is a press and a
-   * release on the same element, and the panel is drawn anew with every event (a bot acts
-   * every 600 ms, and so does auto-play): a button replaced between the two loses the click.
-   * The held redraw runs once the click has been dispatched, or after two seconds at most.
+   * Hold the room's redraws while a pointer is pressed on it. A click is a press and a release
+   * on the same element, and the seats and the side panel are drawn anew with every event (a
+   * bot acts every 600 ms, and so does auto-play; players join a waiting room): a button
+   * replaced between the two loses the click. The held redraws run once the click has been
+   * dispatched, or after five seconds at most. (The board, the die and the log are not redrawn
+   * but updated in place, and animations go on.)
    */
-  holdSide() {
-    this.sideHeld = true;
+  holdRedraws() {
+    this.held = true;
     const release = () => {
-      if (!this.sideHeld) return;
-      this.sideHeld = false;
-      if (this.sideStale) setTimeout(() => this.renderSide(), 0);
+      if (!this.held) return;
+      this.held = false;
+      const missed = this.missed;
+      this.missed = null;
+      if (missed) setTimeout(() => (missed.main ? this.renderMain() : this.renderSide()), 0);
     };
     for (const kind of ['pointerup', 'pointercancel']) window.addEventListener(kind, release, { once: true });
     // An earlier press's deadline must not cut this one short.
-    clearTimeout(this.sideHoldTimer);
-    this.sideHoldTimer = setTimeout(release, 2000);
+    clearTimeout(this.holdTimer);
+    this.holdTimer = setTimeout(release, 5000);
+  }
+
+  /** Whether redrawing `part` ('main' or 'side') must wait for a press to end (it runs then). */
+  heldBack(part) {
+    if (!this.held) return false;
+    this.missed = { ...this.missed, [part]: true };
+    return true;
   }
 
   renderSide() {
-    if (!this.side || !this.state) return;
-    this.sideStale = this.sideHeld;
-    if (this.sideHeld) return;
+    if (!this.side || !this.state || this.heldBack('side')) return;
     const parts = [];
     if (this.gameView?.dock) parts.push(this.gameView.dock);
     if (this.gameView?.sidePanel) parts.push(this.gameView.sidePanel());
