@@ -147,8 +147,8 @@ export class FlightView {
 
   /**
    * Handle one room event: animations first, then redraw. While the page catches up (`hurry`:
-   * more events wait behind this one) it neither animates nor redraws: only the log is kept,
-   * and the last events of the burst draw the state they reach.
+   * more events wait behind this one) it neither animates nor redraws and offers no choice:
+   * only the log is kept, and the last events of the burst draw the state they reach.
    */
   async onEvent(ev, before, state, { hurry }) {
     const speed = Number(this.room.app.anim) || 1;
@@ -184,7 +184,14 @@ export class FlightView {
       if (ev.on && ev.reason === 'timeout') this.addLog(`⏱ ${mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })}`);
       if (ev.on && mine) toast(`🤖 ${t('autoplay_on')}`);
     }
-    if (!hurry) this.update(state, this.room.mySeat());
+    if (!hurry) {
+      this.update(state, this.room.mySeat());
+    } else {
+      // Nothing can be chosen on a picture that is behind the game: the die and the planes wait
+      // for the burst's last events, which draw where the game is.
+      this.die.setEnabled(false);
+      this.board.clearHighlight();
+    }
   }
 
   /** Ask the server to switch auto-play on or off for this player. */
