@@ -400,17 +400,20 @@ export class RoomView {
    */
   holdRedraws() {
     this.held = true;
+    // One press at a time: a new press drops the listeners and the deadline of the one before.
+    this.pressEnd?.abort();
+    const pressEnd = new AbortController();
+    this.pressEnd = pressEnd;
     const release = () => {
-      if (!this.held) return;
+      pressEnd.abort();
       this.held = false;
       const missed = this.missed;
       this.missed = null;
       if (missed) setTimeout(() => (missed.main ? this.renderMain() : this.renderSide()), 0);
     };
-    for (const kind of ['pointerup', 'pointercancel']) window.addEventListener(kind, release, { once: true });
-    // An earlier press's deadline must not cut this one short.
-    clearTimeout(this.holdTimer);
-    this.holdTimer = setTimeout(release, 5000);
+    for (const kind of ['pointerup', 'pointercancel']) window.addEventListener(kind, release, { signal: pressEnd.signal });
+    const deadline = setTimeout(release, 5000);
+    pressEnd.signal.addEventListener('abort', () => clearTimeout(deadline));
   }
 
   /** Whether redrawing `part` ('main' or 'side') must wait for a press to end (it runs then). */
