@@ -5,7 +5,7 @@
 mod common;
 
 use common::{has, planes_of, player, position, roll_move, roll_only, with_planes};
-use hangar_flight::{Colour, Event, Game, Options, Phase, PlayError, SetupError};
+use hangar_flight::{Colour, Event, Finish, Game, Options, Phase, PlayError, SetupError};
 
 use Colour::{Blue, Green, Red, Yellow};
 
@@ -63,6 +63,45 @@ fn f_d_rank_ties_share() {
     );
     roll_move(&mut g, 1, 3);
     assert_eq!(g.ranks().unwrap(), [Some(1), Some(2), Some(2), Some(4)]);
+}
+
+/// F-D-RANK under `circle`: a loop plane counts `56 − pips still to go`, not how far it
+/// walked, so a plane that walked past its finish square is behind one standing in its home
+/// column a few pips away, and level with one as far from home.
+#[test]
+fn f_d_rank_circle_counts_pips_still_to_go() {
+    let circle = Options {
+        finish: Finish::Circle,
+        ..Options::traditional()
+    };
+    let mut g = position(
+        circle,
+        vec![
+            player(Red, &[56, 56, 56, 55]),
+            // One step past its finish square: 3 pips still to go, counts 53.
+            player(Yellow, &[56, 56, 58, -1]),
+            // Home column, 3 pips away: counts 53, the same as yellow's loop plane.
+            player(Blue, &[56, 56, 53, -1]),
+            // Home column, 1 pip away: counts 55, ahead of yellow's plane that walked further.
+            player(Green, &[56, 56, 55, -1]),
+        ],
+        Red,
+    );
+    assert_eq!(g.total_progress(Yellow), g.total_progress(Blue));
+    assert!(g.total_progress(Green) > g.total_progress(Yellow));
+    // Red's last plane steps onto its own finish square and finishes: the game is over.
+    roll_move(&mut g, 1, 3);
+    assert_eq!(g.phase(), Phase::Over);
+    assert_eq!(g.ranks().unwrap(), [Some(1), Some(3), Some(3), Some(2)]);
+
+    // A plane standing on its own finish square as a loop plane (after a capture there)
+    // still has the whole loop, 4 pips, to go: behind a home-column plane 2 pips away.
+    let g = position(
+        with_planes(circle, 2),
+        vec![player(Red, &[56, 57]), player(Blue, &[56, 54])],
+        Red,
+    );
+    assert_eq!(g.final_ranks(), [Some(2), None, Some(1), None]);
 }
 
 /// F-WIN play-on + F-D-DONE: the others play on; a finisher takes the next rank at once, is

@@ -144,12 +144,18 @@ fn quiet_walk(game: &mut Game, plies: usize) {
     }
 }
 
+/// J-DRAW: 100 moves of each side in a row without a capture, that is 200 plies. The number
+/// is written out here, not read from the constant under test, so a changed constant fails.
+const SPEC_DRAW_PLIES: usize = 200;
+
 #[test]
 fn j_draw_after_100_moves_each_without_a_capture() {
+    assert_eq!(DRAW_PLIES, SPEC_DRAW_PLIES);
     // Two lions far apart with room to roam.
     let mut game = Game::from_position(red("La1 lg9"));
-    quiet_walk(&mut game, DRAW_PLIES - 1);
-    assert_eq!(game.quiet_plies(), DRAW_PLIES - 1);
+    // The 199 quiet plies before the last leave the game open (quiet_walk checks each).
+    quiet_walk(&mut game, SPEC_DRAW_PLIES - 1);
+    assert_eq!(game.quiet_plies(), SPEC_DRAW_PLIES - 1);
     let m = game.legal_moves()[0];
     let outcome = game.play(m).unwrap();
     assert_eq!(
