@@ -1,0 +1,264 @@
+//! `hangar verify` and `hangar replay`, the command-line half of P-FAIR-DICE and P-RECORD,
+//! on a record got the way a person gets one: a flight game played to its end on a real
+//! `hangar serve` (the person's seat on auto-play against a bot), then `GET /api/games/{id}`.
+//! A record as served verifies; one roll changed, the seed changed, or the seed and its
+//! commitment both replaced are refused; the replay prints one line per action.
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use hangar_dice::Seed;
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+
+/// How long any one awaited message may take: a bound on a hang, not a timing assertion.
+const WAIT: Duration = Duration::from_secs(60);
+
+/// A hall on a port the kernel picked, and the address it reported.
+struct Hall {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Hall {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `hangar serve` on port 0 and reads the bound address from its first log line, so
+/// no port is chosen free and then raced for.
+fn serve(db: &std::path::Path) -> Hall {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--log-json"])
+        .args(["--database", &db.display().to_string()])
+        .args(["--bot-delay-ms", "0", "--rate-limit", "100000"])
+        .env("HANGAR_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the hangar binary starts");
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = BufReader::new(stdout).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .expect("the hall logs its address before anything else ends its output")
+            .unwrap();
+        let Ok(log) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        if let Some(addr) = log["fields"]["addr"].as_str() {
+            break addr.to_owned();
+        }
+    };
+    // Keep reading the log so that the hall never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    Hall { child, addr }
+}
+
+/// A plain HTTP/1.1 GET (the hall answers with a length, and `Connection: close` ends it).
+fn http_get(addr: &str, path: &str) -> (u16, String) {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, body.to_owned())
+}
+
+struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    id: u64,
+}
+
+impl Client {
+    async fn read(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("the hall answers")
+                .unwrap()
+                .unwrap();
+            if let Message::Text(t) = m {
+                return serde_json::from_str(&t).unwrap();
+            }
+        }
+    }
+
+    async fn ok(&mut self, mut command: Value) -> Value {
+        self.id += 1;
+        command["id"] = json!(self.id);
+        self.ws
+            .send(Message::text(command.to_string()))
+            .await
+            .unwrap();
+        loop {
+            let v = self.read().await;
+            if v["id"] == json!(self.id) {
+                assert_eq!(v["type"], "ack", "{command} → {v}");
+                return v["result"].clone();
+            }
+        }
+    }
+
+    async fn event(&mut self, kind: &str) -> Value {
+        loop {
+            let v = self.read().await;
+            if v["type"] == "event" && v["event"]["kind"] == kind {
+                return v["event"].clone();
+            }
+        }
+    }
+}
+
+/// Plays a two-plane flight game against a random bot with the person's seat on auto-play,
+/// and downloads its record as the hall serves it.
+async fn finished_flight_record(addr: &str) -> Value {
+    let (ws, _) = connect_async(format!("ws://{addr}/ws")).await.unwrap();
+    let mut c = Client { ws, id: 0 };
+    assert_eq!(c.read().await["type"], "welcome");
+    c.ok(json!({"type": "guest", "name": "ann"})).await;
+    let created = c
+        .ok(json!({"type": "create_room", "game": "flight", "options": {"seats": 2, "planes": 2}}))
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    c.ok(json!({"type": "add_bot", "room": room, "seat": 1, "bot": "random"}))
+        .await;
+    c.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    c.event("game_started").await;
+    c.ok(json!({"type": "autoplay", "room": room, "on": true}))
+        .await;
+    let over = c.event("game_over").await;
+    let id = over["result"]["game_id"]
+        .as_i64()
+        .expect("the result names its game");
+    let (status, body) = http_get(addr, &format!("/api/games/{id}"));
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+/// Runs `hangar <command>` on `record` written to a file; returns (success, stdout, stderr).
+fn run(command: &str, record: &Value) -> (bool, String, String) {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), record.to_string()).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .arg(command)
+        .arg(file.path())
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// The index and value of the first recorded roll.
+fn first_roll(record: &Value) -> (usize, u64) {
+    record["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| a["roll"].as_u64().map(|r| (i, r)))
+        .expect("a flight game rolls")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_fair_dice_verify_and_p_record_replay_on_a_served_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let hall = serve(&dir.path().join("records.db"));
+    let record = finished_flight_record(&hall.addr).await;
+    assert_eq!(record["format"], "hangar-record/1");
+    let actions = record["actions"].as_array().unwrap();
+    let rolls = actions.iter().filter(|a| a["roll"].is_u64()).count();
+    assert!(rolls > 0);
+
+    // P-FAIR-DICE: the record as served checks out, every roll counted.
+    let (ok, out, err) = run("verify", &record);
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.contains(&format!(
+            "{rolls} rolls re-derived from the seed and equal; {} actions replay legally; the game is over",
+            actions.len()
+        )),
+        "{out}"
+    );
+
+    // One roll changed: refused, naming the action, the forged value and the seed's.
+    let (index, value) = first_roll(&record);
+    let forged_value = value % 6 + 1;
+    let mut forged = record.clone();
+    forged["actions"][index]["roll"] = json!(forged_value);
+    let (ok, out, err) = run("verify", &forged);
+    assert!(!ok, "a changed roll verified: {out}");
+    assert!(
+        err.contains(&format!(
+            "action {index}: recorded roll {forged_value}, the seed gives {value}"
+        )),
+        "{err}"
+    );
+
+    // A wrong seed: its sha256 is not the commitment published at the start.
+    let seed = record["seed"].as_str().unwrap();
+    let flipped = if seed.starts_with('0') { "1" } else { "0" };
+    let mut wrong = record.clone();
+    wrong["seed"] = json!(format!("{flipped}{}", &seed[1..]));
+    let (ok, out, err) = run("verify", &wrong);
+    assert!(!ok, "a wrong seed verified: {out}");
+    assert!(
+        err.contains("the seed does not match the commitment"),
+        "{err}"
+    );
+
+    // A wrong seed with a commitment made for it: the commitment now matches, but the dice
+    // it gives are not the recorded ones (or the recorded moves are no longer legal).
+    let other = Seed::from_u64(7);
+    assert_ne!(other.to_string(), seed);
+    let mut swapped = record.clone();
+    swapped["seed"] = json!(other.to_string());
+    swapped["commitment"] = json!(other.commitment());
+    let (ok, out, err) = run("verify", &swapped);
+    assert!(!ok, "another seed with its own commitment verified: {out}");
+    assert!(
+        err.contains("recorded roll") || err.contains("is not legal"),
+        "{err}"
+    );
+
+    // P-RECORD: the replay prints a heading, one numbered line per action with the rolls as
+    // recorded, and the result.
+    let (ok, out, err) = run("replay", &record);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), actions.len() + 2, "{out}");
+    assert!(lines[0].starts_with(&format!("flight game {}", record["game_id"])));
+    assert!(lines[0].contains(record["commitment"].as_str().unwrap()));
+    for (i, (line, action)) in lines[1..].iter().zip(actions).enumerate() {
+        assert!(
+            line.trim_start()
+                .starts_with(&format!("{}. seat {}", i + 1, action["seat"])),
+            "{line}"
+        );
+        if let Some(roll) = action["roll"].as_u64() {
+            assert!(line.contains(&format!("rolls {roll}")), "{line}");
+        }
+        assert!(line.contains("→ planes"), "{line}");
+    }
+    assert!(lines.last().unwrap().starts_with("result: "), "{out}");
+    // A replay of a forged record is refused like its verification.
+    let (ok, _, err) = run("replay", &forged);
+    assert!(!ok && err.contains("recorded roll"), "{err}");
+}
