@@ -2,7 +2,8 @@
 //! on a record got the way a person gets one: a flight game played to its end on a real
 //! `hangar serve` (the person's seat on auto-play against a bot), then `GET /api/games/{id}`.
 //! A record as served verifies; one roll changed, the seed changed, or the seed and its
-//! commitment both replaced are refused; the replay prints one line per action.
+//! commitment both replaced are refused; the replay prints one line per action. A jungle
+//! record verifies and replays too, and one with a move changed is refused.
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -123,15 +124,15 @@ impl Client {
     }
 }
 
-/// Plays a two-plane flight game against a random bot with the person's seat on auto-play,
-/// and downloads its record as the hall serves it.
-async fn finished_flight_record(addr: &str) -> Value {
+/// Plays a game of `game` against a random bot with the person's seat on auto-play, and
+/// downloads its record as the hall serves it.
+async fn finished_record(addr: &str, game: &str, options: Value) -> Value {
     let (ws, _) = connect_async(format!("ws://{addr}/ws")).await.unwrap();
     let mut c = Client { ws, id: 0 };
     assert_eq!(c.read().await["type"], "welcome");
     c.ok(json!({"type": "guest", "name": "ann"})).await;
     let created = c
-        .ok(json!({"type": "create_room", "game": "flight", "options": {"seats": 2, "planes": 2}}))
+        .ok(json!({"type": "create_room", "game": game, "options": options}))
         .await;
     let room = created["room"].as_str().unwrap().to_owned();
     c.ok(json!({"type": "add_bot", "room": room, "seat": 1, "bot": "random"}))
@@ -181,7 +182,7 @@ fn first_roll(record: &Value) -> (usize, u64) {
 async fn p_fair_dice_verify_and_p_record_replay_on_a_served_record() {
     let dir = tempfile::tempdir().unwrap();
     let hall = serve(&dir.path().join("records.db"));
-    let record = finished_flight_record(&hall.addr).await;
+    let record = finished_record(&hall.addr, "flight", json!({"seats": 2, "planes": 2})).await;
     assert_eq!(record["format"], "hangar-record/1");
     let actions = record["actions"].as_array().unwrap();
     let rolls = actions.iter().filter(|a| a["roll"].is_u64()).count();
@@ -261,4 +262,51 @@ async fn p_fair_dice_verify_and_p_record_replay_on_a_served_record() {
     // A replay of a forged record is refused like its verification.
     let (ok, _, err) = run("replay", &forged);
     assert!(!ok && err.contains("recorded roll"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_record_jungle_verify_and_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let hall = serve(&dir.path().join("records.db"));
+    let record = finished_record(&hall.addr, "jungle", json!({})).await;
+    let actions = record["actions"].as_array().unwrap();
+    let (ok, out, err) = run("verify", &record);
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.contains(&format!(
+            "0 rolls re-derived from the seed and equal; {} actions replay legally; the game is over",
+            actions.len()
+        )),
+        "{out}"
+    );
+
+    // The replay shows the position after every action.
+    let (ok, out, err) = run("replay", &record);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), actions.len() + 2, "{out}");
+    assert!(lines[0].starts_with("jungle game"));
+    for (line, action) in lines[1..].iter().zip(actions) {
+        if let Some(m) = action["action"]["move"].as_str() {
+            assert!(line.contains(&format!("plays {m}")), "{line}");
+        }
+        let (_, fen) = line
+            .split_once("→ ")
+            .expect("the position follows the action");
+        assert!(fen.parse::<hangar_jungle::Position>().is_ok(), "{line}");
+    }
+
+    // A move changed into one that cannot be played (red's den d1 is always empty) is refused.
+    let index = actions
+        .iter()
+        .position(|a| a["action"]["move"].is_string())
+        .expect("a jungle game has moves");
+    let mut forged = record.clone();
+    forged["actions"][index]["action"]["move"] = json!("d1d2");
+    let (ok, out, err) = run("verify", &forged);
+    assert!(!ok, "a changed move verified: {out}");
+    assert!(
+        err.contains(&format!("action {index} is not legal")),
+        "{err}"
+    );
 }
