@@ -199,6 +199,23 @@ async fn p_fair_dice_verify_and_p_record_replay_on_a_served_record() {
         "{out}"
     );
 
+    // `-` reads the record from standard input, as piped from the API.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .args(["verify", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(record.to_string().as_bytes())
+        .unwrap();
+    let piped = child.wait_with_output().unwrap();
+    assert!(piped.status.success());
+    assert_eq!(String::from_utf8(piped.stdout).unwrap(), out);
+
     // One roll changed: refused, naming the action, the forged value and the seed's.
     let (index, value) = first_roll(&record);
     let forged_value = value % 6 + 1;
