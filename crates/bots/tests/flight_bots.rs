@@ -237,7 +237,7 @@ fn heuristic_takes_off_on_a_six() {
 }
 
 // Seed §F "avoid resting within reach of enemies": with a 2, plane 0 would pass a blue plane
-// and stop 1 square in front of it; plane 1 moves on far from any enemy instead.
+// and land 1 square in front of it; plane 1 moves on far from any enemy instead.
 #[test]
 fn heuristic_avoids_resting_in_front_of_an_enemy() {
     // Blue at red-progress 20 (blue 46); red plane 0 at 19 sits safely behind it.

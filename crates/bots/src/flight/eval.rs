@@ -44,8 +44,9 @@ pub struct Weights {
 
 impl Default for Weights {
     fn default() -> Self {
-        // Tuned by self-play with `hangar sim` (docs/benchmarks.md, "Bots"): each weight
-        // moved up and down against three bots with the previous defaults, 6,000 games each.
+        // Tuned by self-play with `hangar sim` (docs/benchmarks.md, "Aeroplane Chess bots"):
+        // each weight moved up and down against three bots with the previous defaults, 6,000
+        // games each.
         Weights {
             pad: 30.0,
             home: 6.0,

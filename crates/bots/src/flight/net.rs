@@ -11,7 +11,8 @@
 //! and `td{2,3,4,4t}i.bin` (little-endian `f32`, format in [`Net::to_bytes`]).
 //! [`Net::for_game`] gives the net that judges a game: for an option set no net was trained
 //! for (custom rules, fewer planes, items, weather) the net of the nearest preset, which
-//! judges such games better than the hand evaluation does (docs/benchmarks.md, stop 15).
+//! judges such games better than the hand evaluation does (docs/benchmarks.md, "Options
+//! without a net of their own").
 
 use std::sync::OnceLock;
 
@@ -450,7 +451,7 @@ impl Net {
 /// the four rules the presets set (take-off, three sixes, stacks, finish), the traditional
 /// one on a tie. A net learns one set of rules; for another set (a single option changed,
 /// items, weather, fewer planes) the nearest net still judges far better than the hand
-/// evaluation's softmax (docs/benchmarks.md, Bots, stop 15).
+/// evaluation's softmax (docs/benchmarks.md, "Options without a net of their own").
 fn nearest_preset(options: &Options) -> Preset {
     let agreement = |preset: Preset| {
         let rules = preset.options();

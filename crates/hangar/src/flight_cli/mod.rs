@@ -3,7 +3,6 @@
 mod board;
 mod play;
 mod pool;
-mod rules;
 mod sim;
 mod tally;
 
@@ -17,7 +16,7 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
 
 /// `hangar rules flight`: reads one JSON request from standard input.
 pub fn rules() -> anyhow::Result<()> {
-    rules::run()
+    hangar::rules_json::flight::run()
 }
 
 /// `hangar play --game flight`.

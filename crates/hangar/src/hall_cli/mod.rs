@@ -111,8 +111,8 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
 /// the same machine) keep a core busy. Measured on 2 cores under `hangar load`: one worker
 /// instead of two cuts the hall's CPU per action by about a fifth (fewer hand-overs
 /// between workers, fewer wake-ups of parked ones). Two hold the 10,000-client ack p99 better
-/// when the host steals CPU time from this virtual machine (docs/benchmarks.md, "Hall load",
-/// stop 12): `--workers 2` there.
+/// when the host steals CPU time from this virtual machine (docs/benchmarks.md, "Settings
+/// measured"): `--workers 2` there.
 fn default_workers() -> usize {
     std::thread::available_parallelism()
         .map_or(1, |cores| cores.get().saturating_sub(1))

@@ -2,7 +2,6 @@
 
 mod perft;
 mod play;
-mod rules_json;
 mod sim;
 
 use crate::play::PlayArgs;
@@ -22,7 +21,7 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
 
 /// `hangar rules jungle`: reads one JSON request from standard input.
 pub fn rules() -> anyhow::Result<()> {
-    rules_json::run()
+    hangar::rules_json::jungle::run()
 }
 
 /// `hangar play --game jungle`.

@@ -176,7 +176,7 @@ fn answer(input: &str) -> Result<Response, Failure> {
 }
 
 /// Answers the request in `input`; returns the JSON text and whether it succeeded.
-pub(crate) fn respond(input: &str) -> (String, bool) {
+pub fn respond(input: &str) -> (String, bool) {
     let (response, ok) = match answer(input) {
         Ok(r) => (r, true),
         Err(f) => (

@@ -1,12 +1,10 @@
-//! Parses arbitrary text as a position: never panics, and what parses prints back to the
-//! same position.
-
-#![no_main]
+//! Jungle position text: arbitrary text never panics the parser, and what parses prints back
+//! to the same position.
 
 use hangar_jungle::Position;
-use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
+/// Runs the target on the fuzzer's bytes.
+pub fn run(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
@@ -14,4 +12,4 @@ fuzz_target!(|data: &[u8]| {
         let again: Position = pos.to_string().parse().expect("printed text parses");
         assert_eq!(again, pos);
     }
-});
+}
