@@ -412,9 +412,12 @@ async fn p_timer_runs_out_and_p_autoplay_takes_over() {
     hall.stop().await;
 }
 
+/// P-DISCONNECT in two halls, so that no step races a timer: with a grace far longer than the
+/// test, a player who drops is away on auto-play and comes back to the same seat; with a grace
+/// of a moment, one who stays away is out and the two-player game ends.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_disconnect_away_countdown_autoplay_back_and_out_after_the_grace() {
-    let hall = fast_hall(1000, 1500).await;
+    let hall = fast_hall(1000, 600_000).await;
     let (a, mut b, code) = flight_pair(&hall, json!({"seats": 2, "planes": 2})).await;
     let token = a.token.clone().unwrap();
     let seat_a = a.seat.unwrap();
@@ -431,9 +434,16 @@ async fn p_disconnect_away_countdown_autoplay_back_and_out_after_the_grace() {
     b.event("back").await;
     let off = b.event("autoplay").await;
     assert_eq!(off["event"]["on"], false);
-    // Gone again for longer than the grace: out, counted as resignation; the game ends.
+    hall.stop().await;
+
+    // Gone for longer than the grace: out, counted as resignation; the game ends.
+    let hall = fast_hall(1000, 200).await;
+    let (a, mut b, _code) = flight_pair(&hall, json!({"seats": 2, "planes": 2})).await;
+    let seat_a = a.seat.unwrap();
     a.close().await;
+    assert_eq!(b.event("away").await["event"]["seat"], seat_a);
     let out = b.event("out").await;
+    assert_eq!(out["event"]["seat"], seat_a);
     assert_eq!(out["event"]["reason"], "disconnected");
     let over = b.event("game_over").await;
     assert_eq!(over["event"]["result"]["reason"], "disconnected");
