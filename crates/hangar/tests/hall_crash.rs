@@ -46,11 +46,12 @@ impl Server {
         let log = child.stdout.take().unwrap();
         let (tx, rx) = tokio::sync::oneshot::channel();
         // Reads the log to its end (a full pipe would block the server), sending the port of
-        // the first "the hall is open on http://ADDR" line.
+        // the first "the hall is open on http://ADDR" line; the lines are shown with a failure.
         std::thread::spawn(move || {
             let mut tx = Some(tx);
             for line in std::io::BufReader::new(log).lines() {
                 let Ok(line) = line else { break };
+                eprintln!("server: {line}");
                 if let Some(port) = open_port(&line)
                     && let Some(tx) = tx.take()
                 {
@@ -529,9 +530,16 @@ async fn kill_right_after_an_ack(database: &str) {
     let game_id = result["game_id"].as_i64().unwrap();
     let (status, record) = http_get(port, &format!("/api/games/{game_id}")).await;
     assert_eq!(status, 200, "the finished game survived ({database})");
-    assert!(hangar_hall::record::verify(&record).unwrap().over);
     let stored = &record["result"];
-    assert_eq!(stored["reason"], "finished", "{database}");
+    assert_eq!(
+        stored["reason"], "finished",
+        "the game is stored as finished ({database})"
+    );
+    let verified = hangar_hall::record::verify(&record);
+    assert!(
+        verified.as_ref().is_ok_and(|v| v.over),
+        "the record replays to the end ({database}): {verified:?}"
+    );
     // Each person's score change survived: the score they sign in with is 1000 + delta.
     for (seat, p) in duel.iter().enumerate() {
         let line = &result["players"][seat];
