@@ -1,5 +1,6 @@
 //! One test per platform rule id of `shared/spec/platform.md` (the jungle ones are in
-//! `jungle_game.rs`, P-DURABLE in `hangar/tests/hall_crash.rs`, the score arithmetic in `game::scoring`).
+//! `jungle_game.rs`, P-DURABLE in `hangar/tests/hall_crash.rs`, the score arithmetic in
+//! `game::scoring`).
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
 mod common;
