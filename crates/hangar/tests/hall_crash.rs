@@ -18,6 +18,10 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
 const WAIT: Duration = Duration::from_secs(30);
 
+/// Flags of a server whose games wait for the test between moves: no turn timer runs out
+/// meanwhile.
+const PLAYED: &[&str] = &["--turn-seconds", "120"];
+
 /// A running `hangar serve` on a port of its own choosing.
 struct Server {
     child: Child,
@@ -34,8 +38,6 @@ impl Server {
             .args(["--database", database, "--bot-delay-ms", "0"])
             // Test players act as fast as the server answers: no flood limit here.
             .args(["--rate-limit", "100000"])
-            // The jungle game waits for the test between moves: no timer runs out meanwhile.
-            .args(["--turn-seconds", "120"])
             .env("HANGAR_LOG", "warn,hangar=info")
             .env("NO_COLOR", "1")
             // The log goes to stdout.
@@ -266,7 +268,7 @@ async fn rejoin(port: u16, old: &[Client]) -> (Vec<Client>, Value) {
 async fn p_durable_games_survive_kill_9_and_finish_after_restart() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash.db").display().to_string();
-    let server = Server::start(&db, &[]).await;
+    let server = Server::start(&db, PLAYED).await;
     let port = server.port;
 
     let (mut flight, flight_room, game) =
@@ -281,7 +283,7 @@ async fn p_durable_games_survive_kill_9_and_finish_after_restart() {
     let jungle_before = snapshot_game(port, &jungle_room).await;
 
     server.kill();
-    let server = Server::start(&db, &[]).await;
+    let server = Server::start(&db, PLAYED).await;
     let port = server.port;
 
     let (mut flight, game) = rejoin(port, &flight).await;
@@ -358,6 +360,10 @@ async fn p_durable_waiting_rooms_survive_kill_9() {
     let (mut a2, joined) = come_back(port, &a.token, &room).await;
     assert_eq!(joined["seat"], 0, "a sits where a sat");
     let snapshot = a2.wait_for(|v| v["type"] == "snapshot").await;
+    assert_eq!(
+        snapshot["state"]["options"]["turn_seconds"], 20,
+        "P-ROOM: `hangar serve`'s default turn timer is 20 s"
+    );
     let seats = &snapshot["state"]["seats"];
     assert_eq!(seats[1]["player"]["name"], "b", "b's seat is held");
     assert!(
@@ -491,7 +497,7 @@ async fn p_durable_kill_9_right_after_an_ack_keeps_the_finished_game_scores_and_
 }
 
 async fn kill_right_after_an_ack(database: &str) {
-    let server = Server::start(database, &[]).await;
+    let server = Server::start(database, PLAYED).await;
     let port = server.port;
     // A jungle game between two people, a few plies in, waits for its next move.
     let (mut jungle, jungle_room, game) = start_game(port, "jungle", json!({})).await;
@@ -524,7 +530,7 @@ async fn kill_right_after_an_ack(database: &str) {
         "a bot game was still streaming at the kill ({database})"
     );
 
-    let server = Server::start(database, &[]).await;
+    let server = Server::start(database, PLAYED).await;
     let port = server.port;
     // The finished game is stored with its result, and verifies.
     let game_id = result["game_id"].as_i64().unwrap();
