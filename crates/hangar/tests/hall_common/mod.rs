@@ -13,6 +13,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
+/// How long a test waits for any one frame or for the server to come up.
 pub const WAIT: Duration = Duration::from_secs(30);
 
 /// Flags of a server whose games wait for the test between moves: no turn timer runs out
