@@ -135,7 +135,10 @@ async fn kill_right_after_an_ack(database: &str) {
     }
     // The acknowledged move survived: the jungle game goes on from it.
     let (_jungle, after) = rejoin(port, &jungle).await;
-    assert_eq!(after["last"], command["move"], "{database}");
+    assert_eq!(
+        after["last"], command["move"],
+        "the acknowledged move is the last one played ({database})"
+    );
     assert_eq!(
         after["plies"].as_u64().unwrap(),
         before["plies"].as_u64().unwrap() + 1,
