@@ -44,6 +44,8 @@ impl Server {
             .spawn()
             .expect("the hangar binary starts");
         let log = child.stdout.take().unwrap();
+        // Owned from here on, so that the process dies with a failing test.
+        let mut server = Server { child, port: 0 };
         let (tx, rx) = tokio::sync::oneshot::channel();
         // Reads the log to its end (a full pipe would block the server), sending the port of
         // the first "the hall is open on http://ADDR" line; the lines are shown with a failure.
@@ -63,13 +65,22 @@ impl Server {
             .await
             .expect("the server logs its address in time")
             .expect("the server logs its address before its log ends");
-        Server { child, port }
+        server.port = port;
+        server
     }
 
     /// SIGKILL: no shutdown code runs.
     pub fn kill(mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Server {
+    /// A test that fails leaves no server running (a killed one is killed again: a no-op).
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
