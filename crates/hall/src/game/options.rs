@@ -6,8 +6,6 @@ use crate::protocol::{ErrorCode, GameKind, ProtoError};
 
 /// Shortest and longest turn timer (P-ROOM).
 pub const TURN_SECONDS: std::ops::RangeInclusive<u64> = 5..=120;
-/// Smallest and largest flight stake S (P-ROOM).
-pub const STAKE: std::ops::RangeInclusive<i64> = 10..=10_000;
 
 fn invalid(message: impl Into<String>) -> ProtoError {
     ProtoError::new(ErrorCode::Invalid, message)
@@ -57,7 +55,7 @@ fn flight_options(
         None => 100,
         Some(v) => v
             .as_i64()
-            .filter(|n| STAKE.contains(n))
+            .filter(|n| (10..=10_000).contains(n))
             .ok_or_else(|| invalid("stake is 10–10000"))?,
     };
     let preset: hangar_flight::Preset = match given.get("preset") {
