@@ -225,7 +225,7 @@ export class HallView {
     const common = [
       h('h2', {}, t('create_room'), ' · ', t(this.game)),
       flight ? field('seats', select('seats', [[2, 'players_2'], [3, 'players_3'], [4, 'players_4']], 4)) : null,
-      flight ? field('stake', h('input', { type: 'number', name: 'stake', min: 4, max: 100000, value: 100 })) : null,
+      flight ? field('stake', h('input', { type: 'number', name: 'stake', min: 10, max: 10000, value: 100 })) : null,
       field('turn_seconds', h('input', { type: 'number', name: 'turn_seconds', min: 5, max: 120, value: 20 })),
     ];
     const flightOpts = flight ? [

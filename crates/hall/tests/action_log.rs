@@ -157,7 +157,9 @@ async fn p_durable_long_logs_survive_chunking_and_reopening_on_every_database() 
         let fresh = store.start_game(&new_game(5)).await.unwrap();
         for from in (0..5_000).step_by(500) {
             append(&store, fresh, from, from + 500).await;
-            // Give the writer's chunking (every 50 ms) its turn.
+            // The writer chunks after a commit once 50 ms have passed since its last chunking:
+            // a pause of at least that lets the next group's first commit chunk and trim. A
+            // sleep never ends early, so a loaded machine can only make this surer.
             tokio::time::sleep(Duration::from_millis(120)).await;
         }
         store.close().await;

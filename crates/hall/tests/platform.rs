@@ -1,12 +1,13 @@
 //! One test per platform rule id of `shared/spec/platform.md` (the jungle ones are in
-//! `jungle_game.rs`, P-DURABLE in `crash.rs`, the score arithmetic in `game::scoring`).
+//! `jungle_game.rs`, P-DURABLE in `hangar/tests/hall_crash.rs`, the score arithmetic in
+//! `game::scoring`).
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
 mod common;
 
 use std::time::Duration;
 
-use common::{Client, TestHall, play_flight, sqlite_url, test_config};
+use common::{Client, TestHall, play_flight, play_flight_until, sqlite_url, test_config};
 use serde_json::{Value, json};
 
 async fn fast_hall(turn_unit_ms: u64, grace_ms: u64) -> TestHall {
@@ -149,6 +150,21 @@ async fn p_hall_lists_rooms_live_and_private_rooms_join_by_code() {
     hall.stop().await;
 }
 
+/// P-ROOM: a hall with the default settings (`hangar serve` without flags) opens rooms with a
+/// 20 s turn timer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_room_the_turn_timer_is_20_seconds_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    config.turn_seconds = hangar_hall::Config::default().turn_seconds;
+    let hall = TestHall::with(dir, config).await;
+    let mut c = hall.guest("c").await;
+    c.create("flight", json!({})).await;
+    let snapshot = c.wait_for(|v| v["type"] == "snapshot").await;
+    assert_eq!(snapshot["state"]["options"]["turn_seconds"], 20);
+    hall.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_room_options_are_checked_and_completed() {
     let hall = TestHall::start().await;
@@ -156,9 +172,12 @@ async fn p_room_options_are_checked_and_completed() {
     for bad in [
         json!({"seats": 5}),
         json!({"seats": 1}),
-        json!({"turn_seconds": 3}),
+        json!({"turn_seconds": 4}),
         json!({"turn_seconds": 121}),
         json!({"stake": -5}),
+        // P-ROOM: the stake S is 10–10,000.
+        json!({"stake": 9}),
+        json!({"stake": 10_001}),
         json!({"planes": 5}),
         json!({"teams": true, "seats": 3}),
         json!({"finish": "sideways"}),
@@ -181,6 +200,15 @@ async fn p_room_options_are_checked_and_completed() {
         "bad_message",
     )
     .await;
+    // The bounds themselves are allowed: stake 10 and 10,000, timer 5 s and 120 s.
+    for (stake, seconds) in [(10, 5), (10_000, 120)] {
+        c.create("flight", json!({"stake": stake, "turn_seconds": seconds}))
+            .await;
+        let snapshot = c
+            .wait_for(|v| v["type"] == "snapshot" && v["state"]["options"]["stake"] == stake)
+            .await;
+        assert_eq!(snapshot["state"]["options"]["turn_seconds"], seconds);
+    }
     c.create(
         "flight",
         json!({"preset": "improved", "planes": 3, "turn_seconds": 30}),
@@ -294,7 +322,7 @@ async fn p_quick_match_fills_the_fullest_room_first() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_spectate_watchers_see_events_and_act_on_nothing() {
     let hall = TestHall::start().await;
-    let (mut a, _b, code) = flight_pair(&hall, json!({"seats": 2, "planes": 2})).await;
+    let (mut a, mut b, code) = flight_pair(&hall, json!({"seats": 2, "planes": 2})).await;
     let mut w = hall.client().await;
     w.ok(json!({"type": "spectate", "room": code})).await;
     let snapshot = w.wait_for(|v| v["type"] == "snapshot").await;
@@ -307,16 +335,19 @@ async fn p_spectate_watchers_see_events_and_act_on_nothing() {
     assert_eq!(snapshot["state"]["commitment"].as_str().unwrap().len(), 64);
     w.fails(json!({"type": "roll", "room": code}), "unauthenticated")
         .await;
-    let turn = &snapshot["state"]["turn"];
-    let mover = if turn["seat"] == json!(a.seat.unwrap()) {
-        Some(&mut a)
+    // Whoever is on turn rolls; the watcher sees that roll: the seat and the value acked.
+    let seat = snapshot["state"]["turn"]["seat"].clone();
+    let mover = if seat == json!(a.seat.unwrap()) {
+        &mut a
     } else {
-        None
+        assert_eq!(seat, json!(b.seat.unwrap()), "one of the two is on turn");
+        &mut b
     };
-    if let Some(mover) = mover {
-        mover.ok(json!({"type": "roll", "room": code})).await;
-        w.event("rolled").await;
-    }
+    let ack = mover.ok(json!({"type": "roll", "room": code})).await;
+    let rolled = w.event("rolled").await;
+    assert_eq!(rolled["event"]["seat"], seat);
+    assert_eq!(rolled["event"]["value"], ack["value"]);
+    assert!((1..=6).contains(&ack["value"].as_u64().unwrap()));
     hall.stop().await;
 }
 
@@ -382,9 +413,12 @@ async fn p_timer_runs_out_and_p_autoplay_takes_over() {
     hall.stop().await;
 }
 
+/// P-DISCONNECT in two halls, so that no step races a timer: with a grace far longer than the
+/// test, a player who drops is away on auto-play and comes back to the same seat; with a grace
+/// of a moment, one who stays away is out and the two-player game ends.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_disconnect_away_countdown_autoplay_back_and_out_after_the_grace() {
-    let hall = fast_hall(1000, 1500).await;
+    let hall = fast_hall(1000, 600_000).await;
     let (a, mut b, code) = flight_pair(&hall, json!({"seats": 2, "planes": 2})).await;
     let token = a.token.clone().unwrap();
     let seat_a = a.seat.unwrap();
@@ -401,15 +435,25 @@ async fn p_disconnect_away_countdown_autoplay_back_and_out_after_the_grace() {
     b.event("back").await;
     let off = b.event("autoplay").await;
     assert_eq!(off["event"]["on"], false);
-    // Gone again for longer than the grace: out, counted as resignation; the game ends.
+    hall.stop().await;
+
+    // Gone for longer than the grace: out, counted as resignation; the game ends.
+    let hall = fast_hall(1000, 200).await;
+    let (a, mut b, _code) = flight_pair(&hall, json!({"seats": 2, "planes": 2})).await;
+    let seat_a = a.seat.unwrap();
     a.close().await;
+    assert_eq!(b.event("away").await["event"]["seat"], seat_a);
     let out = b.event("out").await;
+    assert_eq!(out["event"]["seat"], seat_a);
     assert_eq!(out["event"]["reason"], "disconnected");
     let over = b.event("game_over").await;
     assert_eq!(over["event"]["result"]["reason"], "disconnected");
     hall.stop().await;
 }
 
+/// P-RESIGN with two players: the resigner loses `v` per unfinished plane and the winner gains
+/// `v` per finished plane (v = 100 / 4 = 25). a resigns on its own turn once b has finished a
+/// plane, so the exact view the result is computed from is known.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_resign_after_15_turns_ends_a_two_player_game() {
     let hall = TestHall::start().await;
@@ -417,31 +461,75 @@ async fn p_resign_after_15_turns_ends_a_two_player_game() {
         flight_pair(&hall, json!({"seats": 2, "planes": 4, "stake": 100})).await;
     a.fails(json!({"type": "resign", "room": code}), "too_early")
         .await;
-    a.ok(json!({"type": "autoplay", "room": code, "on": true}))
-        .await;
     b.ok(json!({"type": "autoplay", "room": code, "on": true}))
         .await;
-    a.wait_for(|v| {
-        v["event"]["game"]["turns"]
-            .as_u64()
-            .is_some_and(|t| t >= 15)
+    let (seat_a, seat_b) = (a.seat.unwrap(), b.seat.unwrap());
+    let view = play_flight_until(&mut a, |view| {
+        view["turns"].as_u64().is_some_and(|t| t >= 15)
+            && view["finished"][seat_b].as_i64().is_some_and(|f| f >= 1)
     })
     .await;
     a.ok(json!({"type": "resign", "room": code})).await;
     let over = b.event("game_over").await;
     let result = &over["event"]["result"];
     assert_eq!(result["reason"], "resigned");
-    let seat_a = a.seat.unwrap();
     let loser = &result["players"][seat_a];
-    let winner = &result["players"][1 - seat_a];
+    let winner = &result["players"][seat_b];
+    let count = |key: &str, seat: usize| view[key][seat].as_i64().unwrap();
+    assert_eq!(winner["finished"], count("finished", seat_b));
+    assert_eq!(winner["captures"], count("captures", seat_b));
+    assert_eq!(loser["finished"], count("finished", seat_a));
     let v = 25;
     assert_eq!(
-        loser["delta"].as_i64().unwrap() - 5 * loser["captures"].as_i64().unwrap(),
-        -v * (4 - loser["finished"].as_i64().unwrap())
+        loser["delta"].as_i64().unwrap(),
+        -v * (4 - count("finished", seat_a)) + 5 * count("captures", seat_a)
     );
     assert_eq!(
-        winner["delta"].as_i64().unwrap() - 5 * winner["captures"].as_i64().unwrap(),
-        v * winner["finished"].as_i64().unwrap()
+        winner["delta"].as_i64().unwrap(),
+        v * count("finished", seat_b) + 5 * count("captures", seat_b),
+        "the winner gains v per finished plane ({} finished)",
+        count("finished", seat_b)
+    );
+    assert_eq!(
+        winner["score"].as_i64().unwrap(),
+        1000 + winner["delta"].as_i64().unwrap()
+    );
+    hall.stop().await;
+}
+
+/// P-ESCAPE with two players: the escaper loses 200, the game ends as after a resignation and
+/// the winner gains `v` per finished plane (v = 25). b escapes on its own turn once a has
+/// finished a plane.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_escape_the_winner_gains_v_per_finished_plane() {
+    let hall = TestHall::start().await;
+    let (mut a, mut b, code) =
+        flight_pair(&hall, json!({"seats": 2, "planes": 4, "stake": 100})).await;
+    a.ok(json!({"type": "autoplay", "room": code, "on": true}))
+        .await;
+    let (seat_a, seat_b) = (a.seat.unwrap(), b.seat.unwrap());
+    let view = play_flight_until(&mut b, |view| {
+        view["finished"][seat_a].as_i64().is_some_and(|f| f >= 1)
+    })
+    .await;
+    b.ok(json!({"type": "leave_room", "room": code, "escape": true}))
+        .await;
+    let over = a.event("game_over").await;
+    let result = &over["event"]["result"];
+    let escaper = &result["players"][seat_b];
+    let winner = &result["players"][seat_a];
+    let count = |key: &str, seat: usize| view[key][seat].as_i64().unwrap();
+    assert_eq!(escaper["out"], "escaped");
+    assert_eq!(
+        escaper["delta"].as_i64().unwrap(),
+        -200 + 5 * count("captures", seat_b)
+    );
+    assert_eq!(winner["finished"], count("finished", seat_a));
+    assert_eq!(
+        winner["delta"].as_i64().unwrap(),
+        25 * count("finished", seat_a) + 5 * count("captures", seat_a),
+        "the winner gains v per finished plane ({} finished)",
+        count("finished", seat_a)
     );
     hall.stop().await;
 }

@@ -55,8 +55,8 @@ fn flight_options(
         None => 100,
         Some(v) => v
             .as_i64()
-            .filter(|n| (4..=100_000).contains(n))
-            .ok_or_else(|| invalid("stake is 4–100000"))?,
+            .filter(|n| (10..=10_000).contains(n))
+            .ok_or_else(|| invalid("stake is 10–10000"))?,
     };
     let preset: hangar_flight::Preset = match given.get("preset") {
         None => hangar_flight::Preset::Traditional,

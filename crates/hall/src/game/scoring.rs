@@ -174,10 +174,31 @@ mod tests {
     }
 
     #[test]
-    fn p_escape_costs_200() {
-        let mut lines = [line(0, 1, 0), line(3, 2, 2)];
+    fn p_resign_two_players_the_winners_gain_counts_each_finished_plane() {
+        // v = 25: the winner's gain grows by v with each finished plane, captures on top.
+        for finished in 0..4 {
+            let mut lines = [line(finished, 1, 0), line(2, 2, 2)];
+            lines[1].left = Some((Left::Resigned, 0));
+            lines[0].captures = 1;
+            let gain = 25 * i64::from(finished) + 5;
+            assert_eq!(flight_deltas(100, 4, &lines, true), vec![gain, -50]);
+        }
+    }
+
+    #[test]
+    fn p_escape_costs_200_and_the_winner_gains_v_per_finished_plane() {
+        // Two players, v = 25: the escaper loses 200 whatever it had finished; the winner
+        // gains 25 for each of its 3 finished planes, and the capture bonus of both is paid.
+        let mut lines = [line(3, 1, 0), line(1, 2, 2)];
         lines[1].left = Some((Left::Escaped, 0));
-        assert_eq!(flight_deltas(100, 4, &lines, true), vec![0, -200]);
+        assert_eq!(flight_deltas(100, 4, &lines, true), vec![75, -200]);
+        lines[0].captures = 2;
+        lines[1].captures = 1;
+        assert_eq!(flight_deltas(100, 4, &lines, true), vec![85, -195]);
+        // v = 50 with 2 planes: one finished plane is worth 50.
+        let mut lines = [line(1, 1, 0), line(0, 2, 1)];
+        lines[1].left = Some((Left::Escaped, 0));
+        assert_eq!(flight_deltas(100, 2, &lines, true), vec![50, -200]);
     }
 
     #[test]

@@ -50,14 +50,28 @@ pub async fn fresh_postgres() -> Option<String> {
 }
 
 /// The databases a whole-game test runs on: a SQLite file in `dir` always, and a fresh
-/// PostgreSQL database when HANGAR_TEST_POSTGRES_URL is set.
+/// PostgreSQL database when HANGAR_TEST_POSTGRES_URL is set. Under CI (`CI=true`) the
+/// PostgreSQL half is required: a missing URL fails the test instead of passing it on SQLite
+/// alone, so that a CI run cannot drop half of what it claims to test.
 pub async fn databases(dir: &tempfile::TempDir) -> Vec<String> {
     let mut urls = vec![sqlite_url(dir)];
     match fresh_postgres().await {
         Some(url) => urls.push(url),
-        None => eprintln!("HANGAR_TEST_POSTGRES_URL is not set: this test ran on SQLite only"),
+        None => {
+            assert!(
+                !under_ci(),
+                "CI=true but HANGAR_TEST_POSTGRES_URL is not set: PostgreSQL is required under CI"
+            );
+            eprintln!("HANGAR_TEST_POSTGRES_URL is not set: this test ran on SQLite only");
+        }
     }
     urls
+}
+
+/// Whether the tests run under CI: `CI` set to `true` (or `1`), as CI services and `.ci/run`
+/// set it.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
 }
 
 /// Test settings: fast bots, short timers.
@@ -408,6 +422,43 @@ pub async fn play_jungle(client: &mut Client, pick: impl Fn(&[Value]) -> usize) 
                     .call(json!({"type": "move", "room": room, "move": m}))
                     .await;
                 assert_eq!(answer["type"], "ack", "{m} → {answer}");
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Plays this client's flight seat (rolls, or moves the first listed plane) until it is its
+/// turn to roll and `stop` holds for the game view; returns that view without acting on it.
+/// The game waits for this seat meanwhile, so the view is still current when the caller acts.
+pub async fn play_flight_until(client: &mut Client, stop: impl Fn(&Value) -> bool) -> Value {
+    let room = client.room.clone().unwrap();
+    let me = client.seat.unwrap();
+    let mut view = Value::Null;
+    let mut moves: Vec<Value> = Vec::new();
+    loop {
+        let v = client.next().await;
+        if v["type"] != "event" {
+            continue;
+        }
+        let event = &v["event"];
+        if event["game"].is_object() {
+            view = event["game"].clone();
+        }
+        match event["kind"].as_str().unwrap_or_default() {
+            "game_over" => panic!("the game ended before the awaited view: {view}"),
+            "rolled" => moves = event["moves"].as_array().cloned().unwrap_or_default(),
+            "turn" if event["seat"] == json!(me) => {
+                let command = if event["need"] == "roll" {
+                    if view["to_move"] == json!(me) && stop(&view) {
+                        return view;
+                    }
+                    json!({"type": "roll", "room": room})
+                } else {
+                    json!({"type": "move", "room": room, "plane": moves[0]["plane"].clone()})
+                };
+                let answer = client.call(command.clone()).await;
+                assert_eq!(answer["type"], "ack", "{command} → {answer}");
             }
             _ => {}
         }

@@ -1,0 +1,333 @@
+//! Helpers of the kill tests: a real `hangar serve` on a port of its own choosing, a
+//! WebSocket client, two people playing a game, the databases to run on.
+#![allow(dead_code)] // each test file uses a part
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+use std::io::BufRead;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+
+/// How long a test waits for any one frame or for the server to come up.
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// Flags of a server whose games wait for the test between moves: no turn timer runs out
+/// meanwhile.
+pub const PLAYED: &[&str] = &["--turn-seconds", "120"];
+
+/// A running `hangar serve` on a port of its own choosing.
+pub struct Server {
+    child: Child,
+    pub port: u16,
+}
+
+impl Server {
+    /// Starts the server on port 0 and waits for the log line that names the bound address,
+    /// so that no port is picked free and then raced for.
+    pub async fn start(database: &str, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hangar"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(extra)
+            .args(["--database", database, "--bot-delay-ms", "0"])
+            // Test players act as fast as the server answers: no flood limit here.
+            .args(["--rate-limit", "100000"])
+            .env("HANGAR_LOG", "warn,hangar=info")
+            .env("NO_COLOR", "1")
+            // The log goes to stdout.
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the hangar binary starts");
+        let log = child.stdout.take().unwrap();
+        // Owned from here on, so that the process dies with a failing test.
+        let mut server = Server { child, port: 0 };
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        // Reads the log to its end (a full pipe would block the server), sending the port of
+        // the first "the hall is open on http://ADDR" line; the lines are shown with a failure.
+        std::thread::spawn(move || {
+            let mut tx = Some(tx);
+            for line in std::io::BufReader::new(log).lines() {
+                let Ok(line) = line else { break };
+                eprintln!("server: {line}");
+                if let Some(port) = open_port(&line)
+                    && let Some(tx) = tx.take()
+                {
+                    let _ = tx.send(port);
+                }
+            }
+        });
+        let port = tokio::time::timeout(WAIT, rx)
+            .await
+            .expect("the server logs its address in time")
+            .expect("the server logs its address before its log ends");
+        server.port = port;
+        server
+    }
+
+    /// SIGKILL: no shutdown code runs.
+    pub fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Server {
+    /// A test that fails leaves no server running (a killed one is killed again: a no-op).
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The port of a "the hall is open on http://127.0.0.1:PORT" log line.
+pub fn open_port(line: &str) -> Option<u16> {
+    let (_, rest) = line.split_once("the hall is open on http://")?;
+    let addr: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || ".:[]".contains(*c))
+        .collect();
+    addr.parse::<std::net::SocketAddr>().ok().map(|a| a.port())
+}
+
+pub struct Client {
+    pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    pub id: u64,
+    /// Frames read while waiting for something else, oldest first.
+    pub kept: Vec<Value>,
+    pub token: String,
+    pub room: String,
+    pub seat: u64,
+}
+
+impl Client {
+    pub async fn connect(port: u16) -> Client {
+        let (ws, _) = connect_async(format!("ws://127.0.0.1:{port}/ws"))
+            .await
+            .unwrap();
+        let mut c = Client {
+            ws,
+            id: 0,
+            kept: Vec::new(),
+            token: String::new(),
+            room: String::new(),
+            seat: 0,
+        };
+        assert_eq!(c.read().await["type"], "welcome");
+        c
+    }
+
+    pub async fn read(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .unwrap()
+                .unwrap()
+                .unwrap();
+            if let Message::Text(t) = m {
+                return serde_json::from_str(&t).unwrap();
+            }
+        }
+    }
+
+    pub async fn ok(&mut self, mut command: Value) -> Value {
+        self.id += 1;
+        command["id"] = json!(self.id);
+        self.ws
+            .send(Message::text(command.to_string()))
+            .await
+            .unwrap();
+        loop {
+            let v = self.read().await;
+            if v["id"] == json!(self.id) {
+                assert_eq!(v["type"], "ack", "{command} → {v}");
+                // Whatever came before the ack is older than the command's effects.
+                self.kept.clear();
+                return v["result"].clone();
+            }
+            self.kept.push(v);
+        }
+    }
+
+    pub async fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.kept.iter().position(&pred) {
+            return self.kept.remove(i);
+        }
+        loop {
+            let v = self.read().await;
+            if pred(&v) {
+                return v;
+            }
+            self.kept.push(v);
+        }
+    }
+}
+
+pub async fn guest(port: u16, name: &str) -> Client {
+    let mut c = Client::connect(port).await;
+    let r = c.ok(json!({"type": "guest", "name": name})).await;
+    c.token = r["token"].as_str().unwrap().to_owned();
+    c
+}
+
+/// The decision awaited from `game`'s view: (seat, command) for the first legal choice.
+pub fn decision(room: &str, game: &Value) -> Option<(u64, Value)> {
+    let seat = game["to_move"].as_u64()?;
+    let command = match game["kind"].as_str()? {
+        "flight" if game["need"] == "roll" => json!({"type": "roll", "room": room}),
+        "flight" => json!({"type": "move", "room": room, "plane": game["moves"][0]["plane"]}),
+        _ => json!({"type": "move", "room": room, "move": game["moves"][0]}),
+    };
+    Some((seat, command))
+}
+
+/// Both players act on the current game view until `steps` actions (or the end).
+pub async fn play(
+    players: &mut [Client],
+    room: &str,
+    mut game: Value,
+    steps: usize,
+) -> Option<Value> {
+    for _ in 0..steps {
+        let Some((seat, command)) = decision(room, &game) else {
+            break;
+        };
+        let p = players.iter_mut().find(|p| p.seat == seat).unwrap();
+        p.ok(command).await;
+        // The events of this action carry the next view (a flight roll that needs a
+        // choice shows it in `rolled`'s moves; the snapshot-shaped view comes with `moved`).
+        let v = p
+            .wait_for(|v| {
+                v["type"] == "event"
+                    && (v["event"]["game"].is_object()
+                        || v["event"]["kind"] == "game_over"
+                        || v["event"]["kind"] == "rolled")
+            })
+            .await;
+        if v["event"]["kind"] == "game_over" {
+            return Some(v["event"]["result"].clone());
+        }
+        if v["event"]["kind"] == "rolled" && v["event"]["game"].is_null() {
+            let moves = v["event"]["moves"].clone();
+            if moves.as_array().is_some_and(|m| !m.is_empty()) {
+                game["need"] = json!("move");
+                game["moves"] = moves;
+                continue;
+            }
+            let next = p
+                .wait_for(|v| v["type"] == "event" && v["event"]["game"].is_object())
+                .await;
+            game = next["event"]["game"].clone();
+        } else {
+            game = v["event"]["game"].clone();
+        }
+        if game["to_move"].is_null() {
+            let over = p.wait_for(|v| v["event"]["kind"] == "game_over").await;
+            return Some(over["event"]["result"].clone());
+        }
+    }
+    None
+}
+
+pub async fn snapshot_game(port: u16, room: &str) -> Value {
+    let mut w = Client::connect(port).await;
+    w.ok(json!({"type": "spectate", "room": room})).await;
+    let s = w.wait_for(|v| v["type"] == "snapshot").await;
+    s["state"]["game"].clone()
+}
+
+pub async fn start_game(port: u16, game: &str, options: Value) -> (Vec<Client>, String, Value) {
+    let mut a = guest(port, "a").await;
+    let created = a
+        .ok(json!({"type": "create_room", "game": game, "options": options}))
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    let mut b = guest(port, "b").await;
+    let joined = b.ok(json!({"type": "join_room", "room": room})).await;
+    a.room = room.clone();
+    b.room = room.clone();
+    a.seat = 0;
+    b.seat = joined["seat"].as_u64().unwrap();
+    a.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    b.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    let started = a.wait_for(|v| v["event"]["kind"] == "game_started").await;
+    let game = started["event"]["game"].clone();
+    (vec![a, b], room, game)
+}
+
+pub async fn rejoin(port: u16, old: &[Client]) -> (Vec<Client>, Value) {
+    let mut players = Vec::new();
+    let mut game = Value::Null;
+    for p in old {
+        let mut c = Client::connect(port).await;
+        c.ok(json!({"type": "auth", "token": p.token})).await;
+        let joined = c.ok(json!({"type": "join_room", "room": p.room})).await;
+        assert_eq!(joined["seat"].as_u64(), Some(p.seat), "the seat is kept");
+        let s = c.wait_for(|v| v["type"] == "snapshot").await;
+        game = s["state"]["game"].clone();
+        c.room = p.room.clone();
+        c.seat = p.seat;
+        c.token = p.token.clone();
+        players.push(c);
+    }
+    (players, game)
+}
+
+/// The databases the kill test runs on: a SQLite file in `dir`, and a fresh PostgreSQL
+/// database on the server of HANGAR_TEST_POSTGRES_URL when it is set (required under CI).
+pub async fn databases(dir: &tempfile::TempDir) -> Vec<String> {
+    use sqlx::Connection;
+    let mut urls = vec![dir.path().join("kill.db").display().to_string()];
+    match std::env::var("HANGAR_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    {
+        Some(url) => {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos();
+            let name = format!("hangar_crash_{}_{nanos}", std::process::id());
+            let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
+            sqlx::query(&format!("CREATE DATABASE {name}"))
+                .execute(&mut admin)
+                .await
+                .unwrap();
+            let base = url.rsplit_once('/').map_or(url.as_str(), |(base, _)| base);
+            urls.push(format!("{base}/{name}"));
+        }
+        None => {
+            let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
+            assert!(!ci, "CI=true but HANGAR_TEST_POSTGRES_URL is not set");
+            eprintln!("HANGAR_TEST_POSTGRES_URL is not set: the kill test ran on SQLite only");
+        }
+    }
+    urls
+}
+
+/// A minimal HTTP/1.1 GET of a JSON body (chunked or not).
+pub async fn http_get(port: u16, path: &str) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let text = String::from_utf8_lossy(&response).to_string();
+    let status: u16 = text[9..12].parse().unwrap();
+    let (head, mut body) = text.split_once("\r\n\r\n").unwrap();
+    if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        let (size, rest) = body.split_once("\r\n").unwrap();
+        body = &rest[..usize::from_str_radix(size.trim(), 16).unwrap()];
+    }
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
