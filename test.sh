@@ -57,10 +57,9 @@ cargo test --workspace --locked
 # --- Fuzz smoke run (fuzz/) ----------------------------------------------------------------
 # `cargo test` above already ran every fuzz target's body over a fixed corpus; here each target
 # also runs under libFuzzer for a few seconds, so the libFuzzer build cannot break unnoticed.
-# cargo-fuzz is installed from crates.io if missing; on a stable toolchain the coverage flags
-# it passes need RUSTC_BOOTSTRAP=1. `--dev -s none`: debug assertions, no sanitizer (the
-# workspace forbids unsafe code), and a much shorter build. HANGAR_FUZZ_SECONDS sets the time
-# per target.
+# cargo-fuzz is installed from crates.io if missing. `--dev -s none`: debug assertions, no
+# sanitizer (the workspace forbids unsafe code; a sanitizer would need RUSTC_BOOTSTRAP=1 on a
+# stable toolchain), and a shorter build. HANGAR_FUZZ_SECONDS sets the time per target.
 fuzz_smoke() {
   if ! cargo fuzz --version >/dev/null 2>&1; then
     step "installing cargo-fuzz"
@@ -71,7 +70,7 @@ fuzz_smoke() {
   for target in $(cargo fuzz list); do
     mkdir -p "$corpus/$target"
     log="$corpus/$target.log"
-    if RUSTC_BOOTSTRAP=1 cargo fuzz run --dev -s none --features libfuzzer "$target" "$corpus/$target" \
+    if cargo fuzz run --dev -s none --features libfuzzer "$target" "$corpus/$target" \
       -- -max_total_time="${HANGAR_FUZZ_SECONDS:-3}" -print_final_stats=1 >"$log" 2>&1; then
       echo "$target: $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "$log")"
     else
