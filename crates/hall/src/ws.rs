@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::SinkExt;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::accounts::{
@@ -17,10 +17,11 @@ use crate::accounts::{
 use crate::hall::{AnswerCache, Hall};
 use crate::outbox::{Out, Outbox};
 use crate::protocol::{
-    Answer, Command, ErrorCode, GameKind, MAX_MESSAGE_BYTES, ProtoError, answer_frame, error_frame,
-    parse_command, welcome_frame,
+    Ack, Authed, Command, ErrorCode, GameKind, HallCommand, Leaderboard, MAX_MESSAGE_BYTES,
+    MyGames, Outcome, Pong, ProtoError, Ranked, RoomAction, RoomCommand, SignedIn, answer_frame,
+    error_frame, parse_command, welcome_frame,
 };
-use crate::room::{RoomHandle, RoomSettings, open_room};
+use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
 
 /// Largest frame read at all; bigger ones close the socket with code 1009.
 pub const HARD_MAX_MESSAGE_BYTES: usize = 64 * 1024;
@@ -79,15 +80,15 @@ impl Answers {
     }
 }
 
-/// What a locally handled command gave: an answer to send, or a frame already sent.
+/// What a hall command gave: an outcome to send, or a frame already sent.
 enum Reply {
-    Answer(Answer),
+    Answer(Outcome),
     Sent(Utf8Bytes),
 }
 
-impl From<Answer> for Reply {
-    fn from(answer: Answer) -> Self {
-        Reply::Answer(answer)
+impl From<Outcome> for Reply {
+    fn from(outcome: Outcome) -> Self {
+        Reply::Answer(outcome)
     }
 }
 
@@ -233,18 +234,17 @@ impl Conn {
             self.outbox.send_text(mark_repeat(&frame));
             return false;
         }
-        let action = matches!(
-            command,
-            Command::Roll { .. } | Command::Move { .. } | Command::UseItem { .. }
-        );
-        let frame = match room_of(&command) {
-            Some(code) => self.room_command(id, code.to_owned(), command).await,
-            None => match self.local_command(id, command).await {
-                Reply::Sent(frame) => frame,
-                Reply::Answer(answer) => {
-                    let frame = Utf8Bytes::from(answer_frame(id, &answer));
+        let (frame, action) = match command {
+            Command::Room(command) => {
+                let action = command.action.is_game_move();
+                (self.room_command(id, command).await, action)
+            }
+            Command::Hall(command) => match self.hall_command(id, command).await {
+                Reply::Sent(frame) => (frame, false),
+                Reply::Answer(outcome) => {
+                    let frame = Utf8Bytes::from(answer_frame(id, &outcome));
                     self.outbox.send(frame.clone());
-                    frame
+                    (frame, false)
                 }
             },
         };
@@ -253,17 +253,17 @@ impl Conn {
     }
 
     /// Commands answered here: identity, hall, room creation and quick match.
-    async fn local_command(&mut self, id: u64, command: Command) -> Reply {
+    async fn hall_command(&mut self, id: u64, command: HallCommand) -> Reply {
         match command {
-            Command::HallSubscribe { game } => {
+            HallCommand::HallSubscribe { game } => {
                 self.hall.unsubscribe(self.outbox.id);
                 // The ack goes first, then the list.
-                let frame = Utf8Bytes::from(answer_frame(id, &Ok(json!({}))));
+                let frame = Utf8Bytes::from(answer_frame(id, &Ok(Ack::DONE)));
                 self.outbox.send(frame.clone());
                 self.hall.subscribe(game, &self.outbox);
                 Reply::Sent(frame)
             }
-            Command::CreateRoom {
+            HallCommand::CreateRoom {
                 game,
                 private,
                 options,
@@ -284,106 +284,117 @@ impl Conn {
                     Err(e) => Err(e).into(),
                 }
             }
-            Command::QuickMatch { game } => self.quick_match(id, game).await,
-            other => self.identity_command(other).await.into(),
+            HallCommand::QuickMatch { game } => self.quick_match(id, game).await,
+            HallCommand::Ping => Ok(Ack::Pong(Pong {
+                time: crate::time::now_ms(),
+            }))
+            .into(),
+            HallCommand::Guest { name, client } => self.guest(name, client).await.into(),
+            HallCommand::Register {
+                name,
+                password,
+                client,
+            } => self.register(name, password, client).await.into(),
+            HallCommand::Login {
+                name,
+                password,
+                client,
+            } => self.login(name, password, client).await.into(),
+            HallCommand::Auth { token, client } => self.auth(token, client).await.into(),
+            HallCommand::Leaderboard { limit } => self.leaderboard(limit).await.into(),
+            HallCommand::MyGames { limit } => self.my_games(limit).await.into(),
+            HallCommand::HallUnsubscribe => {
+                self.hall.unsubscribe(self.outbox.id);
+                Ok(Ack::DONE).into()
+            }
         }
     }
 
-    /// Identity, leaderboard and history commands.
-    async fn identity_command(&mut self, command: Command) -> Answer {
-        match command {
-            Command::Ping => Ok(json!({"time": crate::time::now_ms()})),
-            Command::Guest { name, client } => {
-                check_name(&name).map_err(|e| invalid(e.to_string()))?;
-                let (player, token) = self
-                    .hall
-                    .store
-                    .create_player(&name, None)
-                    .await
-                    .map_err(internal)?;
-                self.sign_in(player.clone(), client.as_deref());
-                Ok(json!({"token": token, "player": player.view()}))
-            }
-            Command::Register {
-                name,
-                password,
-                client,
-            } => self.register(name, password, client).await,
-            Command::Login {
-                name,
-                password,
-                client,
-            } => {
-                let found = self.hall.store.account(&name).await.map_err(internal)?;
-                let Some((player, hash)) = found else {
-                    return Err(ProtoError::new(
-                        ErrorCode::BadCredentials,
-                        "wrong name or password",
-                    ));
-                };
-                let ok = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
-                    .await
-                    .unwrap_or(false);
-                if !ok {
-                    return Err(ProtoError::new(
-                        ErrorCode::BadCredentials,
-                        "wrong name or password",
-                    ));
-                }
-                let token = self
-                    .hall
-                    .store
-                    .issue_token(player.id)
-                    .await
-                    .map_err(internal)?;
-                self.sign_in(player.clone(), client.as_deref());
-                Ok(json!({"token": token, "player": player.view()}))
-            }
-            Command::Auth { token, client } => {
-                if !token_well_formed(&token) {
-                    return Err(ProtoError::new(
-                        ErrorCode::BadToken,
-                        "a token is 32 hexadecimal digits",
-                    ));
-                }
-                let Some(player) = self
-                    .hall
-                    .store
-                    .player_by_token(&token)
-                    .await
-                    .map_err(internal)?
-                else {
-                    return Err(ProtoError::new(ErrorCode::BadToken, "unknown token"));
-                };
-                self.sign_in(player.clone(), client.as_deref());
-                Ok(json!({"player": player.view(), "rooms": self.hall.seated_rooms(player.id)}))
-            }
-            Command::Leaderboard { limit } => {
-                let limit = limit.unwrap_or(20).clamp(1, 100);
-                let players = self.hall.store.leaderboard(limit).await.map_err(internal)?;
-                let entries: Vec<Value> = players
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| json!({"rank": i + 1, "player": p.view()}))
-                    .collect();
-                Ok(json!({"entries": entries}))
-            }
-            Command::MyGames { limit } => {
-                let player = self.require_player()?;
-                let games = self
-                    .hall
-                    .store
-                    .player_games(player.id, limit.unwrap_or(20).clamp(1, 100))
-                    .await
-                    .map_err(internal)?;
-                Ok(json!({"games": games}))
-            }
-            Command::HallUnsubscribe => {
-                self.hall.unsubscribe(self.outbox.id);
-                Ok(json!({}))
-            }
-            _ => Err(ProtoError::new(ErrorCode::Internal, "not a local command")),
+    async fn guest(&mut self, name: String, client: Option<String>) -> Outcome {
+        check_name(&name).map_err(|e| invalid(e.to_string()))?;
+        let (player, token) = self
+            .hall
+            .store
+            .create_player(&name, None)
+            .await
+            .map_err(internal)?;
+        self.sign_in(player.clone(), client.as_deref());
+        Ok(signed_in(token, &player))
+    }
+
+    async fn login(&mut self, name: String, password: String, client: Option<String>) -> Outcome {
+        let found = self.hall.store.account(&name).await.map_err(internal)?;
+        let Some((player, hash)) = found else {
+            return Err(ProtoError::new(
+                ErrorCode::BadCredentials,
+                "wrong name or password",
+            ));
+        };
+        let ok = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
+            .await
+            .unwrap_or(false);
+        if !ok {
+            return Err(ProtoError::new(
+                ErrorCode::BadCredentials,
+                "wrong name or password",
+            ));
         }
+        let token = self
+            .hall
+            .store
+            .issue_token(player.id)
+            .await
+            .map_err(internal)?;
+        self.sign_in(player.clone(), client.as_deref());
+        Ok(signed_in(token, &player))
+    }
+
+    async fn auth(&mut self, token: String, client: Option<String>) -> Outcome {
+        if !token_well_formed(&token) {
+            return Err(ProtoError::new(
+                ErrorCode::BadToken,
+                "a token is 32 hexadecimal digits",
+            ));
+        }
+        let Some(player) = self
+            .hall
+            .store
+            .player_by_token(&token)
+            .await
+            .map_err(internal)?
+        else {
+            return Err(ProtoError::new(ErrorCode::BadToken, "unknown token"));
+        };
+        self.sign_in(player.clone(), client.as_deref());
+        Ok(Ack::Authed(Authed {
+            player: player.view(),
+            rooms: self.hall.seated_rooms(player.id),
+        }))
+    }
+
+    async fn leaderboard(&self, limit: Option<i64>) -> Outcome {
+        let limit = limit.unwrap_or(20).clamp(1, 100);
+        let players = self.hall.store.leaderboard(limit).await.map_err(internal)?;
+        let entries = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Ranked {
+                rank: i + 1,
+                player: p.view(),
+            })
+            .collect();
+        Ok(Ack::Leaderboard(Leaderboard { entries }))
+    }
+
+    async fn my_games(&self, limit: Option<i64>) -> Outcome {
+        let player = self.require_player()?;
+        let games = self
+            .hall
+            .store
+            .player_games(player.id, limit.unwrap_or(20).clamp(1, 100))
+            .await
+            .map_err(internal)?;
+        Ok(Ack::MyGames(MyGames { games }))
     }
 
     fn require_player(&self) -> Result<&Player, ProtoError> {
@@ -407,7 +418,12 @@ impl Conn {
         self.player = Some(player);
     }
 
-    async fn register(&mut self, name: String, password: String, client: Option<String>) -> Answer {
+    async fn register(
+        &mut self,
+        name: String,
+        password: String,
+        client: Option<String>,
+    ) -> Outcome {
         check_name(&name).map_err(|e| invalid(e.to_string()))?;
         check_password(&password).map_err(|e| invalid(e.to_string()))?;
         if self.hall.store.name_taken(&name).await.map_err(internal)? {
@@ -448,32 +464,29 @@ impl Conn {
                 })?,
         };
         self.sign_in(player.clone(), client.as_deref());
-        Ok(json!({"token": token, "player": player.view()}))
+        Ok(signed_in(token, &player))
     }
 
-    /// Sends a join to a room on behalf of create/quick match; the room answers.
+    /// The request of this connection's player for a room.
+    fn request(&self, id: u64, player: Option<Player>, order: Order) -> RoomRequest {
+        RoomRequest {
+            outbox: self.outbox.clone(),
+            player,
+            client: self.client.clone(),
+            id,
+            order,
+        }
+    }
+
+    /// Sits the player in a room it created or quick match opened; the room answers.
     async fn enter_room(&mut self, id: u64, handle: RoomHandle, player: Player) -> Reply {
-        let command = Command::JoinRoom {
-            room: handle.code().to_owned(),
-            seat: None,
-            since: None,
-        };
-        match handle
-            .command(
-                &self.outbox,
-                Some(player),
-                self.client.clone(),
-                id,
-                command,
-                false,
-            )
-            .await
-        {
-            Some(frame) => {
+        let request = self.request(id, Some(player), Order::Enter);
+        match handle.command(request).await {
+            Ok(answered) => {
                 self.rooms.insert(handle.code().to_owned(), handle);
-                Reply::Sent(frame)
+                Reply::Sent(answered.frame)
             }
-            None => Reply::Answer(Err(ProtoError::new(
+            Err(RoomClosed) => Reply::Answer(Err(ProtoError::new(
                 ErrorCode::NoRoom,
                 "the room has closed",
             ))),
@@ -490,21 +503,12 @@ impl Conn {
                 continue;
             };
             // Only a free seat is a match; a full room answers quietly and we try the next.
-            let command = Command::QuickJoin;
-            if let Some(frame) = handle
-                .command(
-                    &self.outbox,
-                    Some(player.clone()),
-                    self.client.clone(),
-                    id,
-                    command,
-                    true,
-                )
-                .await
-                && frame.as_str().contains("\"type\":\"ack\"")
+            let request = self.request(id, Some(player.clone()), Order::QuickJoin);
+            if let Ok(answered) = handle.command(request).await
+                && answered.outcome.is_ok()
             {
                 self.rooms.insert(code, handle);
-                return Reply::Sent(frame);
+                return Reply::Sent(answered.frame);
             }
         }
         match open_room(
@@ -521,78 +525,49 @@ impl Conn {
     }
 
     /// A command for a room's task.
-    async fn room_command(&mut self, id: u64, mut code: String, command: Command) -> Utf8Bytes {
-        code.make_ascii_uppercase();
+    async fn room_command(&mut self, id: u64, command: RoomCommand) -> Utf8Bytes {
+        let RoomCommand { mut room, action } = command;
+        room.make_ascii_uppercase();
         // A room this connection is in is known here: no lookup in the hall's shared map.
-        let known = self.rooms.get(&code).filter(|h| !h.is_closed()).cloned();
-        let handle = match known.or_else(|| self.hall.room(&code)) {
-            Some(handle) => handle,
-            None => {
-                let frame = Utf8Bytes::from(error_frame(
-                    Some(id),
-                    &ProtoError::new(ErrorCode::NoRoom, format!("no room {code}")),
-                ));
-                self.outbox.send(frame.clone());
-                return frame;
-            }
+        let known = self.rooms.get(&room).filter(|h| !h.is_closed()).cloned();
+        let Some(handle) = known.or_else(|| self.hall.room(&room)) else {
+            return self.send_error(id, ErrorCode::NoRoom, format!("no room {room}"));
         };
         let joins = matches!(
-            command,
-            Command::JoinRoom { .. } | Command::Spectate { .. } | Command::TakeSeat { .. }
+            action,
+            RoomAction::JoinRoom { .. } | RoomAction::Spectate { .. } | RoomAction::TakeSeat { .. }
         );
-        let leaves = matches!(command, Command::LeaveRoom { .. });
-        match handle
-            .command(
-                &self.outbox,
-                self.player.clone(),
-                self.client.clone(),
-                id,
-                command,
-                false,
-            )
-            .await
-        {
-            Some(frame) => {
-                let ok = frame.as_str().contains("\"type\":\"ack\"");
-                if ok && joins {
-                    self.rooms.insert(code, handle);
-                } else if ok && leaves {
-                    self.rooms.remove(&code);
+        let leaves = matches!(action, RoomAction::LeaveRoom { .. });
+        let request = self.request(id, self.player.clone(), Order::Command(action));
+        match handle.command(request).await {
+            Ok(answered) => {
+                if answered.outcome.is_ok() && joins {
+                    self.rooms.insert(room, handle);
+                } else if answered.outcome.is_ok() && leaves {
+                    self.rooms.remove(&room);
                 }
-                frame
+                answered.frame
             }
-            None => {
-                let frame = Utf8Bytes::from(error_frame(
-                    Some(id),
-                    &ProtoError::new(ErrorCode::NoRoom, format!("room {code} has closed")),
-                ));
-                self.outbox.send(frame.clone());
-                frame
+            Err(RoomClosed) => {
+                self.send_error(id, ErrorCode::NoRoom, format!("room {room} has closed"))
             }
         }
     }
+
+    /// Sends an error answer made here and returns its frame.
+    fn send_error(&self, id: u64, code: ErrorCode, message: String) -> Utf8Bytes {
+        let frame = Utf8Bytes::from(error_frame(Some(id), &ProtoError::new(code, message)));
+        self.outbox.send(frame.clone());
+        frame
+    }
 }
 
-/// The room a command is addressed to, if it is a room command.
-fn room_of(command: &Command) -> Option<&str> {
-    match command {
-        Command::JoinRoom { room, .. }
-        | Command::Spectate { room, .. }
-        | Command::TakeSeat { room, .. }
-        | Command::Ready { room, .. }
-        | Command::AddBot { room, .. }
-        | Command::RemoveBot { room, .. }
-        | Command::Chat { room, .. }
-        | Command::LeaveRoom { room, .. }
-        | Command::Roll { room }
-        | Command::Move { room, .. }
-        | Command::UseItem { room, .. }
-        | Command::Autoplay { room, .. }
-        | Command::Resign { room }
-        | Command::OfferDraw { room }
-        | Command::AnswerDraw { room, .. } => Some(room),
-        _ => None,
-    }
+/// The answer of a sign-in that issued a token.
+fn signed_in(token: String, player: &Player) -> Ack {
+    Ack::SignedIn(SignedIn {
+        token,
+        player: player.view(),
+    })
 }
 
 /// The same answer again, marked as a repeat.
