@@ -13,7 +13,7 @@ use serde_json::json;
 use tower_http::services::ServeDir;
 
 use crate::hall::Hall;
-use crate::protocol::MAX_MESSAGE_BYTES;
+use crate::protocol::{Leaderboard, MAX_MESSAGE_BYTES, MyGames};
 use crate::record::record_json;
 use crate::replay::replay_frames;
 use crate::ws::{HARD_MAX_MESSAGE_BYTES, serve_socket};
@@ -117,7 +117,7 @@ async fn player_games(
 ) -> Response {
     let limit = limit.limit.unwrap_or(20).clamp(1, 100);
     match hall.store.player_games(id, limit).await {
-        Ok(games) => Json(json!({"games": games})).into_response(),
+        Ok(games) => Json(MyGames { games }).into_response(),
         Err(_) => failed(),
     }
 }
@@ -125,14 +125,7 @@ async fn player_games(
 async fn leaderboard(State(hall): State<Arc<Hall>>, Query(limit): Query<Limit>) -> Response {
     let limit = limit.limit.unwrap_or(20).clamp(1, 100);
     match hall.store.leaderboard(limit).await {
-        Ok(players) => {
-            let entries: Vec<_> = players
-                .iter()
-                .enumerate()
-                .map(|(i, p)| json!({"rank": i + 1, "player": p.view()}))
-                .collect();
-            Json(json!({"entries": entries})).into_response()
-        }
+        Ok(players) => Json(Leaderboard::ranking(&players)).into_response(),
         Err(_) => failed(),
     }
 }

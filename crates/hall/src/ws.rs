@@ -18,7 +18,7 @@ use crate::hall::{AnswerCache, Hall};
 use crate::outbox::{Out, Outbox};
 use crate::protocol::{
     Ack, Authed, Command, ErrorCode, GameKind, HallCommand, Leaderboard, MAX_MESSAGE_BYTES,
-    MyGames, Outcome, Pong, ProtoError, Ranked, RoomAction, RoomCommand, SignedIn, answer_frame,
+    MyGames, Outcome, Pong, ProtoError, RoomAction, RoomCommand, SignedIn, answer_frame,
     error_frame, parse_command, welcome_frame,
 };
 use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
@@ -375,15 +375,7 @@ impl Conn {
     async fn leaderboard(&self, limit: Option<i64>) -> Outcome {
         let limit = limit.unwrap_or(20).clamp(1, 100);
         let players = self.hall.store.leaderboard(limit).await.map_err(internal)?;
-        let entries = players
-            .iter()
-            .enumerate()
-            .map(|(i, p)| Ranked {
-                rank: i + 1,
-                player: p.view(),
-            })
-            .collect();
-        Ok(Ack::Leaderboard(Leaderboard { entries }))
+        Ok(Ack::Leaderboard(Leaderboard::ranking(&players)))
     }
 
     async fn my_games(&self, limit: Option<i64>) -> Outcome {

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ErrorCode, ProtoError};
-use crate::accounts::PlayerView;
+use crate::accounts::{Player, PlayerView};
 use crate::store::GameSummary;
 
 /// The answer to one command: an `ack` with its result, or an `error`.
@@ -125,6 +125,21 @@ pub struct Authed {
 pub struct Leaderboard {
     /// Best first.
     pub entries: Vec<Ranked>,
+}
+
+impl Leaderboard {
+    /// The leaderboard of players listed best first.
+    pub fn ranking(players: &[Player]) -> Leaderboard {
+        let entries = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Ranked {
+                rank: i + 1,
+                player: p.view(),
+            })
+            .collect();
+        Leaderboard { entries }
+    }
 }
 
 /// One line of the leaderboard.

@@ -21,7 +21,7 @@ pub use answer::{
 pub use command::{Command, HallCommand, RoomAction, RoomCommand};
 pub use error::{ErrorCode, ProtoError};
 pub use hall::{HallMessage, RoomSummary, SummarySeat};
-pub use parse::{names_variant, parse_command, variant_names};
+pub use parse::{name_variants, names_variant, parse_command, variant_names};
 pub use room::{
     AutoplayReason, ChatLine, GameEvent, GameResult, OutReason, ResultLine, RoomEvent, RoomMessage,
     RoomState, RoomStatus, SeatView, TurnView,
@@ -142,6 +142,8 @@ mod tests {
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
         assert_eq!(variant_names::<HallCommand>("type").len(), 11);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
+        assert_eq!(name_variants::<ErrorCode>().len(), 23);
+        assert!(name_variants::<ErrorCode>().contains(&"confirm_escape"));
     }
 
     #[test]

@@ -94,6 +94,17 @@ pub fn variant_names<'de, T: Deserialize<'de>>(tag: &'static str) -> &'static [&
     }
 }
 
+/// The variant names of a plain enum of names (such as [`ErrorCode`]), as its own
+/// `Deserialize` knows them.
+pub fn name_variants<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    use serde::de::IntoDeserializer;
+    let name: serde::de::value::StrDeserializer<'_, ProbeError> = "\u{0}".into_deserializer();
+    match T::deserialize(name) {
+        Err(ProbeError::UnknownVariant(names)) => names,
+        Ok(_) | Err(ProbeError::Other) => &[],
+    }
+}
+
 /// Whether `name` is the tag of one of the variants of `T` (an enum tagged by `tag`).
 pub fn names_variant<'de, T: Deserialize<'de>>(tag: &'static str, name: &str) -> bool {
     matches!(probe::<T>(tag, name), Probe::Known)

@@ -6,7 +6,6 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 use super::GameKind;
 use crate::accounts::PlayerView;
@@ -25,14 +24,15 @@ pub enum RoomMessage {
         /// The room.
         state: RoomState,
     },
-    /// One change, taking the room from version `v − 1` to `v`.
+    /// One change, taking the room from version `v − 1` to `v`. (The room writes this frame
+    /// straight into one buffer around the event's text, with these keys: see `Room::emit`.)
     Event {
         /// The room's code.
         room: String,
         /// The version this event makes.
         v: u64,
         /// What changed: a [`RoomEvent`] or a [`GameEvent`], tagged by `kind`.
-        event: Box<RawValue>,
+        event: Value,
     },
 }
 
