@@ -33,7 +33,7 @@ pub struct PlayerView {
     pub name: String,
     /// Whether this is a guest.
     pub guest: bool,
-    /// Score.
+    /// Current score (积分), 1000 at the start (P-SCORE).
     pub score: i64,
     /// Level derived from the score.
     pub level: i64,

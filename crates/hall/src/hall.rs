@@ -67,9 +67,9 @@ fn hall_frame(message: &HallMessage) -> Utf8Bytes {
 
 /// Shared state of the whole hall: cheap to clone behind an `Arc`.
 pub struct Hall {
-    /// Settings.
+    /// The settings the hall was started with (limits, timers, delays).
     pub config: Config,
-    /// The database.
+    /// Where players, games and waiting rooms are kept.
     pub store: Store,
     rooms: Mutex<HashMap<String, RoomHandle>>,
     listings: Mutex<HashMap<String, Listing>>,

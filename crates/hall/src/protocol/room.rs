@@ -22,7 +22,7 @@ pub enum RoomMessage {
         /// The version the state is at (the number of events so far).
         v: u64,
         /// The room.
-        state: RoomState,
+        state: Box<RoomState>,
     },
     /// One change, taking the room from version `v − 1` to `v`. (The room writes this frame
     /// straight into one buffer around the event's text, with these keys: see `Room::emit`.)
@@ -270,7 +270,7 @@ pub enum RoomEvent {
         seat: usize,
         /// On or off.
         on: bool,
-        /// Why.
+        /// What switched it.
         reason: AutoplayReason,
     },
     /// A seated player's connection closed during the game (P-DISCONNECT).
@@ -296,7 +296,7 @@ pub enum RoomEvent {
     Out {
         /// The seat.
         seat: usize,
-        /// How.
+        /// How the player left.
         reason: OutReason,
     },
     /// Jungle: a draw is offered (P-JUNGLE-DRAW).

@@ -53,7 +53,7 @@ impl Room {
         let message = RoomMessage::Snapshot {
             room: self.code.clone(),
             v: self.version,
-            state,
+            state: Box::new(state),
         };
         serde_json::to_string(&message).expect("a snapshot serialises")
     }
