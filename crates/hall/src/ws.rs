@@ -17,7 +17,7 @@ use crate::accounts::{
 use crate::hall::{AnswerCache, Hall};
 use crate::outbox::{Out, Outbox};
 use crate::protocol::{
-    Ack, Authed, Command, ErrorCode, GameKind, HallCommand, Leaderboard, MAX_MESSAGE_BYTES,
+    Ack, Answer, Authed, Command, ErrorCode, GameKind, HallCommand, Leaderboard, MAX_MESSAGE_BYTES,
     MyGames, Outcome, Pong, ProtoError, RoomAction, RoomCommand, SignedIn, answer_frame,
     error_frame, parse_command, welcome_frame,
 };
@@ -564,11 +564,9 @@ fn signed_in(token: String, player: &Player) -> Ack {
 
 /// The same answer again, marked as a repeat.
 fn mark_repeat(frame: &str) -> String {
-    match serde_json::from_str::<Value>(frame) {
-        Ok(mut value) => {
-            value["repeat"] = Value::Bool(true);
-            value.to_string()
-        }
+    match serde_json::from_str::<Answer>(frame) {
+        Ok(answer) => answer.repeated().to_text(),
+        // Every remembered frame is an answer this server wrote; sent as it was otherwise.
         Err(_) => frame.to_owned(),
     }
 }

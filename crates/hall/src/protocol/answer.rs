@@ -29,6 +29,9 @@ pub enum Answer {
         code: ErrorCode,
         /// Why, in words.
         message: String,
+        /// Present (true) when the id was answered before and this is that answer again.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        repeat: bool,
     },
 }
 
@@ -51,7 +54,16 @@ impl Answer {
             id,
             code: error.code,
             message: error.message.clone(),
+            repeat: false,
         }
+    }
+
+    /// The same answer, marked as given before (a repeated id, §2).
+    pub fn repeated(mut self) -> Answer {
+        match &mut self {
+            Answer::Ack { repeat, .. } | Answer::Error { repeat, .. } => *repeat = true,
+        }
+        self
     }
 
     /// The frame's text.
