@@ -21,21 +21,6 @@ export function normalizeGame(game) {
   return game;
 }
 
-/**
- * The room's game, 'flight' or 'jungle'. The snapshot names it in `game`, but `game` is also
- * the game view (a JSON object with the later key wins), so fall back on the view's `kind` and
- * on the options only the one game has.
- */
-export function gameKind(state) {
-  if (typeof state.game === 'string') return state.game;
-  if (state.game?.kind) return state.game.kind;
-  if (state.game_kind) return state.game_kind;
-  const o = state.options || {};
-  if ('stake' in o || 'preset' in o || 'planes' in o) return 'flight';
-  if ('order' in o || 'level' in o || 'leopard_leaps' in o) return 'jungle';
-  return (state.seats?.length || 0) > 2 ? 'flight' : 'jungle';
-}
-
 /** Apply one room event to the room state (everything but animation). */
 export function applyEvent(state, ev) {
   if (ev.game) normalizeGame(ev.game);
@@ -224,9 +209,7 @@ export class RoomView {
 
   onSnapshot(msg) {
     this.state = msg.state;
-    this.state.game_kind = gameKind(msg.state);
     if (this.state.draw_offer === undefined) this.state.draw_offer = this.state.game?.draw_offer ?? null;
-    if (typeof this.state.game === 'string') this.state.game = null;
     normalizeGame(this.state.game);
     this.v = msg.v;
     this.render();
@@ -270,8 +253,9 @@ export class RoomView {
 
   async refreshScore() {
     const me = this.state.result?.players?.find((p) => p.player_id === this.app.player?.id);
+    // The server sends the level with the score (docs/protocol.md §5, `game_over`).
     if (me && me.score !== null && me.score !== undefined) {
-      updatePlayer({ score: me.score, level: 1 + Math.min(29, Math.floor(Math.max(0, me.score - 1000) / 100)) });
+      updatePlayer({ score: me.score, level: me.level });
     }
   }
 
@@ -323,9 +307,9 @@ export class RoomView {
       this.renderSide();
       return;
     }
-    if (!this.gameView || this.gameView.kind !== gameKind(this.state)) {
+    if (!this.gameView || this.gameView.kind !== this.state.game_kind) {
       this.gameView?.destroy?.();
-      this.gameView = gameKind(this.state) === 'jungle' ? new JungleView(this) : new FlightView(this);
+      this.gameView = this.state.game_kind === 'jungle' ? new JungleView(this) : new FlightView(this);
     }
     // After a game: the final position, and under it the seats for the next game.
     if (this.state.status === 'waiting') mount(this.main, this.gameView.el, this.renderSeats());
@@ -428,7 +412,7 @@ export class RoomView {
     const parts = [];
     if (this.gameView?.dock) parts.push(this.gameView.dock);
     if (this.gameView?.sidePanel) parts.push(this.gameView.sidePanel());
-    if (gameKind(this.state) !== 'jungle' && (this.state.commitment || this.state.status !== 'waiting')) {
+    if (this.state.game_kind !== 'jungle' && (this.state.commitment || this.state.status !== 'waiting')) {
       parts.push(this.fair.render(this.state.commitment, this.state.seed));
     }
     mount(this.side, parts);
@@ -469,11 +453,11 @@ export class RoomView {
         h('h2', {}, '🏁 ', t('game_over')),
         h('p', { class: 'result-reason' }, t(`reason_${r.reason}`)),
         h('table', { class: 'result-table' },
-          h('thead', {}, h('tr', {}, h('th', {}, t('rank')), h('th', {}, t('player')), gameKind(this.state) === 'flight' ? h('th', {}, '✈') : null, h('th', {}, t('delta')))),
+          h('thead', {}, h('tr', {}, h('th', {}, t('rank')), h('th', {}, t('player')), this.state.game_kind === 'flight' ? h('th', {}, '✈') : null, h('th', {}, t('delta')))),
           h('tbody', {}, rows.map((p) => h('tr', { class: p.player_id && p.player_id === me ? 'me-row' : '' },
             h('td', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
             h('td', {}, h('span', { class: `dot c-${this.state.seats[p.seat]?.colour || ''}` }), p.name),
-            gameKind(this.state) === 'flight' ? h('td', {}, `${p.finished ?? 0}`, p.captures ? ` · 💥${p.captures}` : '') : null,
+            this.state.game_kind === 'flight' ? h('td', {}, `${p.finished ?? 0}`, p.captures ? ` · 💥${p.captures}` : '') : null,
             h('td', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
         h('div', { class: 'row' },
           r.game_id ? h('a', { class: 'btn btn-primary', href: `#/replay/${r.game_id}`, id: 'view-replay' }, '▶ ', t('view_replay')) : null,

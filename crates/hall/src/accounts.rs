@@ -2,7 +2,7 @@
 
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// Every player's starting score (P-SCORE).
@@ -25,7 +25,7 @@ pub struct Player {
 }
 
 /// The wire form of a player, with its level.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct PlayerView {
     /// Database id.
     pub id: i64,
@@ -33,7 +33,7 @@ pub struct PlayerView {
     pub name: String,
     /// Whether this is a guest.
     pub guest: bool,
-    /// Score.
+    /// Current score (积分), 1000 at the start (P-SCORE).
     pub score: i64,
     /// Level derived from the score.
     pub level: i64,

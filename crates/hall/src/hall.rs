@@ -6,11 +6,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::Utf8Bytes;
-use serde_json::{Value, json};
 
 use crate::config::Config;
 use crate::outbox::{ConnId, Outbox};
-use crate::protocol::GameKind;
+use crate::protocol::{GameKind, HallMessage, RoomStatus, RoomSummary};
 use crate::room::RoomHandle;
 use crate::store::Store;
 
@@ -49,17 +48,28 @@ type Caches = HashMap<(i64, String), Arc<Mutex<AnswerCache>>>;
 #[derive(Clone, Debug)]
 struct Listing {
     game: GameKind,
-    summary: Value,
-    waiting: bool,
+    summary: RoomSummary,
     free_seats: usize,
     taken_seats: usize,
 }
 
+impl Listing {
+    /// Whether the room waits for players (seats may be free).
+    fn waiting(&self) -> bool {
+        self.summary.status == RoomStatus::Waiting
+    }
+}
+
+/// The text frame of a hall message.
+fn hall_frame(message: &HallMessage) -> Utf8Bytes {
+    Utf8Bytes::from(serde_json::to_string(message).expect("a hall message serialises"))
+}
+
 /// Shared state of the whole hall: cheap to clone behind an `Arc`.
 pub struct Hall {
-    /// Settings.
+    /// The settings the hall was started with (limits, timers, delays).
     pub config: Config,
-    /// The database.
+    /// Where players, games and waiting rooms are kept.
     pub store: Store,
     rooms: Mutex<HashMap<String, RoomHandle>>,
     listings: Mutex<HashMap<String, Listing>>,
@@ -143,7 +153,7 @@ impl Hall {
         &self,
         code: &str,
         game: GameKind,
-        summary: Option<Value>,
+        summary: Option<RoomSummary>,
         free_seats: usize,
         taken_seats: usize,
     ) {
@@ -151,16 +161,15 @@ impl Hall {
             self.unlist(code);
             return;
         };
-        let waiting = summary["status"] == "waiting";
-        let frame = Utf8Bytes::from(
-            json!({"type": "hall_room", "game": game.name(), "room": summary}).to_string(),
-        );
+        let frame = hall_frame(&HallMessage::HallRoom {
+            game,
+            room: summary.clone(),
+        });
         self.listings.lock().expect("listings lock").insert(
             code.to_owned(),
             Listing {
                 game,
                 summary,
-                waiting,
                 free_seats,
                 taken_seats,
             },
@@ -171,9 +180,11 @@ impl Hall {
     fn unlist(&self, code: &str) {
         let removed = self.listings.lock().expect("listings lock").remove(code);
         if let Some(listing) = removed {
-            let frame =
-                json!({"type": "hall_room_removed", "game": listing.game.name(), "code": code});
-            self.tell_subscribers(listing.game, Utf8Bytes::from(frame.to_string()));
+            let frame = hall_frame(&HallMessage::HallRoomRemoved {
+                game: listing.game,
+                code: code.to_owned(),
+            });
+            self.tell_subscribers(listing.game, frame);
         }
     }
 
@@ -188,17 +199,20 @@ impl Hall {
 
     /// Follows one game's list: sends the whole list now, then every change.
     pub fn subscribe(&self, game: GameKind, outbox: &Outbox) {
-        let rooms: Vec<Value> = {
+        let rooms: Vec<RoomSummary> = {
             let listings = self.listings.lock().expect("listings lock");
             let mut rooms: Vec<&Listing> = listings.values().filter(|l| l.game == game).collect();
-            rooms.sort_by_key(|l| (!l.waiting, l.summary["code"].as_str().map(str::to_owned)));
+            // Rooms to sit in first, then rooms to watch.
+            rooms.sort_by(|a, b| {
+                (!a.waiting(), &a.summary.code).cmp(&(!b.waiting(), &b.summary.code))
+            });
             rooms.into_iter().map(|l| l.summary.clone()).collect()
         };
         self.subscribers
             .lock()
             .expect("subscribers lock")
             .insert(outbox.id, (game, outbox.clone()));
-        outbox.send_text(json!({"type": "hall", "game": game.name(), "rooms": rooms}).to_string());
+        outbox.send(hall_frame(&HallMessage::Hall { game, rooms }));
     }
 
     /// Stops following the list.
@@ -214,7 +228,7 @@ impl Hall {
         let listings = self.listings.lock().expect("listings lock");
         let mut found: Vec<(usize, &String)> = listings
             .iter()
-            .filter(|(_, l)| l.game == game && l.waiting && l.free_seats > 0)
+            .filter(|(_, l)| l.game == game && l.waiting() && l.free_seats > 0)
             .map(|(code, l)| (l.taken_seats, code))
             .collect();
         found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));

@@ -8,12 +8,11 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use tower_http::services::ServeDir;
 
 use crate::hall::Hall;
-use crate::protocol::MAX_MESSAGE_BYTES;
+use crate::protocol::{Leaderboard, MAX_MESSAGE_BYTES, MyGames};
 use crate::record::record_json;
 use crate::replay::replay_frames;
 use crate::ws::{HARD_MAX_MESSAGE_BYTES, serve_socket};
@@ -41,12 +40,34 @@ pub fn app(hall: Arc<Hall>) -> Router {
     router.with_state(hall)
 }
 
-async fn health(State(hall): State<Arc<Hall>>) -> Json<serde_json::Value> {
-    Json(json!({
-        "status": "ok",
-        "rooms": hall.room_count(),
-        "connections": hall.connection_count(),
-    }))
+/// The body of `/health`.
+#[derive(Serialize)]
+struct Health {
+    /// Always `ok`: an answer at all is the news.
+    status: &'static str,
+    /// Open rooms.
+    rooms: usize,
+    /// Open WebSocket connections.
+    connections: usize,
+}
+
+/// The body of a refused API request.
+#[derive(Serialize)]
+struct ApiError {
+    /// What went wrong, in words.
+    error: String,
+}
+
+async fn health(State(hall): State<Arc<Hall>>) -> Json<Health> {
+    Json(Health {
+        status: "ok",
+        rooms: hall.room_count(),
+        connections: hall.connection_count(),
+    })
+}
+
+fn api_error(status: StatusCode, error: String) -> Response {
+    (status, Json(ApiError { error })).into_response()
 }
 
 async fn upgrade(ws: WebSocketUpgrade, State(hall): State<Arc<Hall>>) -> Response {
@@ -60,19 +81,14 @@ async fn upgrade(ws: WebSocketUpgrade, State(hall): State<Arc<Hall>>) -> Respons
 }
 
 fn not_found(what: &str) -> Response {
-    (
-        StatusCode::NOT_FOUND,
-        Json(json!({"error": format!("no {what}")})),
-    )
-        .into_response()
+    api_error(StatusCode::NOT_FOUND, format!("no {what}"))
 }
 
 fn failed() -> Response {
-    (
+    api_error(
         StatusCode::INTERNAL_SERVER_ERROR,
-        Json(json!({"error": "storage failed"})),
+        "storage failed".to_owned(),
     )
-        .into_response()
 }
 
 async fn game_record(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Response {
@@ -97,11 +113,7 @@ async fn game_replay(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Resp
     }
     match replay_frames(&record) {
         Ok(frames) => Json(frames).into_response(),
-        Err(e) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Json(json!({"error": e.to_string()})),
-        )
-            .into_response(),
+        Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
 }
 
@@ -117,7 +129,7 @@ async fn player_games(
 ) -> Response {
     let limit = limit.limit.unwrap_or(20).clamp(1, 100);
     match hall.store.player_games(id, limit).await {
-        Ok(games) => Json(json!({"games": games})).into_response(),
+        Ok(games) => Json(MyGames { games }).into_response(),
         Err(_) => failed(),
     }
 }
@@ -125,14 +137,7 @@ async fn player_games(
 async fn leaderboard(State(hall): State<Arc<Hall>>, Query(limit): Query<Limit>) -> Response {
     let limit = limit.limit.unwrap_or(20).clamp(1, 100);
     match hall.store.leaderboard(limit).await {
-        Ok(players) => {
-            let entries: Vec<_> = players
-                .iter()
-                .enumerate()
-                .map(|(i, p)| json!({"rank": i + 1, "player": p.view()}))
-                .collect();
-            Json(json!({"entries": entries})).into_response()
-        }
+        Ok(players) => Json(Leaderboard::ranking(&players)).into_response(),
         Err(_) => failed(),
     }
 }

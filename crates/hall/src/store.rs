@@ -5,7 +5,7 @@
 //! commits many rooms' actions in a single transaction (group commit), so the rule "an action is
 //! stored before it is acknowledged" (P-DURABLE) stays cheap under load.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Executor, Row};
 use std::sync::Arc;
@@ -102,7 +102,7 @@ pub struct ScoreLine {
 }
 
 /// A finished game in a player's list.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSummary {
     /// Database id of the game.
     pub game_id: i64,

@@ -9,7 +9,9 @@ use tokio::time::Instant;
 
 use super::{OutReason, Room, Running, Status};
 use crate::game::{Act, GameSession, WireEvent, wire};
-use crate::protocol::{Answer, ErrorCode, GameKind, ProtoError};
+use crate::protocol::{
+    Ack, AutoplayReason, ErrorCode, GameKind, Outcome, ProtoError, RoomEvent, TurnView,
+};
 use crate::store::NewGame;
 use crate::time::now_ms;
 
@@ -42,16 +44,6 @@ pub struct CommandRef {
     pub id: u64,
 }
 
-/// The `turn` event, written without building a JSON tree (one per decision).
-#[derive(Serialize)]
-struct TurnEvent {
-    kind: &'static str,
-    seat: usize,
-    need: &'static str,
-    deadline: i64,
-    seconds: u64,
-}
-
 /// Jungle timeouts allowed; the next one loses (P-JUNGLE-TIMEOUT).
 pub const JUNGLE_TIMEOUTS_ALLOWED: u32 = 3;
 
@@ -61,7 +53,7 @@ fn err(code: ErrorCode, message: impl Into<String>) -> ProtoError {
 
 impl Room {
     /// A command from a seated person.
-    pub(super) async fn player_act(&mut self, player: i64, act: Act) -> Answer {
+    pub(super) async fn player_act(&mut self, player: i64, act: Act) -> Outcome {
         if self.game.is_none() {
             return Err(err(
                 ErrorCode::NotPlaying,
@@ -81,7 +73,7 @@ impl Room {
     }
 
     /// Checks, applies, stores, then announces one action.
-    pub(super) async fn perform(&mut self, seat: usize, act: Act, auto: bool) -> Answer {
+    pub(super) async fn perform(&mut self, seat: usize, act: Act, auto: bool) -> Outcome {
         let (events, roll, ack) = self.apply(seat, &act, auto)?;
         if !self.replaying {
             // Only the act a person's command asked for carries the command (the first one).
@@ -132,7 +124,7 @@ impl Room {
         seat: usize,
         act: &Act,
         auto: bool,
-    ) -> Result<(Vec<WireEvent>, Option<u8>, Value), ProtoError> {
+    ) -> Result<(Vec<WireEvent>, Option<u8>, Ack), ProtoError> {
         let kind = self.game_kind;
         let running = self
             .game
@@ -157,27 +149,31 @@ impl Room {
                     && offerer != seat
                 {
                     running.draw_offer = None;
-                    events.push(wire(&json!({"kind": "draw_declined", "seat": seat})));
+                    events.push(wire(&RoomEvent::DrawDeclined { seat }));
                 }
                 running.deadline = None;
                 events.extend(played.events);
-                return Ok((events, played.roll, played.ack));
+                return Ok((events, played.roll, game_ack(played.ack)?));
             }
             Act::Autoplay { on } => {
                 let s = &mut self.seats[seat];
                 s.autoplay = *on;
                 s.autoplay_for_away = false;
-                let reason = if auto { "timeout" } else { "choice" };
-                events.push(wire(
-                    &json!({"kind": "autoplay", "seat": seat, "on": on, "reason": reason}),
-                ));
+                let reason = if auto {
+                    AutoplayReason::Timeout
+                } else {
+                    AutoplayReason::Choice
+                };
+                events.push(wire(&RoomEvent::Autoplay {
+                    seat,
+                    on: *on,
+                    reason,
+                }));
             }
             Act::Timeout => {
                 self.seats[seat].timeouts += 1;
                 let count = self.seats[seat].timeouts;
-                events.push(wire(
-                    &json!({"kind": "timeout", "seat": seat, "count": count}),
-                ));
+                events.push(wire(&RoomEvent::Timeout { seat, count }));
                 running.deadline = None;
                 if count > JUNGLE_TIMEOUTS_ALLOWED {
                     events.extend(self.put_out(seat, OutReason::Timeouts));
@@ -203,7 +199,7 @@ impl Room {
                     return Err(err(ErrorCode::Illegal, "a draw offer is already open"));
                 }
                 running.draw_offer = Some(seat);
-                events.push(wire(&json!({"kind": "draw_offered", "seat": seat})));
+                events.push(wire(&RoomEvent::DrawOffered { seat }));
             }
             Act::DrawAnswer { accept } => {
                 match running.draw_offer {
@@ -214,11 +210,11 @@ impl Room {
                 if *accept {
                     running.session.agree_draw();
                 } else {
-                    events.push(wire(&json!({"kind": "draw_declined", "seat": seat})));
+                    events.push(wire(&RoomEvent::DrawDeclined { seat }));
                 }
             }
         }
-        Ok((events, None, json!({})))
+        Ok((events, None, Ack::DONE))
     }
 
     /// A player leaves the game: out for good, the game goes on without them or ends.
@@ -233,9 +229,7 @@ impl Room {
         s.autoplay = false;
         s.away_until = None;
         s.away_deadline = None;
-        let mut events = vec![wire(
-            &json!({"kind": "out", "seat": seat, "reason": reason.name()}),
-        )];
+        let mut events = vec![wire(&RoomEvent::Out { seat, reason })];
         events.extend(running.session.remove(seat));
         running.deadline = None;
         events
@@ -260,13 +254,12 @@ impl Room {
             running.deadline = Some(Instant::now() + length);
             running.deadline_ms = now_ms() + length.as_millis() as i64;
             let deadline = running.deadline_ms;
-            self.emit(TurnEvent {
-                kind: "turn",
+            self.emit(RoomEvent::Turn(TurnView {
                 seat,
-                need,
+                need: need.into(),
                 deadline,
                 seconds,
-            });
+            }));
         }
         self.schedule_bot();
     }
@@ -354,10 +347,12 @@ impl Room {
         });
         self.status = Status::Playing;
         self.last_result = None;
-        self.emit(json!({
-            "kind": "game_started", "colours": colours, "first": first,
-            "commitment": commitment, "game": view,
-        }));
+        self.emit(RoomEvent::GameStarted {
+            colours,
+            first,
+            commitment,
+            game: view,
+        });
         self.publish();
         tracing::info!(room = %self.code, game_id, "game started");
     }
@@ -426,7 +421,7 @@ impl Room {
         self.flush();
     }
 
-    fn report(&self, answer: Answer) {
+    fn report(&self, answer: Outcome) {
         if let Err(e) = answer {
             tracing::warn!(room = %self.code, error = %e, "an automatic action was refused");
         }
@@ -461,13 +456,17 @@ impl Room {
         let until = now_ms() + grace.as_millis() as i64;
         self.seats[seat].away_until = Some(until);
         self.seats[seat].away_deadline = Some(Instant::now() + grace);
-        self.emit(json!({"kind": "away", "seat": seat, "until": until}));
+        self.emit(RoomEvent::Away { seat, until });
         match self.game_kind {
             GameKind::Flight => {
                 if !self.seats[seat].autoplay {
                     self.seats[seat].autoplay = true;
                     self.seats[seat].autoplay_for_away = true;
-                    self.emit(json!({"kind": "autoplay", "seat": seat, "on": true, "reason": "disconnect"}));
+                    self.emit(RoomEvent::Autoplay {
+                        seat,
+                        on: true,
+                        reason: AutoplayReason::Disconnect,
+                    });
                     self.schedule_bot();
                 }
             }
@@ -484,14 +483,26 @@ impl Room {
             return;
         }
         self.seats[seat].away_deadline = None;
-        self.emit(json!({"kind": "back", "seat": seat}));
+        self.emit(RoomEvent::Back { seat });
         if self.seats[seat].autoplay_for_away {
             self.seats[seat].autoplay = false;
             self.seats[seat].autoplay_for_away = false;
-            self.emit(json!({"kind": "autoplay", "seat": seat, "on": false, "reason": "back"}));
+            self.emit(RoomEvent::Autoplay {
+                seat,
+                on: false,
+                reason: AutoplayReason::Back,
+            });
             self.schedule_bot();
         }
     }
+}
+
+/// The ack of a game's move, from the result the game wrote.
+fn game_ack(result: Value) -> Result<Ack, ProtoError> {
+    serde_json::from_value(result).map_err(|e| {
+        tracing::error!(error = %e, "a game answered with a result the protocol does not know");
+        err(ErrorCode::Internal, "the game's answer could not be read")
+    })
 }
 
 /// The level auto-play uses for a person.

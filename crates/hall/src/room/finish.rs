@@ -5,15 +5,16 @@
 use std::sync::Arc;
 
 use hangar_dice::Seed;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::time::Instant;
 
 use super::act::LoggedAct;
 use super::{OutReason, Room, Seat, Status};
+use crate::accounts::level;
 use crate::game::scoring::{FlightLine, Left, flight_deltas, jungle_deltas};
 use crate::game::{Ending, GameSession, check_options};
 use crate::hall::Hall;
-use crate::protocol::{GameKind, answer_frame};
+use crate::protocol::{GameKind, GameResult, ResultLine, RoomEvent, answer_frame};
 use crate::store::{ScoreLine, StoredGame};
 use crate::time::now_ms;
 
@@ -88,7 +89,7 @@ impl Room {
         };
         let ending = running.session.ending();
         let (deltas, reason) = self.score_deltas(&ending);
-        let mut players: Vec<Value> = Vec::new();
+        let mut players = Vec::new();
         let mut lines = Vec::new();
         for (i, seat) in self.seats.iter().enumerate() {
             let rank = ending.ranks[i].unwrap_or(self.seats.len() as u32);
@@ -105,30 +106,43 @@ impl Room {
             } else {
                 ending.finished[i]
             };
-            players.push(json!({
-                "seat": i, "name": seat.name(), "player_id": seat.player_id(), "rank": rank,
-                "finished": finished, "captures": ending.captures[i],
-                "delta": deltas[i], "score": Value::Null, "out": seat.out.map(|o| o.name()),
-            }));
+            players.push(ResultLine {
+                seat: i,
+                name: seat.name(),
+                player_id: seat.player_id(),
+                rank,
+                finished,
+                captures: ending.captures[i],
+                delta: deltas[i],
+                // Filled in once stored: the store gives the new scores.
+                score: None,
+                level: None,
+                out: seat.out,
+            });
         }
-        let mut result = json!({
-            "game_id": running.game_id,
-            "reason": reason,
-            "seed": running.seed.to_string(),
-            "commitment": running.commitment,
-            "players": players,
-        });
+        let mut result = GameResult {
+            game_id: running.game_id,
+            reason,
+            seed: running.seed.to_string(),
+            commitment: running.commitment.clone(),
+            players,
+        };
         let game_id = running.game_id;
         match self
             .hall
             .store
-            .finish_game(game_id, &result.to_string(), &lines)
+            .finish_game(
+                game_id,
+                &serde_json::to_string(&result).expect("a result serialises"),
+                &lines,
+            )
             .await
         {
             Ok(scores) => {
                 for (line, score) in lines.iter().zip(scores) {
                     let seat = line.seat as usize;
-                    result["players"][seat]["score"] = json!(score);
+                    result.players[seat].score = Some(score);
+                    result.players[seat].level = Some(level(score));
                     if let Some(player) = self.seats[seat].player.as_mut() {
                         player.score = score;
                     }
@@ -140,8 +154,10 @@ impl Room {
                 return;
             }
         }
-        tracing::info!(room = %self.code, game_id, reason = %result["reason"], "game over");
-        self.emit(json!({"kind": "game_over", "result": result}));
+        tracing::info!(room = %self.code, game_id, reason = %result.reason, "game over");
+        self.emit(RoomEvent::GameOver {
+            result: result.clone(),
+        });
         self.last_result = Some(result);
         self.game = None;
         self.status = Status::Waiting;

@@ -21,7 +21,10 @@ use crate::accounts::Player;
 use crate::game::{Act, GameSession, WireEvent};
 use crate::hall::Hall;
 use crate::outbox::{ConnId, Outbox};
-use crate::protocol::{Answer, Command, ErrorCode, GameKind, ProtoError, answer_frame};
+use crate::protocol::{
+    ChatLine, ErrorCode, GameKind, GameResult, OutReason, Outcome, ProtoError, RoomAction,
+    RoomEvent, RoomStatus as Status, answer_frame,
+};
 use crate::store::WaitingRoom;
 
 pub use act::{CommandRef, LoggedAct};
@@ -36,18 +39,55 @@ pub const KEPT_EVENT_BYTES: usize = 8 * 1024;
 /// A message to a room's task.
 enum RoomMsg {
     Command {
-        outbox: Outbox,
-        player: Option<Player>,
-        client: Option<Arc<str>>,
-        id: u64,
-        command: Command,
-        quiet_errors: bool,
-        reply: oneshot::Sender<Utf8Bytes>,
+        request: RoomRequest,
+        reply: oneshot::Sender<Answered>,
     },
     Detach {
         conn: ConnId,
     },
 }
+
+/// A command for a room, with who sends it.
+pub struct RoomRequest {
+    /// The sender's connection: gets the answer, and the room's messages once it joins.
+    pub outbox: Outbox,
+    /// The signed-in player, if any (only `spectate` needs none).
+    pub player: Option<Player>,
+    /// The `client` string of the sender's sign-in, if it gave one: with `id`, it names the
+    /// command in the action log so that a repeat after a restart runs once.
+    pub client: Option<Arc<str>>,
+    /// The command's id.
+    pub id: u64,
+    /// What to do.
+    pub order: Order,
+}
+
+/// What a room is asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Order {
+    /// A room command a client sent.
+    Command(RoomAction),
+    /// Sit the sender in the first free seat: the creator of a room, or a quick match that
+    /// opened one (answered like `join_room`).
+    Enter,
+    /// Quick match: take a free seat of this waiting room, or fail without a word to the
+    /// client (the hall then tries the next room).
+    QuickJoin,
+}
+
+/// A room's answer to a request.
+#[derive(Clone, Debug)]
+pub struct Answered {
+    /// The command's outcome.
+    pub outcome: Outcome,
+    /// The answer frame as the room sent it (not sent for a quick join that failed), for the
+    /// connection's memory of answered ids.
+    pub frame: Utf8Bytes,
+}
+
+/// The room's task has ended: the room is closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomClosed;
 
 /// A cheap handle to a room's task.
 #[derive(Clone, Debug)]
@@ -74,31 +114,14 @@ impl RoomHandle {
         self.game
     }
 
-    /// Runs a command in the room. The room itself sends the answer frame (before the events
-    /// the command causes) and returns it here for the repeated-id memory; `None` when the
-    /// room has closed. `client` is the sender's sign-in client string, if it gave one.
-    pub async fn command(
-        &self,
-        outbox: &Outbox,
-        player: Option<Player>,
-        client: Option<Arc<str>>,
-        id: u64,
-        command: Command,
-        quiet_errors: bool,
-    ) -> Option<Utf8Bytes> {
+    /// Runs a request in the room. The room itself sends the answer frame (before the events
+    /// the command causes) and returns it with the typed outcome.
+    pub async fn command(&self, request: RoomRequest) -> Result<Answered, RoomClosed> {
         let (reply, wait) = oneshot::channel();
         self.tx
-            .send(RoomMsg::Command {
-                outbox: outbox.clone(),
-                player,
-                client,
-                id,
-                command,
-                quiet_errors,
-                reply,
-            })
-            .ok()?;
-        wait.await.ok()
+            .send(RoomMsg::Command { request, reply })
+            .map_err(|_| RoomClosed)?;
+        wait.await.map_err(|_| RoomClosed)
     }
 
     /// Whether the room's task has ended.
@@ -109,31 +132,6 @@ impl RoomHandle {
     /// A connection closed: it stops watching, and a seated player may be away (P-DISCONNECT).
     pub fn detach(&self, conn: ConnId) {
         let _ = self.tx.send(RoomMsg::Detach { conn });
-    }
-}
-
-/// Why a player left a running game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OutReason {
-    /// Resigned (P-RESIGN).
-    Resigned,
-    /// Left on purpose (P-ESCAPE).
-    Escaped,
-    /// Gone for 3 minutes (P-DISCONNECT).
-    Disconnected,
-    /// Too many timeouts (P-JUNGLE-TIMEOUT).
-    Timeouts,
-}
-
-impl OutReason {
-    /// The wire name.
-    pub fn name(self) -> &'static str {
-        match self {
-            OutReason::Resigned => "resigned",
-            OutReason::Escaped => "escaped",
-            OutReason::Disconnected => "disconnected",
-            OutReason::Timeouts => "timeouts",
-        }
     }
 }
 
@@ -215,13 +213,6 @@ struct Running {
     draw_offer: Option<usize>,
 }
 
-/// The waiting/playing status of a room.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Status {
-    Waiting,
-    Playing,
-}
-
 /// A room's state, owned by its task.
 struct Room {
     hall: Arc<Hall>,
@@ -240,11 +231,11 @@ struct Room {
     pending: Vec<(u64, Utf8Bytes)>,
     /// When the events held for members must leave at the latest.
     deferred_until: Option<Instant>,
-    chat: VecDeque<Value>,
+    chat: VecDeque<ChatLine>,
     chat_times: HashMap<i64, VecDeque<Instant>>,
     status: Status,
     game: Option<Running>,
-    last_result: Option<Value>,
+    last_result: Option<GameResult>,
     replaying: bool,
     /// A member that joined during the current command, and the version it resumes from.
     catch_up: Option<(ConnId, Option<u64>)>,
@@ -259,7 +250,7 @@ struct Room {
 pub struct RoomSettings {
     /// The game.
     pub game: GameKind,
-    /// Unlisted?
+    /// Left out of the hall list (joined by code only).
     pub private: bool,
     /// Options as the client sent them (checked and completed by the room).
     pub options: Value,
@@ -384,32 +375,33 @@ impl Room {
 
     async fn handle(&mut self, msg: RoomMsg) {
         match msg {
-            RoomMsg::Command {
-                outbox,
-                player,
-                client,
-                id,
-                command,
-                quiet_errors,
-                reply,
-            } => {
+            RoomMsg::Command { request, reply } => {
+                let RoomRequest {
+                    outbox,
+                    player,
+                    client,
+                    id,
+                    order,
+                } = request;
+                // A failed quick join is not the client's business: the hall tries elsewhere.
+                let quiet_errors = order == Order::QuickJoin;
                 self.command_ref = client.map(|client| (client, id));
-                let answer = self.command(&outbox, player, command).await;
+                let outcome = self.command(&outbox, player, order).await;
                 self.command_ref = None;
                 // A waiting room's change is stored before it is acknowledged, like an action.
                 self.persist_waiting().await;
                 // One buffer for the frame sent and the one remembered for a repeated id.
-                let frame = Utf8Bytes::from(answer_frame(id, &answer));
+                let frame = Utf8Bytes::from(answer_frame(id, &outcome));
                 // The answer, then what the command caused, leave together.
                 let mut direct = Vec::new();
-                if answer.is_ok() || !quiet_errors {
+                if outcome.is_ok() || !quiet_errors {
                     direct.push(frame.clone());
                 }
-                if answer.is_ok() {
+                if outcome.is_ok() {
                     self.catch_up_frames(&outbox, &mut direct);
                 }
                 self.flush_with(Some((&outbox, direct)));
-                let _ = reply.send(frame);
+                let _ = reply.send(Answered { outcome, frame });
             }
             RoomMsg::Detach { conn } => {
                 self.detach(conn).await;
@@ -420,35 +412,34 @@ impl Room {
     }
 
     /// Runs one command; events it causes are queued in `pending`.
-    async fn command(
-        &mut self,
-        outbox: &Outbox,
-        player: Option<Player>,
-        command: Command,
-    ) -> Answer {
+    async fn command(&mut self, outbox: &Outbox, player: Option<Player>, order: Order) -> Outcome {
         let Some(player) = player else {
-            return match command {
-                Command::Spectate { since, .. } => self.spectate(outbox, None, since),
+            return match order {
+                Order::Command(RoomAction::Spectate { since }) => {
+                    self.spectate(outbox, None, since)
+                }
                 _ => Err(ProtoError::new(
                     ErrorCode::Unauthenticated,
                     "sign in first (guest, login, register or auth)",
                 )),
             };
         };
-        match command {
-            Command::JoinRoom { seat, since, .. } => self.join(outbox, player, seat, since).await,
-            Command::QuickJoin => self.quick_join(outbox, player).await,
-            Command::Spectate { since, .. } => self.spectate(outbox, Some(player.id), since),
-            Command::TakeSeat { seat, .. } => self.take_seat(outbox, player, seat).await,
-            Command::Ready { ready, .. } => self.set_ready(player.id, ready).await,
-            Command::AddBot { seat, bot, .. } => self.add_bot(player.id, seat, &bot).await,
-            Command::RemoveBot { seat, .. } => self.remove_bot(player.id, seat),
-            Command::Chat { text, phrase, .. } => self.chat(player.id, text, phrase),
-            Command::LeaveRoom { escape, .. } => self.leave(outbox, player.id, escape).await,
-            Command::Roll { .. } => self.player_act(player.id, Act::Roll).await,
-            Command::Move {
-                plane, notation, ..
-            } => {
+        let action = match order {
+            Order::Enter => return self.join(outbox, player, None, None).await,
+            Order::QuickJoin => return self.quick_join(outbox, player).await,
+            Order::Command(action) => action,
+        };
+        match action {
+            RoomAction::JoinRoom { seat, since } => self.join(outbox, player, seat, since).await,
+            RoomAction::Spectate { since } => self.spectate(outbox, Some(player.id), since),
+            RoomAction::TakeSeat { seat } => self.take_seat(outbox, player, seat).await,
+            RoomAction::Ready { ready } => self.set_ready(player.id, ready).await,
+            RoomAction::AddBot { seat, bot } => self.add_bot(player.id, seat, &bot).await,
+            RoomAction::RemoveBot { seat } => self.remove_bot(player.id, seat),
+            RoomAction::Chat { text, phrase } => self.chat(player.id, text, phrase),
+            RoomAction::LeaveRoom { escape } => self.leave(outbox, player.id, escape).await,
+            RoomAction::Roll => self.player_act(player.id, Act::Roll).await,
+            RoomAction::Move { plane, notation } => {
                 if plane.is_some() == notation.is_some() {
                     return Err(ProtoError::new(
                         ErrorCode::BadMessage,
@@ -458,21 +449,18 @@ impl Room {
                 self.player_act(player.id, Act::Move { plane, notation })
                     .await
             }
-            Command::UseItem { item, .. } => {
-                self.player_act(player.id, Act::UseItem { item }).await
-            }
-            Command::Autoplay { on, .. } => self.player_act(player.id, Act::Autoplay { on }).await,
-            Command::Resign { .. } => self.player_act(player.id, Act::Resign).await,
-            Command::OfferDraw { .. } => self.player_act(player.id, Act::DrawOffer).await,
-            Command::AnswerDraw { accept, .. } => {
+            RoomAction::UseItem { item } => self.player_act(player.id, Act::UseItem { item }).await,
+            RoomAction::Autoplay { on } => self.player_act(player.id, Act::Autoplay { on }).await,
+            RoomAction::Resign => self.player_act(player.id, Act::Resign).await,
+            RoomAction::OfferDraw => self.player_act(player.id, Act::DrawOffer).await,
+            RoomAction::AnswerDraw { accept } => {
                 self.player_act(player.id, Act::DrawAnswer { accept }).await
             }
-            _ => Err(ProtoError::new(ErrorCode::Internal, "not a room command")),
         }
     }
 
-    /// Queues an event at the next version.
-    fn emit(&mut self, event: impl serde::Serialize) {
+    /// Queues an event of the room's own at the next version.
+    fn emit(&mut self, event: RoomEvent) {
         if self.replaying {
             return;
         }

@@ -1,14 +1,16 @@
 //! Seats, watchers, readiness, bots, chat and leaving (P-SEATS, P-SPECTATE, P-CHAT,
 //! P-DISCONNECT's bookkeeping).
 
-use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::{Member, Room, Seat, Status};
 use crate::accounts::Player;
 use crate::game::{Act, bot_levels};
 use crate::outbox::{ConnId, Outbox};
-use crate::protocol::{Answer, CHAT_MAX_CHARS, ErrorCode, ProtoError};
+use crate::protocol::{
+    Ack, CHAT_MAX_CHARS, ChatLine, ErrorCode, Joined, Matched, Outcome, ProtoError, RoomEvent,
+    Seated, Watching,
+};
 use crate::time::now_ms;
 
 /// Quick phrases a chat line may name by index.
@@ -67,8 +69,23 @@ impl Room {
         );
         self.catch_up = Some((outbox.id, since));
         if self.spectator_count() != spectators_before {
-            self.emit(json!({"kind": "spectators", "count": self.spectator_count()}));
+            self.emit_spectators();
         }
+    }
+
+    /// Announces the number of watchers.
+    fn emit_spectators(&mut self) {
+        let count = self.spectator_count();
+        self.emit(RoomEvent::Spectators { count });
+    }
+
+    /// The answer of a join: the seat held, or `None` when watching.
+    fn joined(&self, seat: Option<usize>, resumed: bool) -> Ack {
+        Ack::Joined(Joined {
+            room: self.code.clone(),
+            seat,
+            resumed,
+        })
     }
 
     pub(super) fn spectator_count(&self) -> usize {
@@ -88,12 +105,12 @@ impl Room {
         player: Player,
         seat: Option<usize>,
         since: Option<u64>,
-    ) -> Answer {
+    ) -> Outcome {
         if let Some(index) = self.seat_of(player.id) {
             // Back in the seat this player already holds (a reconnection, P-DISCONNECT).
             self.attach(outbox, Some(player.id), since);
             self.come_back(index).await;
-            return Ok(json!({"room": self.code, "seat": index, "resumed": since.is_some()}));
+            return Ok(self.joined(Some(index), since.is_some()));
         }
         if self.status == Status::Waiting {
             let free = match seat {
@@ -107,16 +124,16 @@ impl Room {
                 self.attach(outbox, Some(player.id), since);
                 self.seat_player(index, player);
                 self.publish();
-                return Ok(json!({"room": self.code, "seat": index, "resumed": false}));
+                return Ok(self.joined(Some(index), false));
             }
         }
         // No seat for this player: watch instead.
         self.attach(outbox, Some(player.id), since);
-        Ok(json!({"room": self.code, "seat": null, "resumed": false}))
+        Ok(self.joined(None, false))
     }
 
     /// Quick match: a free seat of a waiting room, or an error (answered quietly).
-    pub(super) async fn quick_join(&mut self, outbox: &Outbox, player: Player) -> Answer {
+    pub(super) async fn quick_join(&mut self, outbox: &Outbox, player: Player) -> Outcome {
         if self.status != Status::Waiting || self.seat_of(player.id).is_some() {
             return Err(err(ErrorCode::SeatTaken, "no free seat"));
         }
@@ -126,7 +143,11 @@ impl Room {
         self.attach(outbox, Some(player.id), None);
         self.seat_player(index, player);
         self.publish();
-        Ok(json!({"room": self.code, "seat": index, "created": false}))
+        Ok(Ack::Matched(Matched {
+            room: self.code.clone(),
+            seat: index,
+            created: false,
+        }))
     }
 
     fn seat_player(&mut self, index: usize, player: Player) {
@@ -139,9 +160,12 @@ impl Room {
             self.host = Some(id);
         }
         self.hall.set_seated(id, &self.code, true);
-        self.emit(json!({"kind": "joined", "seat": index, "player": player.view()}));
+        self.emit(RoomEvent::Joined {
+            seat: index,
+            player: player.view(),
+        });
         // Watching from a seat is not watching: the spectator count may drop.
-        self.emit(json!({"kind": "spectators", "count": self.spectator_count()}));
+        self.emit_spectators();
     }
 
     pub(super) fn spectate(
@@ -149,9 +173,11 @@ impl Room {
         outbox: &Outbox,
         player: Option<i64>,
         since: Option<u64>,
-    ) -> Answer {
+    ) -> Outcome {
         self.attach(outbox, player, since);
-        Ok(json!({"room": self.code}))
+        Ok(Ack::Watching(Watching {
+            room: self.code.clone(),
+        }))
     }
 
     fn require_waiting(&self) -> Result<(), ProtoError> {
@@ -169,36 +195,39 @@ impl Room {
         outbox: &Outbox,
         player: Player,
         index: usize,
-    ) -> Answer {
+    ) -> Outcome {
         self.require_waiting()?;
         self.check_empty_seat(index)?;
         if let Some(old) = self.seat_of(player.id) {
             self.seats[old] = Seat::default();
-            self.emit(json!({"kind": "left", "seat": old}));
+            self.emit(RoomEvent::Left { seat: old });
         }
         if !self.members.contains_key(&outbox.id) {
             self.attach(outbox, Some(player.id), None);
         }
         self.seat_player(index, player);
         self.publish();
-        Ok(json!({"room": self.code, "seat": index}))
+        Ok(Ack::Seated(Seated {
+            room: self.code.clone(),
+            seat: index,
+        }))
     }
 
-    pub(super) async fn set_ready(&mut self, player: i64, ready: bool) -> Answer {
+    pub(super) async fn set_ready(&mut self, player: i64, ready: bool) -> Outcome {
         self.require_waiting()?;
         let index = self
             .seat_of(player)
             .ok_or_else(|| err(ErrorCode::NotInRoom, "take a seat first"))?;
         if self.seats[index].ready != ready {
             self.seats[index].ready = ready;
-            self.emit(json!({"kind": "ready", "seat": index, "ready": ready}));
+            self.emit(RoomEvent::Ready { seat: index, ready });
             self.publish();
         }
         self.maybe_start().await;
-        Ok(json!({}))
+        Ok(Ack::DONE)
     }
 
-    pub(super) async fn add_bot(&mut self, player: i64, index: usize, bot: &str) -> Answer {
+    pub(super) async fn add_bot(&mut self, player: i64, index: usize, bot: &str) -> Outcome {
         self.require_waiting()?;
         if self.host != Some(player) {
             return Err(err(ErrorCode::NotHost, "only the host may add bots"));
@@ -216,13 +245,16 @@ impl Room {
             ready: true,
             ..Seat::default()
         };
-        self.emit(json!({"kind": "bot_added", "seat": index, "bot": bot}));
+        self.emit(RoomEvent::BotAdded {
+            seat: index,
+            bot: bot.to_owned(),
+        });
         self.publish();
         self.maybe_start().await;
-        Ok(json!({}))
+        Ok(Ack::DONE)
     }
 
-    pub(super) fn remove_bot(&mut self, player: i64, index: usize) -> Answer {
+    pub(super) fn remove_bot(&mut self, player: i64, index: usize) -> Outcome {
         self.require_waiting()?;
         if self.host != Some(player) {
             return Err(err(ErrorCode::NotHost, "only the host may remove bots"));
@@ -231,9 +263,9 @@ impl Room {
             return Err(err(ErrorCode::NoSeat, format!("seat {index} holds no bot")));
         }
         self.seats[index] = Seat::default();
-        self.emit(json!({"kind": "left", "seat": index}));
+        self.emit(RoomEvent::Left { seat: index });
         self.publish();
-        Ok(json!({}))
+        Ok(Ack::DONE)
     }
 
     pub(super) fn chat(
@@ -241,7 +273,7 @@ impl Room {
         player: i64,
         text: Option<String>,
         phrase: Option<usize>,
-    ) -> Answer {
+    ) -> Outcome {
         let seat = self.seat_of(player);
         if seat.is_none() && !self.members.values().any(|m| m.player == Some(player)) {
             return Err(err(ErrorCode::NotInRoom, "join or watch the room first"));
@@ -288,21 +320,21 @@ impl Room {
         }
         times.push_back(now);
         let name = seat.map_or_else(|| "watcher".to_owned(), |s| self.seats[s].name());
-        let line =
-            json!({"kind": "chat", "seat": seat, "name": name, "text": text, "at": now_ms()});
+        let line = ChatLine {
+            seat,
+            name,
+            text,
+            at: now_ms(),
+        };
         if self.chat.len() == KEPT_CHAT {
             self.chat.pop_front();
         }
-        let mut kept = line.clone();
-        if let Some(object) = kept.as_object_mut() {
-            object.remove("kind");
-        }
-        self.chat.push_back(kept);
-        self.emit(line);
-        Ok(json!({}))
+        self.chat.push_back(line.clone());
+        self.emit(RoomEvent::Chat(line));
+        Ok(Ack::DONE)
     }
 
-    pub(super) async fn leave(&mut self, outbox: &Outbox, player: i64, escape: bool) -> Answer {
+    pub(super) async fn leave(&mut self, outbox: &Outbox, player: i64, escape: bool) -> Outcome {
         if let Some(index) = self.seat_of(player) {
             if self.status == Status::Playing && self.seats[index].out.is_none() {
                 if !escape {
@@ -323,9 +355,9 @@ impl Room {
         self.members.retain(|_, m| m.player != Some(player));
         self.members.remove(&outbox.id);
         if self.spectator_count() != before {
-            self.emit(json!({"kind": "spectators", "count": self.spectator_count()}));
+            self.emit_spectators();
         }
-        Ok(json!({}))
+        Ok(Ack::DONE)
     }
 
     /// Frees a seat before the game (or after it), handing the host role on if needed.
@@ -335,7 +367,7 @@ impl Room {
         };
         self.seats[index] = Seat::default();
         self.hall.set_seated(player, &self.code, false);
-        self.emit(json!({"kind": "left", "seat": index}));
+        self.emit(RoomEvent::Left { seat: index });
         if self.host == Some(player) {
             self.host = self.seats.iter().find_map(Seat::player_id);
         }
@@ -348,7 +380,7 @@ impl Room {
             return;
         };
         let Some(player) = member.player else {
-            self.emit(json!({"kind": "spectators", "count": self.spectator_count()}));
+            self.emit_spectators();
             return;
         };
         if self.is_connected(player) {
@@ -356,7 +388,7 @@ impl Room {
         }
         match self.seat_of(player) {
             None => {
-                self.emit(json!({"kind": "spectators", "count": self.spectator_count()}));
+                self.emit_spectators();
             }
             Some(index) if self.status == Status::Waiting => self.free_seat(index),
             Some(index) => self.go_away(index).await,
@@ -373,7 +405,7 @@ impl Room {
     /// Tells the hall how this room looks now (P-HALL); private rooms are not listed.
     pub(super) fn publish(&self) {
         let taken = self.seats.iter().filter(|s| !s.is_empty()).count();
-        let summary: Option<Value> = (!self.private).then(|| self.summary());
+        let summary = (!self.private).then(|| self.summary());
         self.hall.list(
             &self.code,
             self.game_kind,

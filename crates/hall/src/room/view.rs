@@ -1,119 +1,94 @@
 //! What a room shows: the snapshot for its members and the summary for the hall list.
 
-use serde_json::{Value, json};
-
-use super::{Room, Seat, Status};
+use super::{Room, Seat};
+use crate::protocol::{RoomMessage, RoomState, RoomSummary, SeatView, SummarySeat, TurnView};
 
 impl Room {
-    fn seat_view(&self, index: usize, seat: &Seat) -> Value {
-        let colour = self
-            .game
-            .as_ref()
-            .map(|g| g.session.colour_name(index))
-            .unwrap_or(Value::Null);
-        json!({
-            "seat": index,
-            "player": seat.player.as_ref().map(|p| p.view()),
-            "bot": seat.bot,
-            "ready": seat.ready,
-            "colour": colour,
-            "autoplay": seat.autoplay,
-            "connected": seat.bot.is_some() || seat.player.as_ref().is_some_and(|p| self.is_connected(p.id)),
-            "away_until": seat.away_until,
-            "out": seat.out.map(|o| o.name()),
-        })
-    }
-
-    fn status_name(&self) -> &'static str {
-        match self.status {
-            Status::Waiting => "waiting",
-            Status::Playing => "playing",
+    fn seat_view(&self, index: usize, seat: &Seat) -> SeatView {
+        SeatView {
+            seat: index,
+            player: seat.player.as_ref().map(|p| p.view()),
+            bot: seat.bot.clone(),
+            ready: seat.ready,
+            colour: self.game.as_ref().map(|g| g.session.colour_name(index)),
+            autoplay: seat.autoplay,
+            connected: seat.bot.is_some()
+                || seat
+                    .player
+                    .as_ref()
+                    .is_some_and(|p| self.is_connected(p.id)),
+            away_until: seat.away_until,
+            out: seat.out,
         }
     }
 
     /// The whole room as a `snapshot` frame.
     pub(super) fn snapshot_frame(&self) -> String {
-        let seats: Vec<Value> = self
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(i, s)| self.seat_view(i, s))
-            .collect();
-        let (commitment, turn, game) = match &self.game {
-            Some(running) => (
-                Value::from(running.commitment.clone()),
-                self.turn_view(),
-                running.session.view(),
-            ),
-            None => (Value::Null, Value::Null, Value::Null),
+        let running = self.game.as_ref();
+        let state = RoomState {
+            code: self.code.clone(),
+            game_kind: self.game_kind,
+            private: self.private,
+            host: self.host,
+            options: self.options.clone(),
+            status: self.status,
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| self.seat_view(i, s))
+                .collect(),
+            spectators: self.spectator_count(),
+            commitment: running.map(|r| r.commitment.clone()),
+            // The last game's seed, revealed once it ended (P-FAIR-DICE); secret while one runs.
+            seed: match running {
+                Some(_) => None,
+                None => self.last_result.as_ref().map(|r| r.seed.clone()),
+            },
+            turn: self.turn_view(),
+            game: running.map(|r| r.session.view()),
+            chat: self.chat.iter().cloned().collect(),
+            result: self.last_result.clone(),
         };
-        let seed = self
-            .last_result
-            .as_ref()
-            .map(|r| r["seed"].clone())
-            .unwrap_or(Value::Null);
-        json!({
-            "type": "snapshot",
-            "room": self.code,
-            "v": self.version,
-            "state": {
-                "code": self.code,
-                "game": self.game_kind.name(),
-                "private": self.private,
-                "host": self.host,
-                "options": self.options,
-                "status": self.status_name(),
-                "seats": seats,
-                "spectators": self.spectator_count(),
-                "commitment": commitment,
-                "seed": if self.game.is_some() { Value::Null } else { seed },
-                "turn": turn,
-                "game": game,
-                "chat": self.chat,
-                "result": self.last_result,
-            }
-        })
-        .to_string()
+        let message = RoomMessage::Snapshot {
+            room: self.code.clone(),
+            v: self.version,
+            state: Box::new(state),
+        };
+        serde_json::to_string(&message).expect("a snapshot serialises")
     }
 
-    /// The current decision and its deadline, or null.
-    pub(super) fn turn_view(&self) -> Value {
-        let Some(running) = &self.game else {
-            return Value::Null;
-        };
-        match running.session.turn() {
-            Some((seat, need)) => json!({
-                "seat": seat,
-                "need": need,
-                "deadline": running.deadline_ms,
-                "seconds": self.turn_seconds,
-            }),
-            None => Value::Null,
-        }
+    /// The current decision and its deadline, if a game runs.
+    pub(super) fn turn_view(&self) -> Option<TurnView> {
+        let running = self.game.as_ref()?;
+        let (seat, need) = running.session.turn()?;
+        Some(TurnView {
+            seat,
+            need: need.into(),
+            deadline: running.deadline_ms,
+            seconds: self.turn_seconds,
+        })
     }
 
     /// The room as the hall lists it.
-    pub(super) fn summary(&self) -> Value {
-        let seats: Vec<Value> = self
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                json!({
-                    "seat": i,
-                    "name": (!s.is_empty()).then(|| s.name()),
-                    "bot": s.bot,
-                    "ready": s.ready,
+    pub(super) fn summary(&self) -> RoomSummary {
+        RoomSummary {
+            code: self.code.clone(),
+            game: self.game_kind,
+            status: self.status,
+            options: self.options.clone(),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| SummarySeat {
+                    seat: i,
+                    name: (!s.is_empty()).then(|| s.name()),
+                    bot: s.bot.clone(),
+                    ready: s.ready,
                 })
-            })
-            .collect();
-        json!({
-            "code": self.code,
-            "game": self.game_kind.name(),
-            "status": self.status_name(),
-            "options": self.options,
-            "seats": seats,
-            "spectators": self.spectator_count(),
-        })
+                .collect(),
+            spectators: self.spectator_count(),
+        }
     }
 }

@@ -1,0 +1,235 @@
+//! Answers: exactly one `ack` or `error` per command, with the command's `id` (§2). An ack's
+//! `result` is one of the typed values of [`Ack`], each command answering with its own.
+
+use serde::{Deserialize, Serialize};
+
+use super::{ErrorCode, ProtoError};
+use crate::accounts::{Player, PlayerView};
+use crate::store::GameSummary;
+
+/// The answer to one command: an `ack` with its result, or an `error`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Answer {
+    /// The command was carried out.
+    Ack {
+        /// The command's id.
+        id: u64,
+        /// What the command gives back.
+        result: Ack,
+        /// Present (true) when the id was answered before and this is that answer again.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        repeat: bool,
+    },
+    /// The command was refused and changed nothing.
+    Error {
+        /// The command's id; null when the message could not be read far enough to tell.
+        id: Option<u64>,
+        /// What kind of refusal.
+        code: ErrorCode,
+        /// Why, in words.
+        message: String,
+        /// Present (true) when the id was answered before and this is that answer again.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        repeat: bool,
+    },
+}
+
+impl Answer {
+    /// The answer frame of a command's outcome.
+    pub fn new(id: u64, outcome: &Result<Ack, ProtoError>) -> Answer {
+        match outcome {
+            Ok(result) => Answer::Ack {
+                id,
+                result: result.clone(),
+                repeat: false,
+            },
+            Err(error) => Answer::error(Some(id), error),
+        }
+    }
+
+    /// The `error` answer of `error`.
+    pub fn error(id: Option<u64>, error: &ProtoError) -> Answer {
+        Answer::Error {
+            id,
+            code: error.code,
+            message: error.message.clone(),
+            repeat: false,
+        }
+    }
+
+    /// The same answer, marked as given before (a repeated id, §2).
+    pub fn repeated(mut self) -> Answer {
+        match &mut self {
+            Answer::Ack { repeat, .. } | Answer::Error { repeat, .. } => *repeat = true,
+        }
+        self
+    }
+
+    /// The frame's text.
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).expect("an answer serialises")
+    }
+}
+
+/// The `result` of an ack. Each command answers with one of these shapes (the protocol test
+/// checks the pairs against the examples of `docs/protocol.md`); on the wire the result is
+/// the bare object, so every shape is told apart by its fields alone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Ack {
+    /// `ping`: the server's clock.
+    Pong(Pong),
+    /// `guest`, `register`, `login`: the token to keep and the player.
+    SignedIn(SignedIn),
+    /// `auth`: the player and the rooms where it holds a seat.
+    Authed(Authed),
+    /// `leaderboard`: the best players.
+    Leaderboard(Leaderboard),
+    /// `my_games`: the player's finished games.
+    MyGames(MyGames),
+    /// `create_room`, `join_room`, `quick_match` into a new room: the room and the seat
+    /// taken (`null`: watching).
+    Joined(Joined),
+    /// `quick_match` into a waiting room: the room and the free seat taken there.
+    Matched(Matched),
+    /// `take_seat`: the seat now held.
+    Seated(Seated),
+    /// `spectate`: the room now watched.
+    Watching(Watching),
+    /// `roll`, `use_item`: the value the die gave.
+    Rolled(Rolled),
+    /// Every other command: nothing to give back (`{}`).
+    Done(Done),
+}
+
+/// The result of `ping`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pong {
+    /// The server's clock, Unix milliseconds.
+    pub time: i64,
+}
+
+/// The result of a sign-in that issues a token.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignedIn {
+    /// The token that brings this identity back (`auth`); the server keeps only its hash.
+    pub token: String,
+    /// Who is signed in, with score and level.
+    pub player: PlayerView,
+}
+
+/// The result of `auth`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Authed {
+    /// Who is signed in, with score and level.
+    pub player: PlayerView,
+    /// Codes of the rooms where the player holds a seat, to rejoin them.
+    pub rooms: Vec<String>,
+}
+
+/// The result of `leaderboard`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Leaderboard {
+    /// Best first.
+    pub entries: Vec<Ranked>,
+}
+
+impl Leaderboard {
+    /// The leaderboard of players listed best first.
+    pub fn ranking(players: &[Player]) -> Leaderboard {
+        let entries = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Ranked {
+                rank: i + 1,
+                player: p.view(),
+            })
+            .collect();
+        Leaderboard { entries }
+    }
+}
+
+/// One line of the leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ranked {
+    /// 1 for the best score.
+    pub rank: usize,
+    /// The player, with score and level.
+    pub player: PlayerView,
+}
+
+/// The result of `my_games`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MyGames {
+    /// Newest first.
+    pub games: Vec<GameSummary>,
+}
+
+/// The result of entering a room by `create_room`, `join_room` or a quick match that opened
+/// a room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Joined {
+    /// The room's code.
+    pub room: String,
+    /// The seat held; `null` when the joiner watches instead (no free seat, game running).
+    pub seat: Option<usize>,
+    /// Whether the missed events follow (a `since` that the room could serve) rather than a
+    /// snapshot.
+    pub resumed: bool,
+}
+
+/// The result of a quick match that found a waiting room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Matched {
+    /// The room's code.
+    pub room: String,
+    /// The free seat taken.
+    pub seat: usize,
+    /// Always false: the room existed (a new room answers with [`Joined`]).
+    pub created: bool,
+}
+
+/// The result of `take_seat`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seated {
+    /// The room's code.
+    pub room: String,
+    /// The seat now held.
+    pub seat: usize,
+}
+
+/// The result of `spectate`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Watching {
+    /// The room's code.
+    pub room: String,
+}
+
+/// The result of a roll (or an item that throws or gives the die).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rolled {
+    /// The die's value, 1–6.
+    pub value: u8,
+}
+
+/// The empty result `{}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Done {}
+
+impl Ack {
+    /// The empty result `{}`.
+    pub const DONE: Ack = Ack::Done(Done {});
+}

@@ -1,0 +1,204 @@
+//! The wire protocol of `docs/protocol.md`, one type per message: what clients send
+//! ([`HallCommand`], [`RoomCommand`]), the answers ([`Answer`] with an [`Ack`] or an error),
+//! what rooms and the hall list send ([`RoomMessage`], [`RoomEvent`], [`HallMessage`]) and the
+//! greeting ([`Welcome`]). Every family is a serde enum tagged by `type` (room events by
+//! `kind`), and `tests/protocol_doc.rs` reads every example of the document as its type.
+
+mod answer;
+mod command;
+mod error;
+mod hall;
+mod parse;
+mod room;
+mod welcome;
+
+use serde::{Deserialize, Serialize};
+
+pub use answer::{
+    Ack, Answer, Authed, Done, Joined, Leaderboard, Matched, MyGames, Pong, Ranked, Rolled, Seated,
+    SignedIn, Watching,
+};
+pub use command::{Command, HallCommand, RoomAction, RoomCommand};
+pub use error::{ErrorCode, ProtoError};
+pub use hall::{HallMessage, RoomSummary, SummarySeat};
+pub use parse::{name_variants, names_variant, parse_command, variant_names};
+pub use room::{
+    AutoplayReason, ChatLine, GameEvent, GameResult, OutReason, ResultLine, RoomEvent, RoomMessage,
+    RoomState, RoomStatus, SeatView, TurnView,
+};
+pub use welcome::{Limits, Welcome};
+
+/// Protocol version announced in `welcome`.
+pub const PROTOCOL_VERSION: u32 = 1;
+/// Largest accepted message, in bytes.
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+/// Messages per second allowed per connection (sustained).
+pub const MESSAGES_PER_SECOND: u32 = 20;
+/// Burst of messages allowed per connection.
+pub const MESSAGE_BURST: u32 = 40;
+/// Largest chat line, in characters.
+pub const CHAT_MAX_CHARS: usize = 200;
+
+/// The two games of the hall.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameKind {
+    /// Aeroplane Chess (飞行棋).
+    Flight,
+    /// Jungle (斗兽棋).
+    Jungle,
+}
+
+impl GameKind {
+    /// The wire name.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Flight => "flight",
+            GameKind::Jungle => "jungle",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        match name {
+            "flight" => Some(GameKind::Flight),
+            "jungle" => Some(GameKind::Jungle),
+            _ => None,
+        }
+    }
+}
+
+/// A command's outcome: the ack's result, or the error that refused it.
+pub type Outcome = Result<Ack, ProtoError>;
+
+/// The `error` frame.
+pub fn error_frame(id: Option<u64>, error: &ProtoError) -> String {
+    Answer::error(id, error).to_text()
+}
+
+/// The frame of a command's outcome.
+pub fn answer_frame(id: u64, outcome: &Outcome) -> String {
+    Answer::new(id, outcome).to_text()
+}
+
+/// The `welcome` frame sent on connect.
+pub fn welcome_frame() -> String {
+    serde_json::to_string(&Welcome::now()).expect("the welcome serialises")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::parse::parse_command_checked;
+    use super::*;
+
+    fn room(text: &str) -> RoomCommand {
+        match parse_command(text) {
+            (_, Ok(Command::Room(command))) => command,
+            other => panic!("{text} → {other:?}"),
+        }
+    }
+
+    #[test]
+    fn commands_parse_and_errors_name_the_id() {
+        let (id, cmd) = parse_command(r#"{"type":"roll","id":7,"room":"ABC"}"#);
+        assert_eq!(id, Some(7));
+        assert_eq!(
+            cmd,
+            Ok(Command::Room(RoomCommand {
+                room: "ABC".into(),
+                action: RoomAction::Roll
+            }))
+        );
+
+        let (id, cmd) = parse_command(r#"{"type":"fly_away","id":8}"#);
+        assert_eq!(id, Some(8));
+        assert_eq!(cmd.unwrap_err().code, ErrorCode::UnknownType);
+
+        let (id, cmd) = parse_command(r#"{"type":"roll","id":9}"#);
+        assert_eq!(id, Some(9));
+        assert_eq!(cmd.unwrap_err().code, ErrorCode::BadMessage);
+
+        let (id, cmd) = parse_command("{not json");
+        assert_eq!(id, None);
+        assert_eq!(cmd.unwrap_err().code, ErrorCode::BadMessage);
+
+        let command = room(r#"{"type":"move","id":1,"room":"R","move":"e3e4"}"#);
+        assert!(
+            matches!(command.action, RoomAction::Move { notation: Some(n), .. } if n == "e3e4")
+        );
+
+        let (_, cmd) = parse_command(r#"{"type":"ping","id":2}"#);
+        assert_eq!(cmd, Ok(Command::Hall(HallCommand::Ping)));
+    }
+
+    #[test]
+    fn the_enums_tell_known_types_from_unknown_ones() {
+        assert!(names_variant::<HallCommand>("type", "quick_match"));
+        assert!(names_variant::<RoomAction>("type", "answer_draw"));
+        assert!(!names_variant::<HallCommand>("type", "roll"));
+        assert!(!names_variant::<RoomAction>("type", "ping"));
+        assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
+        assert_eq!(variant_names::<HallCommand>("type").len(), 11);
+        assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
+        assert_eq!(name_variants::<ErrorCode>().len(), 23);
+        assert!(name_variants::<ErrorCode>().contains(&"confirm_escape"));
+    }
+
+    #[test]
+    fn the_one_pass_reading_gives_what_the_careful_one_gives() {
+        let messages = [
+            r#"{"type":"ping","id":1}"#,
+            r#"{"id":2,"type":"hall_unsubscribe"}"#,
+            r#"{"type":"guest","id":3,"name":"ann","client":"tab-1"}"#,
+            r#"{"type":"create_room","id":4,"game":"flight","private":true,"options":{"seats":4,"x":[1.5,null]}}"#,
+            r#"{"type":"join_room","id":5,"room":"ABCD","seat":2,"since":17}"#,
+            r#"{"type":"roll","id":6,"room":"ABCD","extra":"ignored"}"#,
+            r#"{"type":"move","id":7,"room":"ABCD","plane":3}"#,
+            r#"{"type":"move","id":8,"room":"ABCD","move":"e3e4"}"#,
+            r#"{"type":"leave_room","id":9,"room":"ABCD"}"#,
+            r#"{"type":"chat","id":10,"room":"ABCD","text":"héllo \"you\""}"#,
+            r#"{"type":"answer_draw","id":11,"room":"ABCD","accept":false}"#,
+            r#"{"type":"leaderboard","id":12}"#,
+            // Refused ones: the careful reading names the fault.
+            r#"{"type":"roll","id":9007199254740992,"room":"R"}"#,
+            r#"{"type":"roll","id":1.0,"room":"R"}"#,
+            r#"{"type":"roll","id":1,"room":"R","room":"S"}"#,
+            r#"{"type":"roll","room":"R"}"#,
+            r#"{"type":"ready","id":13,"room":"R","ready":"yes"}"#,
+            r#"[1,2]"#,
+        ];
+        for text in messages {
+            let (fast_id, fast) = parse_command(text);
+            let (id, careful) = parse_command_checked(text);
+            assert_eq!(fast_id, id, "{text}");
+            assert_eq!(fast, careful, "{text}");
+        }
+        let (id, command) = parse_command(r#"{"type":"roll","id":9007199254740992,"room":"R"}"#);
+        assert_eq!(id, None);
+        assert_eq!(command.unwrap_err().code, ErrorCode::BadMessage);
+        let (id, command) = parse_command(r#"{"type":"ready","id":13,"room":"R","ready":"yes"}"#);
+        assert_eq!(id, Some(13));
+        assert_eq!(command.unwrap_err().code, ErrorCode::BadMessage);
+    }
+
+    #[test]
+    fn an_ack_frame_is_the_json_of_its_fields() {
+        let frame = answer_frame(42, &Ok(Ack::Rolled(Rolled { value: 6 })));
+        let read: Value = serde_json::from_str(&frame).unwrap();
+        assert_eq!(
+            read,
+            json!({"type": "ack", "id": 42, "result": {"value": 6}})
+        );
+        let frame = answer_frame(43, &Ok(Ack::DONE));
+        let read: Value = serde_json::from_str(&frame).unwrap();
+        assert_eq!(read, json!({"type": "ack", "id": 43, "result": {}}));
+        let error = ProtoError::new(ErrorCode::NotYourTurn, "it is seat 2's turn");
+        let read: Value = serde_json::from_str(&error_frame(None, &error)).unwrap();
+        assert_eq!(
+            read,
+            json!({"type": "error", "id": null, "code": "not_your_turn", "message": "it is seat 2's turn"})
+        );
+    }
+}

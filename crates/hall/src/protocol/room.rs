@@ -1,0 +1,370 @@
+//! What a room tells its members (§5): the `snapshot` of the whole room and the versioned
+//! `event`s that change it. The hall's own events are [`RoomEvent`]s; the moves of a game are
+//! written by the game itself and carried as they are ([`GameEvent`] describes them).
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::GameKind;
+use crate::accounts::PlayerView;
+
+/// A message of a room to its members.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RoomMessage {
+    /// The whole room at version `v`: sent on joining, and instead of the missed events when
+    /// a resume asks for more than the room kept.
+    Snapshot {
+        /// The room's code.
+        room: String,
+        /// The version the state is at (the number of events so far).
+        v: u64,
+        /// The room.
+        state: Box<RoomState>,
+    },
+    /// One change, taking the room from version `v − 1` to `v`. (The room writes this frame
+    /// straight into one buffer around the event's text, with these keys: see `Room::emit`.)
+    Event {
+        /// The room's code.
+        room: String,
+        /// The version this event makes.
+        v: u64,
+        /// What changed: a [`RoomEvent`] or a [`GameEvent`], tagged by `kind`.
+        event: Value,
+    },
+}
+
+/// Whether a room waits for its players or plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomStatus {
+    /// Seats fill and get ready; also between games.
+    Waiting,
+    /// A game runs.
+    Playing,
+}
+
+/// The whole room, as a snapshot shows it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RoomState {
+    /// The room's code.
+    pub code: String,
+    /// The room's game. (This key was once also named `game`, next to the view below; a JSON
+    /// reader kept only the view.)
+    pub game_kind: GameKind,
+    /// Left out of the hall list.
+    pub private: bool,
+    /// The host's player id (adds and removes bots), if a person sits.
+    pub host: Option<i64>,
+    /// Every option of the room, completed with defaults.
+    pub options: Value,
+    /// Waiting or playing.
+    pub status: RoomStatus,
+    /// One entry per seat, in seat order.
+    pub seats: Vec<SeatView>,
+    /// How many connections watch without a seat.
+    pub spectators: usize,
+    /// SHA-256 (hex) of the running game's dice seed (P-FAIR-DICE); null without a game.
+    pub commitment: Option<String>,
+    /// The last game's seed once it has ended; null while a game runs.
+    pub seed: Option<String>,
+    /// The decision awaited and its deadline; null without a game.
+    pub turn: Option<TurnView>,
+    /// The running game's whole view (`docs/protocol.md` §6), written by the game; null
+    /// without a game.
+    pub game: Option<Value>,
+    /// The last chat lines, oldest first.
+    pub chat: Vec<ChatLine>,
+    /// The last game's result, until the next one starts.
+    pub result: Option<GameResult>,
+}
+
+/// One seat of a room.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SeatView {
+    /// The seat's index.
+    pub seat: usize,
+    /// The person sitting there, with score and level; null for a bot or an empty seat.
+    pub player: Option<PlayerView>,
+    /// The level of the bot sitting there; null for a person or an empty seat.
+    pub bot: Option<String>,
+    /// Marked ready (bots always are).
+    pub ready: bool,
+    /// The seat's colour in the running game; null without a game.
+    pub colour: Option<Value>,
+    /// A bot plays for the seat (P-AUTOPLAY).
+    pub autoplay: bool,
+    /// The seat's player has a connection in the room (bots always do).
+    pub connected: bool,
+    /// End of a disconnected player's grace (P-DISCONNECT), Unix ms.
+    pub away_until: Option<i64>,
+    /// Why the seat's player left the running game, if it did.
+    pub out: Option<OutReason>,
+}
+
+/// The decision a room awaits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnView {
+    /// The seat that decides.
+    pub seat: usize,
+    /// What it must do: `roll` or `move`.
+    pub need: Cow<'static, str>,
+    /// When the timer runs out (P-TIMER), Unix ms.
+    pub deadline: i64,
+    /// The room's time per decision.
+    pub seconds: u64,
+}
+
+/// Why a player left a running game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutReason {
+    /// Resigned (P-RESIGN).
+    Resigned,
+    /// Left on purpose (P-ESCAPE).
+    Escaped,
+    /// Gone longer than the reconnection grace (P-DISCONNECT).
+    Disconnected,
+    /// Too many timeouts (P-JUNGLE-TIMEOUT).
+    Timeouts,
+}
+
+impl OutReason {
+    /// The wire name (also a game result's `reason` when the leaving ended the game).
+    pub fn name(self) -> &'static str {
+        match self {
+            OutReason::Resigned => "resigned",
+            OutReason::Escaped => "escaped",
+            OutReason::Disconnected => "disconnected",
+            OutReason::Timeouts => "timeouts",
+        }
+    }
+}
+
+/// Why auto-play was switched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AutoplayReason {
+    /// The flight timer ran out: auto-play takes over (P-AUTOPLAY).
+    Timeout,
+    /// The player switched it.
+    Choice,
+    /// The player's connection closed during a flight game.
+    Disconnect,
+    /// The player is back: auto-play that covered the absence ends.
+    Back,
+}
+
+/// A chat line (P-CHAT).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// The speaker's seat; null for a watcher.
+    pub seat: Option<usize>,
+    /// The speaker's name (`watcher` for one without a seat).
+    pub name: String,
+    /// What was said (a quick phrase is sent as its text).
+    pub text: String,
+    /// When, Unix ms.
+    pub at: i64,
+}
+
+/// A game's result: scores, ranks and the seed revealed (P-SCORE, P-FAIR-DICE).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The game's id (its record is `/api/games/{id}`).
+    pub game_id: i64,
+    /// Why it ended: `finished`, `resigned`, `escaped`, `disconnected`, `timeouts`, or the
+    /// jungle engine's `den`, `no_pieces`, `no_move`, `draw`.
+    pub reason: String,
+    /// The dice seed, revealed.
+    pub seed: String,
+    /// The commitment published at the start: `sha256(seed)`.
+    pub commitment: String,
+    /// One line per seat, in seat order.
+    pub players: Vec<ResultLine>,
+}
+
+/// One seat's line of a game's result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultLine {
+    /// The seat.
+    pub seat: usize,
+    /// The player's name, or `bot:level`.
+    pub name: String,
+    /// The player's id; null for a bot.
+    pub player_id: Option<i64>,
+    /// 1 for the winner.
+    pub rank: u32,
+    /// Planes brought home (flight; 0 in jungle).
+    pub finished: u32,
+    /// Enemy planes sent back (flight; 0 in jungle).
+    pub captures: u32,
+    /// The score change.
+    pub delta: i64,
+    /// The player's score after the game; null for a bot (and in the stored record, which
+    /// is written before the scores).
+    pub score: Option<i64>,
+    /// The level of that score, so that clients need not know the formula; absent where
+    /// `score` is null.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<i64>,
+    /// Why the seat's player left the game early, if it did.
+    #[serde(default)]
+    pub out: Option<OutReason>,
+}
+
+/// A change made by the room (as opposed to a game's move): the `event` of an `event` frame,
+/// tagged by `kind`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RoomEvent {
+    /// A person took a seat.
+    Joined {
+        /// The seat.
+        seat: usize,
+        /// Who, with score and level.
+        player: PlayerView,
+    },
+    /// A seat was freed.
+    Left {
+        /// The seat.
+        seat: usize,
+    },
+    /// The host put a bot in a seat (P-SEATS).
+    BotAdded {
+        /// The seat.
+        seat: usize,
+        /// The bot's level.
+        bot: String,
+    },
+    /// A seat was marked ready or not.
+    Ready {
+        /// The seat.
+        seat: usize,
+        /// Ready or not.
+        ready: bool,
+    },
+    /// The number of watchers changed.
+    Spectators {
+        /// Watchers now.
+        count: usize,
+    },
+    /// Every seat was filled and ready: the game began.
+    GameStarted {
+        /// Each seat's colour.
+        colours: Vec<Value>,
+        /// The seat that acts first.
+        first: Option<usize>,
+        /// `sha256(seed)` of the game's dice seed (P-FAIR-DICE).
+        commitment: String,
+        /// The game's whole view (§6).
+        game: Value,
+    },
+    /// A decision is awaited (P-TIMER).
+    Turn(TurnView),
+    /// Auto-play switched for a seat (P-AUTOPLAY).
+    Autoplay {
+        /// The seat.
+        seat: usize,
+        /// On or off.
+        on: bool,
+        /// What switched it.
+        reason: AutoplayReason,
+    },
+    /// A seated player's connection closed during the game (P-DISCONNECT).
+    Away {
+        /// The seat.
+        seat: usize,
+        /// The end of the grace, Unix ms.
+        until: i64,
+    },
+    /// The player came back in time.
+    Back {
+        /// The seat.
+        seat: usize,
+    },
+    /// Jungle: a seat's timer ran out (P-JUNGLE-TIMEOUT).
+    Timeout {
+        /// The seat.
+        seat: usize,
+        /// Its timeouts so far.
+        count: u32,
+    },
+    /// A player left the running game.
+    Out {
+        /// The seat.
+        seat: usize,
+        /// How the player left.
+        reason: OutReason,
+    },
+    /// Jungle: a draw is offered (P-JUNGLE-DRAW).
+    DrawOffered {
+        /// The offering seat.
+        seat: usize,
+    },
+    /// The draw offer was declined, or lapsed with the next move.
+    DrawDeclined {
+        /// The declining seat.
+        seat: usize,
+    },
+    /// A chat line.
+    Chat(ChatLine),
+    /// The game ended.
+    GameOver {
+        /// Ranks, scores and the seed.
+        result: GameResult,
+    },
+}
+
+/// The moves of a game, as the game writes them into `event` frames (the hall carries them
+/// without reading them); this type gives their shape, checked against `docs/protocol.md`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum GameEvent {
+    /// Flight: the server rolled for a seat (F-ROLL), or an item gave the roll.
+    Rolled {
+        /// The seat.
+        seat: usize,
+        /// The die.
+        value: u8,
+        /// The choices it leaves (`{"plane", "to"}` each).
+        moves: Vec<Value>,
+        /// The item that gave the roll, if one did (F-ITEM-USE).
+        #[serde(default)]
+        item: Option<String>,
+    },
+    /// Flight: a plane moved, or (`plane` null) a roll settled at once.
+    Moved {
+        /// The seat.
+        seat: usize,
+        /// The plane moved.
+        plane: Option<u8>,
+        /// The engine's events, in order (tagged by `type`).
+        effects: Vec<Value>,
+        /// The game's view after them.
+        game: Value,
+    },
+    /// Jungle: a move was played.
+    JungleMoved {
+        /// The seat.
+        seat: usize,
+        /// The move in notation.
+        #[serde(rename = "move")]
+        notation: String,
+        /// The piece taken, if any.
+        captured: Option<String>,
+        /// The game's view after it.
+        game: Value,
+    },
+    /// Jungle: the seat's move was passed.
+    Passed {
+        /// The seat.
+        seat: usize,
+        /// Why (`timeout`).
+        reason: String,
+        /// The game's view after it.
+        game: Value,
+    },
+}

@@ -1,0 +1,176 @@
+//! Identity and the player's own lists: guests, accounts, sign-in by password or token
+//! (P-GUEST, P-ACCOUNT), the leaderboard and the player's finished games (P-RECORD).
+
+use std::sync::Arc;
+
+use super::{Answers, Conn, internal, invalid};
+use crate::accounts::{
+    Player, check_name, check_password, hash_password, token_well_formed, verify_password,
+};
+use crate::hall::AnswerCache;
+use crate::protocol::{
+    Ack, Authed, ErrorCode, Leaderboard, MyGames, Outcome, ProtoError, SignedIn,
+};
+
+impl Conn {
+    /// `guest`: a new guest player and its token (P-GUEST).
+    pub(super) async fn guest(&mut self, name: String, client: Option<String>) -> Outcome {
+        check_name(&name).map_err(|e| invalid(e.to_string()))?;
+        let (player, token) = self
+            .hall
+            .store
+            .create_player(&name, None)
+            .await
+            .map_err(internal)?;
+        self.sign_in(player.clone(), client.as_deref());
+        Ok(signed_in(token, &player))
+    }
+
+    /// `login`: an account by name and password, with a fresh token.
+    pub(super) async fn login(
+        &mut self,
+        name: String,
+        password: String,
+        client: Option<String>,
+    ) -> Outcome {
+        let found = self.hall.store.account(&name).await.map_err(internal)?;
+        let Some((player, hash)) = found else {
+            return Err(ProtoError::new(
+                ErrorCode::BadCredentials,
+                "wrong name or password",
+            ));
+        };
+        let ok = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
+            .await
+            .unwrap_or(false);
+        if !ok {
+            return Err(ProtoError::new(
+                ErrorCode::BadCredentials,
+                "wrong name or password",
+            ));
+        }
+        let token = self
+            .hall
+            .store
+            .issue_token(player.id)
+            .await
+            .map_err(internal)?;
+        self.sign_in(player.clone(), client.as_deref());
+        Ok(signed_in(token, &player))
+    }
+
+    /// `auth`: the player of a saved token, and the rooms where it holds a seat.
+    pub(super) async fn auth(&mut self, token: String, client: Option<String>) -> Outcome {
+        if !token_well_formed(&token) {
+            return Err(ProtoError::new(
+                ErrorCode::BadToken,
+                "a token is 32 hexadecimal digits",
+            ));
+        }
+        let Some(player) = self
+            .hall
+            .store
+            .player_by_token(&token)
+            .await
+            .map_err(internal)?
+        else {
+            return Err(ProtoError::new(ErrorCode::BadToken, "unknown token"));
+        };
+        self.sign_in(player.clone(), client.as_deref());
+        Ok(Ack::Authed(Authed {
+            player: player.view(),
+            rooms: self.hall.seated_rooms(player.id),
+        }))
+    }
+
+    /// `leaderboard`: the best scores.
+    pub(super) async fn leaderboard(&self, limit: Option<i64>) -> Outcome {
+        let limit = limit.unwrap_or(20).clamp(1, 100);
+        let players = self.hall.store.leaderboard(limit).await.map_err(internal)?;
+        Ok(Ack::Leaderboard(Leaderboard::ranking(&players)))
+    }
+
+    /// `my_games`: the signed-in player's finished games (P-RECORD).
+    pub(super) async fn my_games(&self, limit: Option<i64>) -> Outcome {
+        let player = self.require_player()?;
+        let games = self
+            .hall
+            .store
+            .player_games(player.id, limit.unwrap_or(20).clamp(1, 100))
+            .await
+            .map_err(internal)?;
+        Ok(Ack::MyGames(MyGames { games }))
+    }
+
+    /// The connection now speaks for `player`; repeated ids are remembered per player and
+    /// `client` string when one is given (protocol.md §2).
+    pub(super) fn sign_in(&mut self, player: Player, client: Option<&str>) {
+        if let Some(client) = client.filter(|c| !c.is_empty() && c.len() <= 64) {
+            self.answers = Answers::Shared(self.hall.answer_cache(player.id, client));
+            self.client = Some(Arc::from(client));
+        } else {
+            // Another player's memory must not answer for this one.
+            self.answers = Answers::Local(AnswerCache::default());
+            self.client = None;
+        }
+        self.player = Some(player);
+    }
+
+    /// `register`: a new account, or the signed-in guest made one (P-ACCOUNT).
+    pub(super) async fn register(
+        &mut self,
+        name: String,
+        password: String,
+        client: Option<String>,
+    ) -> Outcome {
+        check_name(&name).map_err(|e| invalid(e.to_string()))?;
+        check_password(&password).map_err(|e| invalid(e.to_string()))?;
+        if self.hall.store.name_taken(&name).await.map_err(internal)? {
+            return Err(ProtoError::new(
+                ErrorCode::NameTaken,
+                format!("the name {name:?} is taken"),
+            ));
+        }
+        let hash = tokio::task::spawn_blocking(move || hash_password(&password))
+            .await
+            .map_err(|_| ProtoError::new(ErrorCode::Internal, "hashing failed"))?;
+        let (player, token) = match self.player.clone().filter(|p| p.guest) {
+            Some(mut guest) => {
+                self.hall
+                    .store
+                    .upgrade_guest(guest.id, &name, &hash)
+                    .await
+                    .map_err(|_| {
+                        ProtoError::new(ErrorCode::NameTaken, format!("the name {name:?} is taken"))
+                    })?;
+                guest.name = name;
+                guest.guest = false;
+                let token = self
+                    .hall
+                    .store
+                    .issue_token(guest.id)
+                    .await
+                    .map_err(internal)?;
+                (guest, token)
+            }
+            None => self
+                .hall
+                .store
+                .create_player(&name, Some(&hash))
+                .await
+                .map_err(|_| {
+                    ProtoError::new(ErrorCode::NameTaken, format!("the name {name:?} is taken"))
+                })?,
+        };
+        self.sign_in(player.clone(), client.as_deref());
+        Ok(signed_in(token, &player))
+    }
+}
+
+/// The answer of a sign-in that issued a token.
+fn signed_in(token: String, player: &Player) -> Ack {
+    Ack::SignedIn(SignedIn {
+        token,
+        player: player.view(),
+    })
+}

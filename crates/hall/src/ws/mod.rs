@@ -1,0 +1,432 @@
+//! One WebSocket connection: reads commands (size and rate limits, ids answered once),
+//! handles identity and hall commands itself, hands room commands to the room's task, and
+//! writes queued frames in batches.
+
+mod identity;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use futures_util::SinkExt;
+use serde_json::Value;
+use tokio::time::Instant;
+
+use crate::accounts::Player;
+use crate::hall::{AnswerCache, Hall};
+use crate::outbox::{Out, Outbox};
+use crate::protocol::{
+    Ack, Answer, Command, ErrorCode, GameKind, HallCommand, MAX_MESSAGE_BYTES, Outcome, Pong,
+    ProtoError, RoomAction, RoomCommand, answer_frame, error_frame, parse_command, welcome_frame,
+};
+use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
+
+/// Largest frame read at all; bigger ones close the socket with code 1009.
+pub const HARD_MAX_MESSAGE_BYTES: usize = 64 * 1024;
+
+/// A token bucket: `rate` per second, at most `burst` at once.
+struct RateLimit {
+    tokens: f64,
+    last: Instant,
+    rate: f64,
+    burst: f64,
+}
+
+impl RateLimit {
+    fn new(rate: u32, burst: u32) -> Self {
+        RateLimit {
+            tokens: f64::from(burst),
+            last: Instant::now(),
+            rate: f64::from(rate),
+            burst: f64::from(burst),
+        }
+    }
+
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Where repeated ids are looked up: the player's client memory, or this connection's.
+enum Answers {
+    Local(AnswerCache),
+    Shared(Arc<Mutex<AnswerCache>>),
+}
+
+impl Answers {
+    fn get(&self, id: u64) -> Option<String> {
+        match self {
+            Answers::Local(cache) => cache.get(id).map(str::to_owned),
+            Answers::Shared(cache) => cache.lock().expect("cache lock").get(id).map(str::to_owned),
+        }
+    }
+
+    fn put(&mut self, id: u64, frame: Utf8Bytes) {
+        match self {
+            Answers::Local(cache) => cache.put(id, frame),
+            Answers::Shared(cache) => cache.lock().expect("cache lock").put(id, frame),
+        }
+    }
+}
+
+/// What a hall command gave: an outcome to send, or a frame already sent.
+enum Reply {
+    Answer(Outcome),
+    Sent(Utf8Bytes),
+}
+
+impl From<Outcome> for Reply {
+    fn from(outcome: Outcome) -> Self {
+        Reply::Answer(outcome)
+    }
+}
+
+struct Conn {
+    hall: Arc<Hall>,
+    outbox: Outbox,
+    player: Option<Player>,
+    /// The client string of the sign-in, when it gave one (scope of repeated ids).
+    client: Option<Arc<str>>,
+    answers: Answers,
+    rooms: HashMap<String, RoomHandle>,
+}
+
+/// Serves one upgraded WebSocket until it closes. One task per connection both reads
+/// commands and writes what rooms and the hall queued: no split socket, no second task, and
+/// everything queued while a command ran (its answer, then its events) leaves in one write.
+pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
+    let (outbox, mut rx) = Outbox::new();
+    hall.count_connection(true);
+    outbox.send_text(welcome_frame());
+    let mut conn = Conn {
+        hall: hall.clone(),
+        outbox: outbox.clone(),
+        player: None,
+        client: None,
+        answers: Answers::Local(AnswerCache::default()),
+        rooms: HashMap::new(),
+    };
+    let (per_second, burst) = (hall.config.messages_per_second, hall.config.message_burst);
+    let mut rate = RateLimit::new(per_second, burst);
+    let mut batch = Vec::with_capacity(16);
+    // When the game action whose ack is queued was read (for the latency report).
+    let mut acked_since = None;
+    loop {
+        let message = tokio::select! {
+            // Output first: a client waiting for an answer is served before it is read again.
+            biased;
+            _ = rx.recv_many(&mut batch, 64) => {
+                if write_frames(&mut socket, &mut batch).await.is_err() {
+                    break;
+                }
+                if let Some(since) = acked_since.take() {
+                    crate::latency::record(since);
+                }
+                continue;
+            }
+            message = socket.recv() => message,
+        };
+        let received = Instant::now();
+        let text = match message {
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(Message::Binary(_))) => {
+                conn.error(
+                    None,
+                    ErrorCode::BadMessage,
+                    "binary frames are not accepted: send JSON text",
+                );
+                continue;
+            }
+            Some(Ok(Message::Close(_))) | None => break,
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => {
+                tracing::debug!(error = %e, "websocket read failed");
+                let close = Message::Close(Some(CloseFrame {
+                    code: 1009,
+                    reason: Utf8Bytes::from_static("message too big or broken frame"),
+                }));
+                let _ = tokio::time::timeout(Duration::from_secs(5), socket.send(close)).await;
+                break;
+            }
+        };
+        if !rate.allow() {
+            let (id, _) = parse_command(&text);
+            conn.error(
+                id,
+                ErrorCode::RateLimited,
+                format!("at most {per_second} messages per second (burst {burst})"),
+            );
+            continue;
+        }
+        if text.len() > MAX_MESSAGE_BYTES {
+            let (id, _) = parse_command(&text);
+            conn.error(
+                id,
+                ErrorCode::TooLarge,
+                format!("a message is at most {MAX_MESSAGE_BYTES} bytes"),
+            );
+            continue;
+        }
+        if conn.handle_text(&text).await {
+            acked_since = Some(received);
+        }
+    }
+    for room in conn.rooms.values() {
+        room.detach(outbox.id);
+    }
+    hall.unsubscribe(outbox.id);
+    hall.count_connection(false);
+}
+
+/// Writes a batch of queued outputs, then flushes once (one socket write for the lot).
+async fn write_frames(socket: &mut WebSocket, batch: &mut Vec<Out>) -> Result<(), ()> {
+    for out in batch.drain(..) {
+        match out {
+            Out::Text(text) => socket.feed(Message::Text(text)).await.map_err(drop)?,
+            Out::Batch(frames) => {
+                for text in frames {
+                    socket.feed(Message::Text(text)).await.map_err(drop)?;
+                }
+            }
+            Out::Close(code, reason) => {
+                let close = Message::Close(Some(CloseFrame {
+                    code,
+                    reason: Utf8Bytes::from_static(reason),
+                }));
+                let _ = socket.send(close).await;
+                return Err(());
+            }
+        }
+    }
+    socket.flush().await.map_err(drop)
+}
+
+impl Conn {
+    fn error(&self, id: Option<u64>, code: ErrorCode, message: impl Into<String>) {
+        self.outbox
+            .send_text(error_frame(id, &ProtoError::new(code, message)));
+    }
+
+    /// Handles one command; true when it was a game action (roll, move, item) that the
+    /// hall answered, for the latency report.
+    async fn handle_text(&mut self, text: &str) -> bool {
+        let (id, command) = parse_command(text);
+        let command = match command {
+            Ok(command) => command,
+            Err(e) => {
+                self.outbox.send_text(error_frame(id, &e));
+                return false;
+            }
+        };
+        let id = id.expect("parse_command gives an id with every command");
+        if let Some(frame) = self.answers.get(id) {
+            self.outbox.send_text(mark_repeat(&frame));
+            return false;
+        }
+        let (frame, action) = match command {
+            Command::Room(command) => {
+                let action = command.action.is_game_move();
+                (self.room_command(id, command).await, action)
+            }
+            Command::Hall(command) => match self.hall_command(id, command).await {
+                Reply::Sent(frame) => (frame, false),
+                Reply::Answer(outcome) => {
+                    let frame = Utf8Bytes::from(answer_frame(id, &outcome));
+                    self.outbox.send(frame.clone());
+                    (frame, false)
+                }
+            },
+        };
+        self.answers.put(id, frame);
+        action
+    }
+
+    /// Commands answered here: identity, hall, room creation and quick match.
+    async fn hall_command(&mut self, id: u64, command: HallCommand) -> Reply {
+        match command {
+            HallCommand::HallSubscribe { game } => {
+                self.hall.unsubscribe(self.outbox.id);
+                // The ack goes first, then the list.
+                let frame = Utf8Bytes::from(answer_frame(id, &Ok(Ack::DONE)));
+                self.outbox.send(frame.clone());
+                self.hall.subscribe(game, &self.outbox);
+                Reply::Sent(frame)
+            }
+            HallCommand::CreateRoom {
+                game,
+                private,
+                options,
+            } => {
+                let player = match self.require_player() {
+                    Ok(player) => player.clone(),
+                    Err(e) => return Err(e).into(),
+                };
+                match open_room(
+                    &self.hall,
+                    RoomSettings {
+                        game,
+                        private,
+                        options,
+                    },
+                ) {
+                    Ok(handle) => self.enter_room(id, handle, player).await,
+                    Err(e) => Err(e).into(),
+                }
+            }
+            HallCommand::QuickMatch { game } => self.quick_match(id, game).await,
+            HallCommand::Ping => Ok(Ack::Pong(Pong {
+                time: crate::time::now_ms(),
+            }))
+            .into(),
+            HallCommand::Guest { name, client } => self.guest(name, client).await.into(),
+            HallCommand::Register {
+                name,
+                password,
+                client,
+            } => self.register(name, password, client).await.into(),
+            HallCommand::Login {
+                name,
+                password,
+                client,
+            } => self.login(name, password, client).await.into(),
+            HallCommand::Auth { token, client } => self.auth(token, client).await.into(),
+            HallCommand::Leaderboard { limit } => self.leaderboard(limit).await.into(),
+            HallCommand::MyGames { limit } => self.my_games(limit).await.into(),
+            HallCommand::HallUnsubscribe => {
+                self.hall.unsubscribe(self.outbox.id);
+                Ok(Ack::DONE).into()
+            }
+        }
+    }
+
+    fn require_player(&self) -> Result<&Player, ProtoError> {
+        self.player.as_ref().ok_or_else(|| {
+            ProtoError::new(
+                ErrorCode::Unauthenticated,
+                "sign in first (guest, login, register or auth)",
+            )
+        })
+    }
+
+    /// The request of this connection's player for a room.
+    fn request(&self, id: u64, player: Option<Player>, order: Order) -> RoomRequest {
+        RoomRequest {
+            outbox: self.outbox.clone(),
+            player,
+            client: self.client.clone(),
+            id,
+            order,
+        }
+    }
+
+    /// Sits the player in a room it created or quick match opened; the room answers.
+    async fn enter_room(&mut self, id: u64, handle: RoomHandle, player: Player) -> Reply {
+        let request = self.request(id, Some(player), Order::Enter);
+        match handle.command(request).await {
+            Ok(answered) => {
+                self.rooms.insert(handle.code().to_owned(), handle);
+                Reply::Sent(answered.frame)
+            }
+            Err(RoomClosed) => Reply::Answer(Err(ProtoError::new(
+                ErrorCode::NoRoom,
+                "the room has closed",
+            ))),
+        }
+    }
+
+    async fn quick_match(&mut self, id: u64, game: GameKind) -> Reply {
+        let player = match self.require_player() {
+            Ok(player) => player.clone(),
+            Err(e) => return Err(e).into(),
+        };
+        for code in self.hall.quick_candidates(game) {
+            let Some(handle) = self.hall.room(&code) else {
+                continue;
+            };
+            // Only a free seat is a match; a full room answers quietly and we try the next.
+            let request = self.request(id, Some(player.clone()), Order::QuickJoin);
+            if let Ok(answered) = handle.command(request).await
+                && answered.outcome.is_ok()
+            {
+                self.rooms.insert(code, handle);
+                return Reply::Sent(answered.frame);
+            }
+        }
+        match open_room(
+            &self.hall,
+            RoomSettings {
+                game,
+                private: false,
+                options: Value::Null,
+            },
+        ) {
+            Ok(handle) => self.enter_room(id, handle, player).await,
+            Err(e) => Err(e).into(),
+        }
+    }
+
+    /// A command for a room's task.
+    async fn room_command(&mut self, id: u64, command: RoomCommand) -> Utf8Bytes {
+        let RoomCommand { mut room, action } = command;
+        room.make_ascii_uppercase();
+        // A room this connection is in is known here: no lookup in the hall's shared map.
+        let known = self.rooms.get(&room).filter(|h| !h.is_closed()).cloned();
+        let Some(handle) = known.or_else(|| self.hall.room(&room)) else {
+            return self.send_error(id, ErrorCode::NoRoom, format!("no room {room}"));
+        };
+        let joins = matches!(
+            action,
+            RoomAction::JoinRoom { .. } | RoomAction::Spectate { .. } | RoomAction::TakeSeat { .. }
+        );
+        let leaves = matches!(action, RoomAction::LeaveRoom { .. });
+        let request = self.request(id, self.player.clone(), Order::Command(action));
+        match handle.command(request).await {
+            Ok(answered) => {
+                if answered.outcome.is_ok() && joins {
+                    self.rooms.insert(room, handle);
+                } else if answered.outcome.is_ok() && leaves {
+                    self.rooms.remove(&room);
+                }
+                answered.frame
+            }
+            Err(RoomClosed) => {
+                self.send_error(id, ErrorCode::NoRoom, format!("room {room} has closed"))
+            }
+        }
+    }
+
+    /// Sends an error answer made here and returns its frame.
+    fn send_error(&self, id: u64, code: ErrorCode, message: String) -> Utf8Bytes {
+        let frame = Utf8Bytes::from(error_frame(Some(id), &ProtoError::new(code, message)));
+        self.outbox.send(frame.clone());
+        frame
+    }
+}
+
+/// The same answer again, marked as a repeat.
+fn mark_repeat(frame: &str) -> String {
+    match serde_json::from_str::<Answer>(frame) {
+        Ok(answer) => answer.repeated().to_text(),
+        // Every remembered frame is an answer this server wrote; sent as it was otherwise.
+        Err(_) => frame.to_owned(),
+    }
+}
+
+fn invalid(message: String) -> ProtoError {
+    ProtoError::new(ErrorCode::Invalid, message)
+}
+
+fn internal(e: crate::store::StoreError) -> ProtoError {
+    tracing::error!(error = %e, "storage failed");
+    ProtoError::new(ErrorCode::Internal, "storage failed; nothing was changed")
+}
