@@ -256,12 +256,11 @@ impl FlightSession {
         }
     }
 
-    /// What a bot of `level` does on this seat's turn (auto-play uses `heuristic`): the
-    /// hall's levels are `hangar-bots`' flight levels under the names the protocol uses.
-    pub fn bot_act(&mut self, _seat: usize, level: &str) -> Act {
+    /// What a bot of `level` does on this seat's turn.
+    pub fn bot_act(&mut self, _seat: usize, level: FlightLevel) -> Act {
         match self.game.phase() {
             Phase::Move { .. } => {
-                let bot = flight_level(level).bot();
+                let bot = level.bot();
                 let plane = bot.choose(&self.game, &mut self.bot_rng);
                 Act::Move {
                     plane: plane.map(usize::from),
@@ -317,16 +316,6 @@ impl FlightSession {
             jungle_winner: None,
             reason: "finished".to_owned(),
         }
-    }
-}
-
-/// The `hangar-bots` level behind a hall level name; unknown names (refused earlier by
-/// `bot_levels`) fall back to the heuristic bot that auto-play uses.
-pub fn flight_level(level: &str) -> FlightLevel {
-    match level {
-        "random" | "easy" => FlightLevel::Easy,
-        "hard" | "search" => FlightLevel::Hard,
-        _ => FlightLevel::Normal,
     }
 }
 

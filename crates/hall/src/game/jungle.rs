@@ -106,25 +106,9 @@ impl JungleSession {
         })
     }
 
-    /// A bot's move: `random`, `greedy` (wins or captures when it can), or the alpha-beta
-    /// searchers of `hangar-bots` (`easy`, `normal`, `hard`; `alphabeta` is `normal`).
-    pub fn bot_act(&mut self, level: &str) -> Act {
-        let moves = self.game.legal_moves();
-        let searcher = match level {
-            "easy" => Some(JungleLevel::Easy),
-            "normal" | "alphabeta" => Some(JungleLevel::Normal),
-            "hard" => Some(JungleLevel::Hard),
-            _ => None,
-        };
-        let pick = if moves.is_empty() {
-            None
-        } else if let Some(searcher) = searcher {
-            choose_move(&self.game, &JungleBot::level(searcher), &mut self.bot_rng)
-        } else if level == "random" {
-            Some(moves[self.bot_rng.roll_below(moves.len() as u32) as usize])
-        } else {
-            crate::game::jungle_bot::choose(&self.game, &mut self.bot_rng)
-        };
+    /// The move a bot of `level` plays.
+    pub fn bot_act(&mut self, level: JungleLevel) -> Act {
+        let pick = choose_move(&self.game, &JungleBot::level(level), &mut self.bot_rng);
         Act::Move {
             plane: None,
             notation: pick.map(|m| m.to_string()),

@@ -4,10 +4,11 @@
 
 mod flight;
 mod jungle;
-mod jungle_bot;
 mod options;
 pub mod scoring;
 
+use hangar_bots::flight::FlightLevel;
+use hangar_bots::jungle::JungleLevel;
 use hangar_dice::Seed;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -105,11 +106,19 @@ pub struct Ending {
     pub reason: String,
 }
 
-/// The bot levels of a game (P-SEATS).
-pub fn bot_levels(game: GameKind) -> &'static [&'static str] {
+/// The wire names of a game's bot levels (P-SEATS): `hangar-bots`' level enums.
+pub fn bot_levels(game: GameKind) -> Vec<&'static str> {
     match game {
-        GameKind::Flight => &["random", "heuristic", "hard"],
-        GameKind::Jungle => &["random", "greedy", "easy", "normal", "hard", "alphabeta"],
+        GameKind::Flight => FlightLevel::ALL.iter().map(|l| l.name()).collect(),
+        GameKind::Jungle => JungleLevel::ALL.iter().map(|l| l.name()).collect(),
+    }
+}
+
+/// The level auto-play (P-AUTOPLAY) plays for a person, as a wire name.
+pub fn autoplay_level(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Flight => FlightLevel::AUTOPLAY.name(),
+        GameKind::Jungle => JungleLevel::AUTOPLAY.name(),
     }
 }
 
@@ -174,20 +183,23 @@ impl GameSession {
         }
     }
 
-    /// The action a bot of `level` (or auto-play) takes for the seat on turn.
+    /// The action a bot of `level` (a wire name of [`bot_levels`]) takes for the seat on
+    /// turn. A name that is no level of this game (the room refuses those) plays as
+    /// auto-play does.
     pub fn bot_act(&mut self, seat: usize, level: &str) -> Act {
         match self {
-            GameSession::Flight(s) => s.bot_act(seat, level),
-            GameSession::Jungle(s) => s.bot_act(level),
+            GameSession::Flight(s) => {
+                s.bot_act(seat, level.parse().unwrap_or(FlightLevel::AUTOPLAY))
+            }
+            GameSession::Jungle(s) => s.bot_act(level.parse().unwrap_or(JungleLevel::AUTOPLAY)),
         }
     }
 
     /// Whether a bot of this level thinks long enough to be run off the async runtime.
     pub fn bot_is_slow(&self, level: &str) -> bool {
         match self {
-            // The flight hard bot (rollouts) thinks up to 50 ms a decision.
-            GameSession::Flight(_) => matches!(level, "hard" | "search"),
-            GameSession::Jungle(_) => matches!(level, "easy" | "normal" | "hard" | "alphabeta"),
+            GameSession::Flight(_) => level.parse().is_ok_and(FlightLevel::is_slow),
+            GameSession::Jungle(_) => level.parse().is_ok_and(JungleLevel::is_slow),
         }
     }
 

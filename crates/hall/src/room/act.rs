@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::{OutReason, Room, Running, Status};
-use crate::game::{Act, GameSession, WireEvent, wire};
+use crate::game::{Act, GameSession, WireEvent, autoplay_level, wire};
 use crate::protocol::{Answer, ErrorCode, GameKind, ProtoError};
 use crate::store::NewGame;
 use crate::time::now_ms;
@@ -404,7 +404,7 @@ impl Room {
             let level = self.seats[seat]
                 .bot
                 .clone()
-                .unwrap_or_else(|| default_level(self.game_kind));
+                .unwrap_or_else(|| autoplay_level(self.game_kind).to_owned());
             let running = self.game.as_mut().expect("checked above");
             running.act_at = None;
             let act = if running.session.bot_is_slow(&level) {
@@ -491,13 +491,5 @@ impl Room {
             self.emit(json!({"kind": "autoplay", "seat": seat, "on": false, "reason": "back"}));
             self.schedule_bot();
         }
-    }
-}
-
-/// The level auto-play uses for a person.
-fn default_level(game: GameKind) -> String {
-    match game {
-        GameKind::Flight => "heuristic".to_owned(),
-        GameKind::Jungle => "easy".to_owned(),
     }
 }
