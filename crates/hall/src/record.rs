@@ -4,7 +4,7 @@
 use hangar_dice::Seed;
 use serde_json::{Value, json};
 
-use crate::game::{Act, GameSession, event_value};
+use crate::game::{Act, DEFAULT_TURN_SECONDS, GameSession, RoomOptions, event_value};
 use crate::protocol::GameKind;
 use crate::room::LoggedAct;
 use crate::store::StoredGame;
@@ -122,7 +122,9 @@ pub(crate) fn walk(
         .as_array()
         .map(Vec::len)
         .ok_or_else(|| RecordError::Format("\"seats\" is a list".into()))?;
-    let mut session = GameSession::start(kind, &record["options"], seats, seed)
+    let options = RoomOptions::stored(kind, &record["options"], DEFAULT_TURN_SECONDS)
+        .map_err(|e| RecordError::Format(e.to_string()))?;
+    let mut session = GameSession::start(&options, seats, seed)
         .map_err(|e| RecordError::Format(e.to_string()))?;
     each(None, &[], &session);
     let actions = record["actions"]

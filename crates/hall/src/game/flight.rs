@@ -9,7 +9,6 @@ use hangar_flight::{
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::options::flight_rules;
 use super::{Act, Ending, Played, WireEvent, wire};
 use crate::protocol::{ErrorCode, ProtoError};
 
@@ -30,8 +29,11 @@ fn illegal(message: impl Into<String>) -> ProtoError {
 
 impl FlightSession {
     /// Draws colours and the first player from the seed (F-D-SEATS, F-ORDER) and starts.
-    pub fn start(options: &Value, seats: usize, seed: Seed) -> Result<Self, ProtoError> {
-        let rules = flight_rules(options)?;
+    pub fn start(
+        rules: hangar_flight::Options,
+        seats: usize,
+        seed: Seed,
+    ) -> Result<Self, ProtoError> {
         let mut dice = Dice::new(seed);
         let invalid = |e: SetupError| ProtoError::new(ErrorCode::Invalid, e.to_string());
         let Seating { colours, first } =

@@ -5,7 +5,6 @@ use hangar_dice::{Dice, Seed};
 use hangar_jungle::{Color, DrawReason, Game, Move, Outcome, WinReason};
 use serde_json::{Value, json};
 
-use super::options::jungle_rules;
 use super::{Act, Ending, Played, WireEvent, wire};
 use crate::protocol::{ErrorCode, ProtoError};
 
@@ -27,12 +26,12 @@ fn seat_colour(seat: usize) -> Color {
 
 impl JungleSession {
     /// A new game from the start position under the room's rules.
-    pub fn start(options: &Value) -> Result<Self, ProtoError> {
-        Ok(JungleSession {
-            game: Game::new(jungle_rules(options)),
+    pub fn start(rules: hangar_jungle::Rules) -> Self {
+        JungleSession {
+            game: Game::new(rules),
             last: None,
             bot_rng: Dice::new(Seed::random()),
-        })
+        }
     }
 
     /// The colour name of a seat.

@@ -18,7 +18,10 @@ use crate::protocol::{GameKind, ProtoError};
 
 pub use flight::FlightSession;
 pub use jungle::JungleSession;
-pub use options::check_options;
+pub use options::{
+    DEFAULT_TURN_SECONDS, FlightRoom, JungleRoom, RoomOptions, TURN_SECONDS, check_options,
+    stored_options,
+};
 
 /// Something a seat did, as written in the action log and the record (P-RECORD).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -132,17 +135,16 @@ pub enum GameSession {
 }
 
 impl GameSession {
-    /// Starts a game for `seats` seats with checked `options`; every random draw comes from
+    /// Starts a game of the room's `options` for `seats` seats; every random draw comes from
     /// `seed` (P-FAIR-DICE).
-    pub fn start(
-        game: GameKind,
-        options: &Value,
-        seats: usize,
-        seed: Seed,
-    ) -> Result<Self, ProtoError> {
-        Ok(match game {
-            GameKind::Flight => GameSession::Flight(FlightSession::start(options, seats, seed)?),
-            GameKind::Jungle => GameSession::Jungle(JungleSession::start(options)?),
+    pub fn start(options: &RoomOptions, seats: usize, seed: Seed) -> Result<Self, ProtoError> {
+        Ok(match options {
+            RoomOptions::Flight(flight) => {
+                GameSession::Flight(FlightSession::start(flight.rules, seats, seed)?)
+            }
+            RoomOptions::Jungle(jungle) => {
+                GameSession::Jungle(JungleSession::start(jungle.rules()))
+            }
         })
     }
 

@@ -289,14 +289,13 @@ impl Room {
             return;
         }
         let seed = Seed::random();
-        let session =
-            match GameSession::start(self.game_kind, &self.options, self.seats.len(), seed) {
-                Ok(session) => session,
-                Err(e) => {
-                    tracing::error!(room = %self.code, error = %e, "the game could not start");
-                    return;
-                }
-            };
+        let session = match GameSession::start(&self.options, self.seats.len(), seed) {
+            Ok(session) => session,
+            Err(e) => {
+                tracing::error!(room = %self.code, error = %e, "the game could not start");
+                return;
+            }
+        };
         let commitment = seed.commitment();
         let seats: Vec<Value> = self
             .seats
