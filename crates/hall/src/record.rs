@@ -18,7 +18,7 @@ const JUNGLE_TIMEOUTS_ALLOWED: u32 = 3;
 /// Why a record does not check out.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RecordError {
-    /// Not a record.
+    /// Not a record: a field is missing or has the wrong shape.
     #[error("not a game record: {0}")]
     Format(String),
     /// The seed is not revealed (the game is still running).

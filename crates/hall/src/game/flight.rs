@@ -9,7 +9,7 @@ use hangar_flight::{
     Weather,
 };
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
 use crate::protocol::{ErrorCode, ProtoError};
@@ -212,11 +212,7 @@ impl FlightSession {
         if !matches!(self.game().phase(), Phase::Move { .. }) {
             out.push(self.moved(seat, None, &events));
         }
-        Played {
-            events: out,
-            roll: drawn,
-            ack: json!({"value": value}),
-        }
+        Played::rolled(out, value, drawn)
     }
 
     /// Rolls (the server draws the die), uses an item or moves for the seat on turn. Chance
@@ -256,11 +252,7 @@ impl FlightSession {
                 let mut events = Vec::new();
                 self.table.choose(plane, &mut events).map_err(refused)?;
                 self.settle(&events);
-                Ok(Played {
-                    events: vec![self.moved(seat, Some(plane), &events)],
-                    roll: None,
-                    ack: json!({}),
-                })
+                Ok(Played::done(vec![self.moved(seat, Some(plane), &events)]))
             }
             Act::Move { .. } => Err(illegal("a flight move names a \"plane\"")),
             _ => Err(illegal("not a flight action")),

@@ -40,12 +40,12 @@ pub enum Act {
     },
     /// Flight: use an item.
     UseItem {
-        /// Which item.
+        /// The item's wire name (`six_die`, `booster`; F-ITEM-USE).
         item: String,
     },
     /// Auto-play switched on or off (P-AUTOPLAY).
     Autoplay {
-        /// On?
+        /// Whether auto-play is on after this.
         on: bool,
     },
     /// The seat's timer ran out (jungle: the move passes, P-JUNGLE-TIMEOUT).
@@ -62,7 +62,7 @@ pub enum Act {
     DrawOffer,
     /// Jungle: the answer to a draw offer.
     DrawAnswer {
-        /// Accepted?
+        /// Whether the offer was accepted (the game is then drawn).
         accept: bool,
     },
 }
@@ -90,6 +90,31 @@ pub struct Played {
     pub roll: Option<u8>,
     /// The ack's `result`.
     pub ack: Value,
+}
+
+impl Played {
+    /// What an action that answers nothing but "done" played: its events.
+    fn done(events: Vec<WireEvent>) -> Played {
+        Played {
+            events,
+            roll: None,
+            ack: Value::Object(serde_json::Map::new()),
+        }
+    }
+
+    /// What a roll played: its events, and the die, drawn or not, in the ack.
+    fn rolled(events: Vec<WireEvent>, value: u8, drawn: Option<u8>) -> Played {
+        /// The ack's `result` of a roll.
+        #[derive(Serialize)]
+        struct RollAck {
+            value: u8,
+        }
+        Played {
+            events,
+            roll: drawn,
+            ack: serde_json::to_value(RollAck { value }).expect("an ack serialises"),
+        }
+    }
 }
 
 /// How a game ended, by seat.
@@ -128,9 +153,9 @@ pub fn autoplay_level(game: GameKind) -> &'static str {
 /// A running game of either kind.
 #[derive(Clone, Debug)]
 pub enum GameSession {
-    /// Aeroplane Chess.
+    /// Aeroplane Chess, through `hangar-flight`'s table.
     Flight(FlightSession),
-    /// Jungle.
+    /// Jungle, through `hangar-jungle`.
     Jungle(JungleSession),
 }
 
