@@ -383,3 +383,60 @@ struct MovedEvent<'a> {
     plane: Option<u8>,
     seat: usize,
 }
+
+#[cfg(test)]
+mod tests {
+    use hangar_flight::{Action, NoEvents, Options, Seating};
+
+    use super::*;
+
+    /// Stored games replay as they were played before the hall ran `Table` (P-DURABLE,
+    /// P-FAIR-DICE): the dice stream is consumed as the hall consumed it itself — the seat
+    /// draws, the opening chance draws, then per roll one die and the chance draws due after
+    /// every action.
+    #[test]
+    fn p_fair_dice_the_table_draws_what_the_hall_drew_itself() {
+        let rules = Options {
+            items: true,
+            weather: true,
+            ..Options::improved()
+        };
+        for (seats, seed) in [(2, 1), (3, 2), (4, 3), (4, 4)] {
+            let seed = Seed::from_u64(seed);
+            let mut session = FlightSession::start(rules, seats, seed).expect("starts");
+            // The hall's own rebuild of the dice stream, as it was.
+            let mut dice = Dice::new(seed);
+            let Seating { colours, first } =
+                Seating::draw(seats, rules.teams, |n| dice.roll_below(n)).expect("seats");
+            let mut game = Game::new(rules, &colours, first).expect("a game");
+            game.draw_chances(&mut dice, &mut NoEvents);
+            assert_eq!(session.colours, colours);
+            let mut actions = 0;
+            while let Some((seat, _)) = session.turn() {
+                assert_eq!(*session.game(), game, "seed {seed}, action {actions}");
+                let act = session.bot_act(seat, FlightLevel::Heuristic);
+                let played = session.play(seat, &act).expect("a bot plays legally");
+                match act {
+                    Act::Roll => {
+                        let value = dice.roll();
+                        assert_eq!(played.roll, Some(value));
+                        game.play(Action::Roll { value }, &mut NoEvents)
+                            .expect("the same roll");
+                    }
+                    Act::Move {
+                        plane: Some(plane), ..
+                    } => {
+                        let plane = u8::try_from(plane).expect("a plane index");
+                        game.play(Action::Move { plane }, &mut NoEvents)
+                            .expect("the same move");
+                    }
+                    other => panic!("a bot rolls or moves, not {other:?}"),
+                }
+                game.draw_chances(&mut dice, &mut NoEvents);
+                actions += 1;
+            }
+            assert_eq!(*session.game(), game);
+            assert!(actions > 50, "a whole game was played");
+        }
+    }
+}
