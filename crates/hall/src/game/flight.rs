@@ -286,6 +286,12 @@ impl FlightSession {
         }
     }
 
+    /// The engine's record of the game so far (options, players, seed, actions): it replays
+    /// the rules alone, with `hangar_flight::Record::replay`.
+    pub fn record(&self) -> &hangar_flight::Record {
+        self.table.record()
+    }
+
     /// Completed turns.
     pub fn turns(&self) -> u32 {
         self.turns

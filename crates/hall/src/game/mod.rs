@@ -253,6 +253,14 @@ impl GameSession {
         }
     }
 
+    /// Flight: the engine's record of the game so far (`None` in jungle).
+    pub fn flight_record(&self) -> Option<&hangar_flight::Record> {
+        match self {
+            GameSession::Flight(s) => Some(s.record()),
+            GameSession::Jungle(_) => None,
+        }
+    }
+
     /// Completed turns (P-RESIGN needs 15 in flight).
     pub fn turns(&self) -> u32 {
         match self {
