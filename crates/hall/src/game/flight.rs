@@ -80,7 +80,7 @@ impl FlightSession {
         match self.game().phase() {
             Phase::Roll => Some((seat, "roll")),
             Phase::Move { .. } => Some((seat, "move")),
-            // Items and weather are refused by the room options, so no draw is awaited.
+            // Not reached: the table settles a chance draw as soon as it is awaited.
             Phase::Draw { .. } => Some((seat, "draw")),
             Phase::Over => None,
         }
