@@ -18,32 +18,26 @@
 
 mod action;
 pub mod board;
-mod chance;
 mod colour;
 mod event;
 mod game;
 mod items;
-mod moves;
 mod options;
-mod play;
 mod record;
-mod result;
 mod seating;
-mod setup;
-mod walk;
 mod weather;
 
 pub use action::{Action, PlayError};
 pub use board::{Location, Progress, Square};
-pub use chance::Draw;
 pub use colour::{Colour, UnknownColour};
 pub use event::{Event, EventSink, NoEvents, ReturnReason};
+pub use game::chance::Draw;
+pub use game::moves::{Move, Moves};
+pub use game::result::{CAPTURE_BONUS, Scores};
+pub use game::setup::{PlayerSetup, Setup, SetupError};
 pub use game::{Game, Phase};
 pub use items::{Item, ItemBar, ItemEffect, ItemOnBoard, MAX_ITEMS_ON_BOARD, UnknownItem};
-pub use moves::{Move, Moves};
 pub use options::{Finish, OptionError, Options, Preset, Stacks, TakeOff, ThreeSixes};
 pub use record::{Record, RecordError, RecordedAction, Table};
-pub use result::{CAPTURE_BONUS, Scores};
 pub use seating::Seating;
-pub use setup::{PlayerSetup, Setup, SetupError};
 pub use weather::{WEATHER_ROUNDS, Weather, WeatherCell, WeatherEffect};

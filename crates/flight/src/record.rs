@@ -14,12 +14,12 @@ use serde::{Deserialize, Serialize};
 use crate::action::PlayError;
 use crate::colour::Colour;
 use crate::event::{EventSink, NoEvents};
+use crate::game::moves::Moves;
+use crate::game::setup::SetupError;
 use crate::game::{Game, Phase};
 use crate::items::{Item, ItemEffect};
-use crate::moves::Moves;
 use crate::options::Options;
 use crate::seating::Seating;
-use crate::setup::SetupError;
 
 /// One recorded action. Rolls carry no value: the value comes from the dice; chance draws
 /// are not recorded: they follow from the seed.

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::colour::Colour;
-use crate::setup::SetupError;
+use crate::game::setup::SetupError;
 
 /// The result of the seat draw: player `i` (in joining order) plays `colours[i]`, and
 /// `first` rolls first.

@@ -1,10 +1,15 @@
 //! Game records (P-RECORD): export from the database, fair-dice verification (P-FAIR-DICE)
 //! and a move-by-move replay, shared by the HTTP API and `hangar verify` / `hangar replay`.
+//!
+//! The hall's record is the room's log: who sat where, the seed and its commitment, and every
+//! seat-level act (timeouts, resignations, auto-play, draw offers) with the die drawn for each
+//! roll. The rules are the engines': a record replays through them, and a finished flight
+//! game's export also carries `flight_record`, the engine's own [`hangar_flight::Record`].
 
 use hangar_dice::Seed;
 use serde_json::{Value, json};
 
-use crate::game::{Act, GameSession, event_value};
+use crate::game::{Act, DEFAULT_TURN_SECONDS, GameSession, RoomOptions, event_value};
 use crate::protocol::GameKind;
 use crate::room::LoggedAct;
 use crate::store::StoredGame;
@@ -18,7 +23,7 @@ const JUNGLE_TIMEOUTS_ALLOWED: u32 = 3;
 /// Why a record does not check out.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RecordError {
-    /// Not a record.
+    /// Not a record: a field is missing or has the wrong shape.
     #[error("not a game record: {0}")]
     Format(String),
     /// The seed is not revealed (the game is still running).
@@ -69,7 +74,7 @@ pub fn record_json(game: &StoredGame) -> Value {
         })
         .collect();
     let finished = game.status == "finished";
-    json!({
+    let mut record = json!({
         "format": RECORD_FORMAT,
         "game_id": game.id,
         "game": game.start.game,
@@ -82,7 +87,15 @@ pub fn record_json(game: &StoredGame) -> Value {
         "result": game.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
         "started_at": game.started_at,
         "finished_at": game.finished_at,
-    })
+    });
+    if finished && game.start.game == GameKind::Flight.name() {
+        // The engine's record follows from the log by a replay; a log that does not replay
+        // is exported as it is, and `verify` says why.
+        if let Ok(Some(flight)) = walk_to_end(&record).map(|s| s.flight_record().cloned()) {
+            record["flight_record"] = serde_json::to_value(flight).expect("a record serialises");
+        }
+    }
+    record
 }
 
 /// What `verify` found.
@@ -100,8 +113,21 @@ pub struct Verified {
 /// room events the engine produced for it and the session after it.
 pub(crate) fn walk(
     record: &Value,
-    mut each: impl FnMut(Option<(usize, &LoggedAct)>, &[Value], &GameSession),
+    each: impl FnMut(Option<(usize, &LoggedAct)>, &[Value], &GameSession),
 ) -> Result<Verified, RecordError> {
+    walk_session(record, each).map(|(verified, _)| verified)
+}
+
+/// The game at the end of a record.
+fn walk_to_end(record: &Value) -> Result<GameSession, RecordError> {
+    walk_session(record, |_, _, _| {}).map(|(_, session)| session)
+}
+
+/// [`walk`], also returning the session at the end.
+fn walk_session(
+    record: &Value,
+    mut each: impl FnMut(Option<(usize, &LoggedAct)>, &[Value], &GameSession),
+) -> Result<(Verified, GameSession), RecordError> {
     let kind = record["game"]
         .as_str()
         .and_then(GameKind::from_name)
@@ -122,7 +148,9 @@ pub(crate) fn walk(
         .as_array()
         .map(Vec::len)
         .ok_or_else(|| RecordError::Format("\"seats\" is a list".into()))?;
-    let mut session = GameSession::start(kind, &record["options"], seats, seed)
+    let options = RoomOptions::stored(kind, &record["options"], DEFAULT_TURN_SECONDS)
+        .map_err(|e| RecordError::Format(e.to_string()))?;
+    let mut session = GameSession::start(&options, seats, seed)
         .map_err(|e| RecordError::Format(e.to_string()))?;
     each(None, &[], &session);
     let actions = record["actions"]
@@ -172,11 +200,12 @@ pub(crate) fn walk(
         let events: Vec<Value> = events.iter().map(event_value).collect();
         each(Some((index, &logged)), &events, &session);
     }
-    Ok(Verified {
+    let verified = Verified {
         rolls,
         actions: actions.len(),
         over: session.is_over(),
-    })
+    };
+    Ok((verified, session))
 }
 
 /// Checks a record's fair dice: the seed matches the commitment and every recorded roll is

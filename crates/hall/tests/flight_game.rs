@@ -125,6 +125,13 @@ async fn four_players_play_a_flight_game(url: &str) {
     let verified = hangar_hall::record::verify(&record).unwrap();
     assert!(verified.over);
     assert!(verified.rolls > 20);
+    // P-RECORD: the export carries the engine's own record, which replays the rules alone
+    // to the same end.
+    let engine: hangar_flight::Record =
+        serde_json::from_value(record["flight_record"].clone()).unwrap();
+    let table = engine.replay(&mut hangar_flight::NoEvents).unwrap();
+    assert!(table.game().is_over());
+    assert_eq!(table.record().seed, seed);
     // P-RECORD: the game is in each player's list.
     let mut c0 = clients.remove(0);
     let mine = c0.ok(json!({"type": "my_games"})).await;

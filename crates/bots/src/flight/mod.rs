@@ -1,7 +1,7 @@
 //! Bots for Aeroplane Chess (飞行棋): random, heuristic and search, behind one interface
 //! ([`FlightBot`]) that the hall, `hangar sim` and `hangar play` share.
 //!
-//! - [`FlightLevel`]`::{Easy, Normal, Hard}` are the hall's levels; [`parse_bot`] builds any
+//! - [`FlightLevel`]`::{Random, Heuristic, Hard}` are the hall's levels under their wire names; [`parse_bot`] builds any
 //!   bot from a spec such as `search:depth=3` or `heuristic:danger=1.5`.
 //! - [`play_game`] plays a whole game between bots from a seed (simulations, tests).
 //! - [`RolloutBot`] (spec `rollout`; [`RolloutBot::hall`] is the hard level) is Monte Carlo

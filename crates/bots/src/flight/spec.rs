@@ -15,38 +15,55 @@ use super::rollout::{RolloutLeaf, RolloutLimits};
 use super::search::{Leaf, SearchLimits};
 use super::td::ReplyModel;
 
-/// The levels the hall offers.
+/// The flight bot levels the hall offers a seat (P-SEATS), under their wire names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FlightLevel {
-    /// Random moves.
-    Easy,
-    /// The heuristic bot.
-    Normal,
-    /// The rollout bot, 50 ms per decision, its rollouts judged by the TD-trained net.
+    /// Random moves (`random`; `easy` is read as it too).
+    #[serde(alias = "easy")]
+    Random,
+    /// The heuristic bot (`heuristic`; `normal` is read as it too). Auto-play plays it.
+    #[serde(alias = "normal")]
+    Heuristic,
+    /// The rollout bot, 50 ms per decision, its rollouts judged by the TD-trained net
+    /// (`hard`; `search` is read as it too).
+    #[serde(alias = "search")]
     Hard,
 }
 
 impl FlightLevel {
     /// All levels, easiest first.
-    pub const ALL: [FlightLevel; 3] = [FlightLevel::Easy, FlightLevel::Normal, FlightLevel::Hard];
+    pub const ALL: [FlightLevel; 3] = [
+        FlightLevel::Random,
+        FlightLevel::Heuristic,
+        FlightLevel::Hard,
+    ];
+
+    /// The level auto-play (P-AUTOPLAY) plays for a person.
+    pub const AUTOPLAY: FlightLevel = FlightLevel::Heuristic;
 
     /// The bot of this level.
     pub fn bot(self) -> Box<dyn FlightBot> {
         match self {
-            FlightLevel::Easy => Box::new(RandomBot),
-            FlightLevel::Normal => Box::new(HeuristicBot::default()),
+            FlightLevel::Random => Box::new(RandomBot),
+            FlightLevel::Heuristic => Box::new(HeuristicBot::default()),
             FlightLevel::Hard => Box::new(RolloutBot::hall()),
         }
     }
 
-    /// The level's name.
+    /// The level's wire name.
     pub const fn name(self) -> &'static str {
         match self {
-            FlightLevel::Easy => "easy",
-            FlightLevel::Normal => "normal",
+            FlightLevel::Random => "random",
+            FlightLevel::Heuristic => "heuristic",
             FlightLevel::Hard => "hard",
         }
+    }
+
+    /// Whether the bot thinks long enough (the hard bot: up to 50 ms a decision) that a
+    /// server runs it off its async threads.
+    pub const fn is_slow(self) -> bool {
+        matches!(self, FlightLevel::Hard)
     }
 }
 
@@ -77,11 +94,16 @@ pub enum BotSpecError {
 impl FromStr for FlightLevel {
     type Err = BotSpecError;
 
+    /// A wire name (`random`, `heuristic`, `hard`) or the older alias of one (`easy`,
+    /// `normal`, `search`), in any case.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        FlightLevel::ALL
-            .into_iter()
-            .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| BotSpecError::UnknownBot(s.to_owned()))
+        let name = s.trim().to_ascii_lowercase();
+        match name.as_str() {
+            "random" | "easy" => Ok(FlightLevel::Random),
+            "heuristic" | "normal" => Ok(FlightLevel::Heuristic),
+            "hard" | "search" => Ok(FlightLevel::Hard),
+            _ => Err(BotSpecError::UnknownBot(s.to_owned())),
+        }
     }
 }
 
@@ -358,7 +380,7 @@ mod tests {
         );
         assert_eq!(
             "Normal".parse::<FlightLevel>().unwrap(),
-            FlightLevel::Normal
+            FlightLevel::Heuristic
         );
     }
 

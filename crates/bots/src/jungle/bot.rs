@@ -1,5 +1,6 @@
 //! The bots the hall and the simulator can pick, as values and as spec strings
-//! (`random`, `ab`, `ab:depth=6`, `ab:ms=200`, `ab:nodes=50000`, `ab:level=hard`).
+//! (`random`, `greedy`, `ab`, `ab:depth=6`, `ab:ms=200`, `ab:nodes=50000`, `ab:level=hard`),
+//! and the levels the hall offers a seat ([`JungleLevel`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -10,55 +11,99 @@ use hangar_jungle::{Game, Move};
 
 use crate::jungle::search::{Limits, Searcher};
 
-/// The strengths the hall offers.
+/// The jungle bot levels the hall offers a seat (P-SEATS), under their wire names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum JungleLevel {
-    /// A 2-ply search that plays a random move one time in four.
+    /// A uniformly random allowed move (`random`).
+    Random,
+    /// Instant: wins at once when it can, else captures, else a random move (`greedy`).
+    Greedy,
+    /// A 2-ply search that plays a random move one time in four (`easy`). Auto-play plays it.
     Easy,
-    /// 200 ms per move (the default searcher).
+    /// 200 ms per move, the default searcher (`normal`).
     Normal,
-    /// One second per move.
+    /// One second per move (`hard`).
     Hard,
+    /// The protocol's name for the default searcher (`alphabeta`): plays as [`Normal`].
+    ///
+    /// [`Normal`]: JungleLevel::Normal
+    AlphaBeta,
 }
 
 impl JungleLevel {
-    /// Every level, weakest first.
-    pub const ALL: [JungleLevel; 3] = [JungleLevel::Easy, JungleLevel::Normal, JungleLevel::Hard];
+    /// Every level under its own wire name, in the order the hall lists them.
+    pub const ALL: [JungleLevel; 6] = [
+        JungleLevel::Random,
+        JungleLevel::Greedy,
+        JungleLevel::Easy,
+        JungleLevel::Normal,
+        JungleLevel::Hard,
+        JungleLevel::AlphaBeta,
+    ];
 
-    /// The level's name as written in specs (`easy`, `normal`, `hard`).
+    /// The level auto-play (P-AUTOPLAY) plays for a person.
+    pub const AUTOPLAY: JungleLevel = JungleLevel::Easy;
+
+    /// The level's wire name (also what `ab:level=` takes for a searcher).
     pub const fn name(self) -> &'static str {
         match self {
+            JungleLevel::Random => "random",
+            JungleLevel::Greedy => "greedy",
             JungleLevel::Easy => "easy",
             JungleLevel::Normal => "normal",
             JungleLevel::Hard => "hard",
+            JungleLevel::AlphaBeta => "alphabeta",
         }
     }
 
-    /// The search settings of the level.
-    pub fn config(self) -> SearchConfig {
+    /// The search settings of a searching level; `None` for `random` and `greedy`.
+    pub fn config(self) -> Option<SearchConfig> {
+        let time = |ms| Limits {
+            time: Some(Duration::from_millis(ms)),
+            ..Limits::default()
+        };
         match self {
-            JungleLevel::Easy => SearchConfig {
+            JungleLevel::Random | JungleLevel::Greedy => None,
+            JungleLevel::Easy => Some(SearchConfig {
                 limits: Limits {
                     depth: Some(2),
                     ..Limits::default()
                 },
                 random_percent: 25,
-            },
-            JungleLevel::Normal => SearchConfig {
-                limits: Limits {
-                    time: Some(Duration::from_millis(200)),
-                    ..Limits::default()
-                },
+            }),
+            JungleLevel::Normal | JungleLevel::AlphaBeta => Some(SearchConfig {
+                limits: time(200),
                 random_percent: 0,
-            },
-            JungleLevel::Hard => SearchConfig {
-                limits: Limits {
-                    time: Some(Duration::from_millis(1000)),
-                    ..Limits::default()
-                },
+            }),
+            JungleLevel::Hard => Some(SearchConfig {
+                limits: time(1000),
                 random_percent: 0,
-            },
+            }),
         }
+    }
+
+    /// Whether the level searches (up to a second a move), so a server runs it off its async
+    /// threads.
+    pub fn is_slow(self) -> bool {
+        self.config().is_some()
+    }
+}
+
+impl fmt::Display for JungleLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for JungleLevel {
+    type Err = BotSpecError;
+
+    /// A wire name, in any case.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        JungleLevel::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| BotSpecError::UnknownLevel(s.to_owned()))
     }
 }
 
@@ -73,7 +118,9 @@ pub struct SearchConfig {
 
 impl Default for SearchConfig {
     fn default() -> Self {
-        JungleLevel::Normal.config()
+        JungleLevel::Normal
+            .config()
+            .expect("the normal level searches")
     }
 }
 
@@ -82,6 +129,8 @@ impl Default for SearchConfig {
 pub enum JungleBot {
     /// Plays a uniformly random allowed move.
     Random,
+    /// Wins at once when it can, else captures, else a random move ([`super::greedy`]).
+    Greedy,
     /// Searches with alpha-beta.
     AlphaBeta(SearchConfig),
 }
@@ -94,7 +143,11 @@ impl JungleBot {
 
     /// The bot of a hall level.
     pub fn level(level: JungleLevel) -> JungleBot {
-        JungleBot::AlphaBeta(level.config())
+        match level {
+            JungleLevel::Random => JungleBot::Random,
+            JungleLevel::Greedy => JungleBot::Greedy,
+            _ => JungleBot::AlphaBeta(level.config().unwrap_or_default()),
+        }
     }
 }
 
@@ -106,6 +159,11 @@ pub enum BotSpecError {
         "unknown jungle bot {0:?} (known: random, ab, ab:depth=N, ab:ms=N, ab:nodes=N, ab:level=easy|normal|hard)"
     )]
     UnknownBot(String),
+    /// Not a hall level.
+    #[error(
+        "unknown jungle bot level {0:?} (known: random, greedy, easy, normal, hard, alphabeta)"
+    )]
+    UnknownLevel(String),
     /// A parameter is malformed.
     #[error(
         "bad bot parameter {0:?}: expected depth=N, ms=N, nodes=N, random=PERCENT or level=easy|normal|hard"
@@ -119,8 +177,10 @@ impl FromStr for JungleBot {
     /// `random`, or `ab` followed by `:key=value` parameters (several separated by `:`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
-        if s == "random" {
-            return Ok(JungleBot::Random);
+        match s {
+            "random" => return Ok(JungleBot::Random),
+            "greedy" => return Ok(JungleBot::Greedy),
+            _ => {}
         }
         let mut parts = s.split(':');
         if parts.next() != Some("ab") {
@@ -146,11 +206,11 @@ impl FromStr for JungleBot {
                         .ok_or_else(bad)?;
                 }
                 "level" => {
-                    let level = JungleLevel::ALL
+                    config = JungleLevel::ALL
                         .into_iter()
                         .find(|l| l.name() == value)
+                        .and_then(JungleLevel::config)
                         .ok_or_else(bad)?;
-                    config = level.config();
                 }
                 _ => return Err(bad()),
             }
@@ -166,6 +226,7 @@ impl fmt::Display for JungleBot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             JungleBot::Random => f.write_str("random"),
+            JungleBot::Greedy => f.write_str("greedy"),
             JungleBot::AlphaBeta(config) => {
                 f.write_str("ab")?;
                 let Limits { depth, time, nodes } = config.limits;
@@ -198,7 +259,7 @@ impl JunglePlayer {
     /// A player for `bot`.
     pub fn new(bot: JungleBot) -> JunglePlayer {
         let searcher = match bot {
-            JungleBot::Random => None,
+            JungleBot::Random | JungleBot::Greedy => None,
             JungleBot::AlphaBeta(_) => Some(Searcher::default()),
         };
         JunglePlayer { bot, searcher }
@@ -231,6 +292,7 @@ impl JunglePlayer {
                 }
                 searcher.search(game, config.limits).map(|r| r.best)
             }
+            (JungleBot::Greedy, _) => super::greedy::choose(game, dice),
             _ => Some(random(dice)),
         }
     }

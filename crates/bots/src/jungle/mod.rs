@@ -1,4 +1,5 @@
-//! Bots for Jungle (斗兽棋): a random player and an alpha-beta searcher with levels.
+//! Bots for Jungle (斗兽棋): a random player, a greedy one and an alpha-beta searcher with
+//! levels.
 //!
 //! ```
 //! use hangar_bots::jungle::{JungleBot, JungleLevel, choose_move};
@@ -15,6 +16,7 @@
 
 mod bot;
 mod eval;
+mod greedy;
 mod ordering;
 mod search;
 mod tt;

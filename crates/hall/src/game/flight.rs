@@ -1,24 +1,24 @@
-//! Aeroplane Chess through `hangar-flight`: seats to colours, server-drawn dice, wire views.
+//! Aeroplane Chess through `hangar-flight`'s [`Table`], which owns the dice stream (seating,
+//! rolls, chance draws): this module maps seats to colours, hall actions to the table's and
+//! the engine's state to wire views.
 
 use hangar_bots::flight::FlightLevel;
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{
-    Action, Colour, Event, Game, Item, ItemEffect, NoEvents, Phase, Progress, Seating, SetupError,
-    Square, UnknownItem, Weather,
+    Colour, Event, Game, Item, ItemEffect, Phase, PlayError, Progress, Square, Table, UnknownItem,
+    Weather,
 };
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::options::flight_rules;
 use super::{Act, Ending, Played, WireEvent, wire};
 use crate::protocol::{ErrorCode, ProtoError};
 
-/// A running flight game: the engine state, the dice and the seat ↔ colour map.
+/// A running flight game: the table (engine state and dice) and the seat ↔ colour map.
 #[derive(Clone, Debug)]
 pub struct FlightSession {
-    game: Game,
-    dice: Dice,
-    /// Colour of each room seat.
+    table: Table,
+    /// Colour of each room seat (the seating the table drew, in seat order).
     colours: Vec<Colour>,
     turns: u32,
     bot_rng: Dice,
@@ -28,24 +28,41 @@ fn illegal(message: impl Into<String>) -> ProtoError {
     ProtoError::new(ErrorCode::Illegal, message)
 }
 
+/// An action the engine refused (P-AUTH: it changed nothing).
+fn refused(error: PlayError) -> ProtoError {
+    illegal(error.to_string())
+}
+
+/// The value of the last die rolled among `events`.
+fn rolled(events: &[Event]) -> Option<u8> {
+    events.iter().rev().find_map(|e| match e {
+        Event::Rolled { value, .. } => Some(*value),
+        _ => None,
+    })
+}
+
 impl FlightSession {
     /// Draws colours and the first player from the seed (F-D-SEATS, F-ORDER) and starts.
-    pub fn start(options: &Value, seats: usize, seed: Seed) -> Result<Self, ProtoError> {
-        let rules = flight_rules(options)?;
-        let mut dice = Dice::new(seed);
-        let invalid = |e: SetupError| ProtoError::new(ErrorCode::Invalid, e.to_string());
-        let Seating { colours, first } =
-            Seating::draw(seats, rules.teams, |n| dice.roll_below(n)).map_err(invalid)?;
-        let mut game = Game::new(rules, &colours, first).map_err(invalid)?;
-        // Items and weather may appear before the first roll (F-ITEM-SPAWN, F-WEATHER).
-        game.draw_chances(&mut dice, &mut NoEvents);
+    pub fn start(
+        rules: hangar_flight::Options,
+        seats: usize,
+        seed: Seed,
+    ) -> Result<Self, ProtoError> {
+        let invalid = |message: String| ProtoError::new(ErrorCode::Invalid, message);
+        let players = u8::try_from(seats).map_err(|_| invalid(format!("{seats} seats")))?;
+        // The table draws the colours and the first player (F-D-SEATS, F-ORDER), then the
+        // items and weather that may appear before the first roll (F-ITEM-SPAWN, F-WEATHER).
+        let table = Table::new(rules, players, seed).map_err(|e| invalid(e.to_string()))?;
         Ok(FlightSession {
-            game,
-            dice,
-            colours,
+            colours: table.seating().colours.clone(),
+            table,
             turns: 0,
             bot_rng: Dice::new(Seed::random()),
         })
+    }
+
+    fn game(&self) -> &Game {
+        self.table.game()
     }
 
     fn seat_of(&self, colour: Colour) -> Option<usize> {
@@ -59,20 +76,20 @@ impl FlightSession {
 
     /// The seat on turn and whether it must roll or move.
     pub fn turn(&self) -> Option<(usize, &'static str)> {
-        let seat = self.seat_of(self.game.turn())?;
-        match self.game.phase() {
+        let seat = self.seat_of(self.game().turn())?;
+        match self.game().phase() {
             Phase::Roll => Some((seat, "roll")),
             Phase::Move { .. } => Some((seat, "move")),
-            // Items and weather are refused by the room options, so no draw is awaited.
+            // Not reached: the table settles a chance draw as soon as it is awaited.
             Phase::Draw { .. } => Some((seat, "draw")),
             Phase::Over => None,
         }
     }
 
     fn moves_view(&self) -> Vec<MoveView> {
-        match self.game.phase() {
+        match self.game().phase() {
             Phase::Move { .. } => self
-                .game
+                .game()
                 .legal_moves()
                 .as_slice()
                 .iter()
@@ -92,7 +109,7 @@ impl FlightSession {
 
     /// The wire view (protocol §6), serialised straight from the engine's state.
     fn wire_view(&self) -> FlightView<'_> {
-        let (need, die) = match self.game.phase() {
+        let (need, die) = match self.game().phase() {
             Phase::Roll => ("roll", None),
             Phase::Move { roll } => ("move", Some(roll)),
             Phase::Draw { .. } => ("draw", None),
@@ -102,24 +119,24 @@ impl FlightSession {
             bars: self
                 .colours
                 .iter()
-                .map(|&c| self.game.item_bar(c).items().collect())
+                .map(|&c| self.game().item_bar(c).items().collect())
                 .collect(),
             captures: self
                 .colours
                 .iter()
-                .map(|&c| self.game.captures(c))
+                .map(|&c| self.game().captures(c))
                 .collect(),
             colours: self.colours.iter().map(|c| c.name()).collect(),
             die,
             finished: self
                 .colours
                 .iter()
-                .map(|&c| self.game.finished(c))
+                .map(|&c| self.game().finished(c))
                 .collect(),
-            forced_plane: self.game.forced_plane(),
-            item_in_use: self.game.item_in_use(),
+            forced_plane: self.game().forced_plane(),
+            item_in_use: self.game().item_in_use(),
             items: self
-                .game
+                .game()
                 .board_items()
                 .map(|i| ItemView {
                     item: i.item,
@@ -129,20 +146,24 @@ impl FlightSession {
             kind: "flight",
             moves: self.moves_view(),
             need,
-            planes: self.colours.iter().map(|&c| self.game.planes(c)).collect(),
+            planes: self
+                .colours
+                .iter()
+                .map(|&c| self.game().planes(c))
+                .collect(),
             resigned: self
                 .colours
                 .iter()
-                .map(|&c| self.game.has_resigned(c))
+                .map(|&c| self.game().has_resigned(c))
                 .collect(),
-            sixes: self.game.sixes(),
-            to_move: if self.game.is_over() {
+            sixes: self.game().sixes(),
+            to_move: if self.game().is_over() {
                 None
             } else {
-                self.seat_of(self.game.turn())
+                self.seat_of(self.game().turn())
             },
             turns: self.turns,
-            weather: self.game.weather().map(|w| WeatherView {
+            weather: self.game().weather().map(|w| WeatherView {
                 kind: w.weather,
                 square: w.square,
             }),
@@ -160,10 +181,9 @@ impl FlightSession {
         })
     }
 
-    /// After an action: the chance draws it made due (F-ITEM-SPAWN, F-WEATHER), then the
-    /// turn count.
-    fn settle(&mut self, events: &mut Vec<Event>) {
-        self.game.draw_chances(&mut self.dice, events);
+    /// Counts the turns an action completed (the table has made the chance draws it made
+    /// due, F-ITEM-SPAWN, F-WEATHER).
+    fn settle(&mut self, events: &[Event]) {
         self.turns += events
             .iter()
             .filter(|e| matches!(e, Event::Turn { .. }))
@@ -178,9 +198,9 @@ impl FlightSession {
         value: u8,
         drawn: Option<u8>,
         item: Option<Item>,
-        mut events: Vec<Event>,
+        events: Vec<Event>,
     ) -> Played {
-        self.settle(&mut events);
+        self.settle(&events);
         let mut out = vec![wire(&RolledEvent {
             item,
             kind: "rolled",
@@ -189,14 +209,10 @@ impl FlightSession {
             value,
         })];
         // A roll settled at once (spent, forced, three sixes) also moved the game on.
-        if !matches!(self.game.phase(), Phase::Move { .. }) {
+        if !matches!(self.game().phase(), Phase::Move { .. }) {
             out.push(self.moved(seat, None, &events));
         }
-        Played {
-            events: out,
-            roll: drawn,
-            ack: json!({"value": value}),
-        }
+        Played::rolled(out, value, drawn)
     }
 
     /// Rolls (the server draws the die), uses an item or moves for the seat on turn. Chance
@@ -204,14 +220,12 @@ impl FlightSession {
     pub fn play(&mut self, seat: usize, act: &Act) -> Result<Played, ProtoError> {
         match act {
             Act::Roll => {
-                if !matches!(self.game.phase(), Phase::Roll) {
+                if !matches!(self.game().phase(), Phase::Roll) {
                     return Err(illegal("choose a plane to move first (need: move)"));
                 }
-                let value = self.dice.roll();
                 let mut events = Vec::new();
-                self.game
-                    .play(Action::Roll { value }, &mut events)
-                    .map_err(|e| illegal(e.to_string()))?;
+                self.table.roll(&mut events).map_err(refused)?;
+                let value = rolled(&events).expect("a roll is told");
                 Ok(self.rolled(seat, value, Some(value), None, events))
             }
             Act::UseItem { item } => {
@@ -219,17 +233,12 @@ impl FlightSession {
                     .parse()
                     .map_err(|e: UnknownItem| illegal(e.to_string()))?;
                 let mut events = Vec::new();
-                self.game
-                    .play(Action::UseItem { item }, &mut events)
-                    .map_err(|e| illegal(e.to_string()))?;
+                self.table.use_item(item, &mut events).map_err(refused)?;
                 let (value, drawn) = match item.effect() {
                     ItemEffect::FixedRoll { value } => (value, None),
-                    // A booster leaves the roll awaited: the server throws it at once.
+                    // A booster leaves the roll awaited: the table throws it at once.
                     ItemEffect::MultiplyPips { .. } => {
-                        let value = self.dice.roll();
-                        self.game
-                            .play(Action::Roll { value }, &mut events)
-                            .map_err(|e| illegal(e.to_string()))?;
+                        let value = rolled(&events).expect("a booster's roll is told");
                         (value, Some(value))
                     }
                 };
@@ -241,28 +250,21 @@ impl FlightSession {
             } => {
                 let plane = u8::try_from(*plane).map_err(|_| illegal("no such plane"))?;
                 let mut events = Vec::new();
-                self.game
-                    .play(Action::Move { plane }, &mut events)
-                    .map_err(|e| illegal(e.to_string()))?;
-                self.settle(&mut events);
-                Ok(Played {
-                    events: vec![self.moved(seat, Some(plane), &events)],
-                    roll: None,
-                    ack: json!({}),
-                })
+                self.table.choose(plane, &mut events).map_err(refused)?;
+                self.settle(&events);
+                Ok(Played::done(vec![self.moved(seat, Some(plane), &events)]))
             }
             Act::Move { .. } => Err(illegal("a flight move names a \"plane\"")),
             _ => Err(illegal("not a flight action")),
         }
     }
 
-    /// What a bot of `level` does on this seat's turn (auto-play uses `heuristic`): the
-    /// hall's levels are `hangar-bots`' flight levels under the names the protocol uses.
-    pub fn bot_act(&mut self, _seat: usize, level: &str) -> Act {
-        match self.game.phase() {
+    /// What a bot of `level` does on this seat's turn.
+    pub fn bot_act(&mut self, _seat: usize, level: FlightLevel) -> Act {
+        match self.game().phase() {
             Phase::Move { .. } => {
-                let bot = flight_level(level).bot();
-                let plane = bot.choose(&self.game, &mut self.bot_rng);
+                let bot = level.bot();
+                let plane = bot.choose(self.table.game(), &mut self.bot_rng);
                 Act::Move {
                     plane: plane.map(usize::from),
                     notation: None,
@@ -276,12 +278,18 @@ impl FlightSession {
     pub fn remove(&mut self, seat: usize) -> Vec<WireEvent> {
         let colour = self.colours[seat];
         let mut events = Vec::new();
-        if self.game.resign(colour, &mut events).is_ok() {
-            self.settle(&mut events);
+        if self.table.resign(colour, &mut events).is_ok() {
+            self.settle(&events);
             vec![self.moved(seat, None, &events)]
         } else {
             Vec::new()
         }
+    }
+
+    /// The engine's record of the game so far (options, players, seed, actions): it replays
+    /// the rules alone, with `hangar_flight::Record::replay`.
+    pub fn record(&self) -> &hangar_flight::Record {
+        self.table.record()
     }
 
     /// Completed turns.
@@ -291,12 +299,12 @@ impl FlightSession {
 
     /// Finished planes of a seat.
     pub fn finished(&self, seat: usize) -> u32 {
-        self.game.finished(self.colours[seat]) as u32
+        self.game().finished(self.colours[seat]) as u32
     }
 
     /// Ranks, finished planes and captures by seat.
     pub fn ending(&self) -> Ending {
-        let ranks = self.game.final_ranks();
+        let ranks = self.game().final_ranks();
         Ending {
             ranks: self
                 .colours
@@ -306,27 +314,17 @@ impl FlightSession {
             finished: self
                 .colours
                 .iter()
-                .map(|&c| self.game.finished(c) as u32)
+                .map(|&c| self.game().finished(c) as u32)
                 .collect(),
             captures: self
                 .colours
                 .iter()
-                .map(|&c| u32::from(self.game.captures(c)))
+                .map(|&c| u32::from(self.game().captures(c)))
                 .collect(),
             colours: self.colours.iter().map(|c| c.index()).collect(),
             jungle_winner: None,
             reason: "finished".to_owned(),
         }
-    }
-}
-
-/// The `hangar-bots` level behind a hall level name; unknown names (refused earlier by
-/// `bot_levels`) fall back to the heuristic bot that auto-play uses.
-pub fn flight_level(level: &str) -> FlightLevel {
-    match level {
-        "random" | "easy" => FlightLevel::Easy,
-        "hard" | "search" => FlightLevel::Hard,
-        _ => FlightLevel::Normal,
     }
 }
 
@@ -390,4 +388,61 @@ struct MovedEvent<'a> {
     kind: &'static str,
     plane: Option<u8>,
     seat: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use hangar_flight::{Action, NoEvents, Options, Seating};
+
+    use super::*;
+
+    /// Stored games replay as they were played before the hall ran `Table` (P-DURABLE,
+    /// P-FAIR-DICE): the dice stream is consumed as the hall consumed it itself — the seat
+    /// draws, the opening chance draws, then per roll one die and the chance draws due after
+    /// every action.
+    #[test]
+    fn p_fair_dice_the_table_draws_what_the_hall_drew_itself() {
+        let rules = Options {
+            items: true,
+            weather: true,
+            ..Options::improved()
+        };
+        for (seats, seed) in [(2, 1), (3, 2), (4, 3), (4, 4)] {
+            let seed = Seed::from_u64(seed);
+            let mut session = FlightSession::start(rules, seats, seed).expect("starts");
+            // The hall's own rebuild of the dice stream, as it was.
+            let mut dice = Dice::new(seed);
+            let Seating { colours, first } =
+                Seating::draw(seats, rules.teams, |n| dice.roll_below(n)).expect("seats");
+            let mut game = Game::new(rules, &colours, first).expect("a game");
+            game.draw_chances(&mut dice, &mut NoEvents);
+            assert_eq!(session.colours, colours);
+            let mut actions = 0;
+            while let Some((seat, _)) = session.turn() {
+                assert_eq!(*session.game(), game, "seed {seed}, action {actions}");
+                let act = session.bot_act(seat, FlightLevel::Heuristic);
+                let played = session.play(seat, &act).expect("a bot plays legally");
+                match act {
+                    Act::Roll => {
+                        let value = dice.roll();
+                        assert_eq!(played.roll, Some(value));
+                        game.play(Action::Roll { value }, &mut NoEvents)
+                            .expect("the same roll");
+                    }
+                    Act::Move {
+                        plane: Some(plane), ..
+                    } => {
+                        let plane = u8::try_from(plane).expect("a plane index");
+                        game.play(Action::Move { plane }, &mut NoEvents)
+                            .expect("the same move");
+                    }
+                    other => panic!("a bot rolls or moves, not {other:?}"),
+                }
+                game.draw_chances(&mut dice, &mut NoEvents);
+                actions += 1;
+            }
+            assert_eq!(*session.game(), game);
+            assert!(actions > 50, "a whole game was played");
+        }
+    }
 }

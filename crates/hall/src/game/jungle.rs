@@ -3,9 +3,9 @@
 use hangar_bots::jungle::{JungleBot, JungleLevel, choose_move};
 use hangar_dice::{Dice, Seed};
 use hangar_jungle::{Color, DrawReason, Game, Move, Outcome, WinReason};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
-use super::options::jungle_rules;
 use super::{Act, Ending, Played, WireEvent, wire};
 use crate::protocol::{ErrorCode, ProtoError};
 
@@ -27,12 +27,12 @@ fn seat_colour(seat: usize) -> Color {
 
 impl JungleSession {
     /// A new game from the start position under the room's rules.
-    pub fn start(options: &Value) -> Result<Self, ProtoError> {
-        Ok(JungleSession {
-            game: Game::new(jungle_rules(options)),
+    pub fn start(rules: hangar_jungle::Rules) -> Self {
+        JungleSession {
+            game: Game::new(rules),
             last: None,
             bot_rng: Dice::new(Seed::random()),
-        })
+        }
     }
 
     /// The colour name of a seat.
@@ -48,23 +48,27 @@ impl JungleSession {
         Some((self.game.turn().index(), "move"))
     }
 
-    /// The wire view (protocol §6).
+    /// The wire view (protocol §6) as a value (snapshots, game start, records).
     pub fn view(&self) -> Value {
-        let moves: Vec<String> = self
-            .game
-            .legal_moves()
-            .iter()
-            .map(Move::to_string)
-            .collect();
-        json!({
-            "kind": "jungle",
-            "fen": self.game.position().to_string(),
-            "to_move": self.turn().map(|(seat, _)| seat),
-            "moves": moves,
-            "last": self.last,
-            "plies": self.game.plies().len(),
-            "outcome": self.game.outcome(),
-        })
+        serde_json::to_value(self.wire_view()).expect("the view serialises")
+    }
+
+    /// The wire view (protocol §6).
+    fn wire_view(&self) -> JungleView<'_> {
+        JungleView {
+            fen: self.game.position().to_string(),
+            kind: "jungle",
+            last: self.last.as_deref(),
+            moves: self
+                .game
+                .legal_moves()
+                .iter()
+                .map(Move::to_string)
+                .collect(),
+            outcome: self.game.outcome(),
+            plies: self.game.plies().len(),
+            to_move: self.turn().map(|(seat, _)| seat),
+        }
     }
 
     /// Plays the move of the seat to move.
@@ -77,19 +81,18 @@ impl JungleSession {
             return Err(illegal("a jungle move is {\"move\": \"e3e4\"}"));
         };
         let m: Move = text.parse().map_err(|e| illegal(format!("{text}: {e}")))?;
-        let captured = self.game.position().piece_at(m.to).map(|p| p.to_string());
+        let captured = self.game.position().piece_at(m.to);
         self.game
             .play(m)
             .map_err(|e| illegal(format!("{text}: {e}")))?;
         self.last = Some(m.to_string());
-        Ok(Played {
-            events: vec![wire(&json!({
-                "kind": "jungle_moved", "seat": seat, "move": m.to_string(),
-                "captured": captured, "game": self.view(),
-            }))],
-            roll: None,
-            ack: json!({}),
-        })
+        Ok(Played::done(vec![wire(&MovedEvent {
+            captured: captured.map(|p| p.to_string()),
+            game: self.wire_view(),
+            kind: "jungle_moved",
+            notation: m.to_string(),
+            seat,
+        })]))
     }
 
     /// The seat to move passes (timeout).
@@ -97,34 +100,17 @@ impl JungleSession {
         let seat = self.game.turn().index();
         self.game.pass().map_err(|e| illegal(e.to_string()))?;
         self.last = None;
-        Ok(Played {
-            events: vec![wire(
-                &json!({"kind": "passed", "seat": seat, "reason": "timeout", "game": self.view()}),
-            )],
-            roll: None,
-            ack: json!({}),
-        })
+        Ok(Played::done(vec![wire(&PassedEvent {
+            game: self.wire_view(),
+            kind: "passed",
+            reason: "timeout",
+            seat,
+        })]))
     }
 
-    /// A bot's move: `random`, `greedy` (wins or captures when it can), or the alpha-beta
-    /// searchers of `hangar-bots` (`easy`, `normal`, `hard`; `alphabeta` is `normal`).
-    pub fn bot_act(&mut self, level: &str) -> Act {
-        let moves = self.game.legal_moves();
-        let searcher = match level {
-            "easy" => Some(JungleLevel::Easy),
-            "normal" | "alphabeta" => Some(JungleLevel::Normal),
-            "hard" => Some(JungleLevel::Hard),
-            _ => None,
-        };
-        let pick = if moves.is_empty() {
-            None
-        } else if let Some(searcher) = searcher {
-            choose_move(&self.game, &JungleBot::level(searcher), &mut self.bot_rng)
-        } else if level == "random" {
-            Some(moves[self.bot_rng.roll_below(moves.len() as u32) as usize])
-        } else {
-            crate::game::jungle_bot::choose(&self.game, &mut self.bot_rng)
-        };
+    /// The move a bot of `level` plays.
+    pub fn bot_act(&mut self, level: JungleLevel) -> Act {
+        let pick = choose_move(&self.game, &JungleBot::level(level), &mut self.bot_rng);
         Act::Move {
             plane: None,
             notation: pick.map(|m| m.to_string()),
@@ -180,4 +166,44 @@ impl JungleSession {
             reason: reason.to_owned(),
         }
     }
+}
+
+// The wire shapes of the view and the events. The fields are in alphabetical order: the order
+// `serde_json::Value` maps wrote them in before, so the frames are byte for byte what they were.
+
+/// The game view of protocol §6.
+#[derive(Serialize)]
+struct JungleView<'a> {
+    /// The position (side to move and rules included).
+    fen: String,
+    kind: &'static str,
+    /// The last move, `None` after a pass or at the start.
+    last: Option<&'a str>,
+    /// The legal moves of the side to move.
+    moves: Vec<String>,
+    outcome: Option<Outcome>,
+    plies: usize,
+    /// The seat to move, `None` when over.
+    to_move: Option<usize>,
+}
+
+/// `jungle_moved`: a seat moved, and the view after it.
+#[derive(Serialize)]
+struct MovedEvent<'a> {
+    /// The piece taken, if any.
+    captured: Option<String>,
+    game: JungleView<'a>,
+    kind: &'static str,
+    #[serde(rename = "move")]
+    notation: String,
+    seat: usize,
+}
+
+/// `passed`: the seat to move let its timer run out (P-JUNGLE-TIMEOUT).
+#[derive(Serialize)]
+struct PassedEvent<'a> {
+    game: JungleView<'a>,
+    kind: &'static str,
+    reason: &'static str,
+    seat: usize,
 }

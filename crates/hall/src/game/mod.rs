@@ -4,20 +4,24 @@
 
 mod flight;
 mod jungle;
-mod jungle_bot;
 mod options;
 pub mod scoring;
 
+use hangar_bots::flight::FlightLevel;
+use hangar_bots::jungle::JungleLevel;
 use hangar_dice::Seed;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::protocol::{GameKind, ProtoError};
+use crate::protocol::{Ack, GameKind, ProtoError, Rolled};
 
 pub use flight::FlightSession;
 pub use jungle::JungleSession;
-pub use options::check_options;
+pub use options::{
+    DEFAULT_TURN_SECONDS, FlightRoom, JungleRoom, RoomOptions, TURN_SECONDS, check_options,
+    stored_options,
+};
 
 /// Something a seat did, as written in the action log and the record (P-RECORD).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,12 +40,12 @@ pub enum Act {
     },
     /// Flight: use an item.
     UseItem {
-        /// Which item.
+        /// The item's wire name (`six_die`, `booster`; F-ITEM-USE).
         item: String,
     },
     /// Auto-play switched on or off (P-AUTOPLAY).
     Autoplay {
-        /// On?
+        /// Whether auto-play is on after this.
         on: bool,
     },
     /// The seat's timer ran out (jungle: the move passes, P-JUNGLE-TIMEOUT).
@@ -58,7 +62,7 @@ pub enum Act {
     DrawOffer,
     /// Jungle: the answer to a draw offer.
     DrawAnswer {
-        /// Accepted?
+        /// Whether the offer was accepted (the game is then drawn).
         accept: bool,
     },
 }
@@ -78,14 +82,34 @@ pub fn event_value(event: &WireEvent) -> Value {
 }
 
 /// What a game action did.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Played {
     /// Room events (`{"kind": …}` objects) to broadcast, in order.
     pub events: Vec<WireEvent>,
     /// The die the server drew, if the action was a roll.
     pub roll: Option<u8>,
-    /// The ack's `result`.
-    pub ack: Value,
+    /// The answer to the seat that acted.
+    pub ack: Ack,
+}
+
+impl Played {
+    /// What an action that answers nothing but "done" played: its events.
+    fn done(events: Vec<WireEvent>) -> Played {
+        Played {
+            events,
+            roll: None,
+            ack: Ack::DONE,
+        }
+    }
+
+    /// What a roll played: its events, and the die, drawn or not, in the ack.
+    fn rolled(events: Vec<WireEvent>, value: u8, drawn: Option<u8>) -> Played {
+        Played {
+            events,
+            roll: drawn,
+            ack: Ack::Rolled(Rolled { value }),
+        }
+    }
 }
 
 /// How a game ended, by seat.
@@ -105,35 +129,42 @@ pub struct Ending {
     pub reason: String,
 }
 
-/// The bot levels of a game (P-SEATS).
-pub fn bot_levels(game: GameKind) -> &'static [&'static str] {
+/// The wire names of a game's bot levels (P-SEATS): `hangar-bots`' level enums.
+pub fn bot_levels(game: GameKind) -> Vec<&'static str> {
     match game {
-        GameKind::Flight => &["random", "heuristic", "hard"],
-        GameKind::Jungle => &["random", "greedy", "easy", "normal", "hard", "alphabeta"],
+        GameKind::Flight => FlightLevel::ALL.iter().map(|l| l.name()).collect(),
+        GameKind::Jungle => JungleLevel::ALL.iter().map(|l| l.name()).collect(),
+    }
+}
+
+/// The level auto-play (P-AUTOPLAY) plays for a person, as a wire name.
+pub fn autoplay_level(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Flight => FlightLevel::AUTOPLAY.name(),
+        GameKind::Jungle => JungleLevel::AUTOPLAY.name(),
     }
 }
 
 /// A running game of either kind.
 #[derive(Clone, Debug)]
 pub enum GameSession {
-    /// Aeroplane Chess.
+    /// Aeroplane Chess, through `hangar-flight`'s table.
     Flight(FlightSession),
-    /// Jungle.
+    /// Jungle, through `hangar-jungle`.
     Jungle(JungleSession),
 }
 
 impl GameSession {
-    /// Starts a game for `seats` seats with checked `options`; every random draw comes from
+    /// Starts a game of the room's `options` for `seats` seats; every random draw comes from
     /// `seed` (P-FAIR-DICE).
-    pub fn start(
-        game: GameKind,
-        options: &Value,
-        seats: usize,
-        seed: Seed,
-    ) -> Result<Self, ProtoError> {
-        Ok(match game {
-            GameKind::Flight => GameSession::Flight(FlightSession::start(options, seats, seed)?),
-            GameKind::Jungle => GameSession::Jungle(JungleSession::start(options)?),
+    pub fn start(options: &RoomOptions, seats: usize, seed: Seed) -> Result<Self, ProtoError> {
+        Ok(match options {
+            RoomOptions::Flight(flight) => {
+                GameSession::Flight(FlightSession::start(flight.rules, seats, seed)?)
+            }
+            RoomOptions::Jungle(jungle) => {
+                GameSession::Jungle(JungleSession::start(jungle.rules()))
+            }
         })
     }
 
@@ -174,27 +205,30 @@ impl GameSession {
         }
     }
 
-    /// The action a bot of `level` (or auto-play) takes for the seat on turn.
+    /// The action a bot of `level` (a wire name of [`bot_levels`]) takes for the seat on
+    /// turn. A name that is no level of this game (the room refuses those) plays as
+    /// auto-play does.
     pub fn bot_act(&mut self, seat: usize, level: &str) -> Act {
         match self {
-            GameSession::Flight(s) => s.bot_act(seat, level),
-            GameSession::Jungle(s) => s.bot_act(level),
+            GameSession::Flight(s) => {
+                s.bot_act(seat, level.parse().unwrap_or(FlightLevel::AUTOPLAY))
+            }
+            GameSession::Jungle(s) => s.bot_act(level.parse().unwrap_or(JungleLevel::AUTOPLAY)),
         }
     }
 
     /// Whether a bot of this level thinks long enough to be run off the async runtime.
     pub fn bot_is_slow(&self, level: &str) -> bool {
         match self {
-            // The flight hard bot (rollouts) thinks up to 50 ms a decision.
-            GameSession::Flight(_) => matches!(level, "hard" | "search"),
-            GameSession::Jungle(_) => matches!(level, "easy" | "normal" | "hard" | "alphabeta"),
+            GameSession::Flight(_) => level.parse().is_ok_and(FlightLevel::is_slow),
+            GameSession::Jungle(_) => level.parse().is_ok_and(JungleLevel::is_slow),
         }
     }
 
     /// Jungle: the seat on turn passes (timeout). Flight has no passing.
     pub fn pass(&mut self) -> Result<Played, ProtoError> {
         match self {
-            GameSession::Flight(_) => Ok(Played::default()),
+            GameSession::Flight(_) => Ok(Played::done(Vec::new())),
             GameSession::Jungle(s) => s.pass(),
         }
     }
@@ -211,6 +245,14 @@ impl GameSession {
     pub fn agree_draw(&mut self) {
         if let GameSession::Jungle(s) = self {
             s.agree_draw();
+        }
+    }
+
+    /// Flight: the engine's record of the game so far (`None` in jungle).
+    pub fn flight_record(&self) -> Option<&hangar_flight::Record> {
+        match self {
+            GameSession::Flight(s) => Some(s.record()),
+            GameSession::Jungle(_) => None,
         }
     }
 

@@ -1,167 +1,393 @@
-//! Room options (P-ROOM): checked, completed with defaults, stored with the game.
+//! Room options (P-ROOM): parsed once, when a room is made, into a typed [`RoomOptions`] that
+//! the room keeps, shows and stores; the engines take their rules straight from it.
 
-use serde_json::{Map, Value, json};
+use std::fmt;
+use std::ops::RangeInclusive;
+
+use hangar_flight::{Finish, Preset, Stacks, TakeOff, ThreeSixes};
+use hangar_jungle::Order;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::protocol::{ErrorCode, GameKind, ProtoError};
 
-/// Shortest and longest turn timer (P-ROOM).
-pub const TURN_SECONDS: std::ops::RangeInclusive<u64> = 5..=120;
+/// Shortest and longest turn timer in seconds (P-ROOM).
+pub const TURN_SECONDS: RangeInclusive<u64> = 5..=120;
+
+/// The turn timer when neither the room nor the hall gives one (P-ROOM).
+pub const DEFAULT_TURN_SECONDS: u64 = 20;
+
+/// Smallest and largest flight stake (P-ROOM).
+pub const STAKE: RangeInclusive<i64> = 10..=10_000;
+
+/// The flight stake when the room does not give one (P-ROOM).
+pub const DEFAULT_STAKE: i64 = 100;
+
+/// Seats of a flight room (P-ROOM).
+pub const FLIGHT_SEATS: RangeInclusive<u64> = 2..=4;
+
+/// Planes per player (F-PLANES).
+pub const PLANES: RangeInclusive<u8> = 2..=4;
+
+/// The level range of a jungle room, which weighs its score (P-SCORE).
+pub const JUNGLE_LEVELS: RangeInclusive<u8> = 1..=10;
 
 fn invalid(message: impl Into<String>) -> ProtoError {
     ProtoError::new(ErrorCode::Invalid, message)
 }
 
-/// Room-level keys shared by both games.
-const ROOM_KEYS: [&str; 3] = ["seats", "turn_seconds", "preset"];
+/// A room's checked and completed options. Serialised (flat, one object per game) it is what
+/// the room shows under `options` and what the database holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum RoomOptions {
+    /// An Aeroplane Chess room.
+    Flight(FlightRoom),
+    /// A Jungle room.
+    Jungle(JungleRoom),
+}
 
-/// Checks a room's options and completes them: returns the full options (as stored and
-/// shown), the number of seats and the turn timer.
+/// The options of a flight room: the room's own settings and the engine's rule options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FlightRoom {
+    /// Seats, 2–4.
+    pub seats: u8,
+    /// The stake S of the score formula (P-SCORE).
+    pub stake: i64,
+    /// The turn timer in seconds.
+    pub turn_seconds: u64,
+    /// The preset the rules started from (flight.md §9); the fields below may differ from it.
+    pub preset: Preset,
+    /// The rule options the engine plays by.
+    #[serde(flatten)]
+    pub rules: hangar_flight::Options,
+}
+
+/// The options of a jungle room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct JungleRoom {
+    /// Always 2.
+    pub seats: u8,
+    /// The turn timer in seconds.
+    pub turn_seconds: u64,
+    /// The room level, 1–10, which weighs the score (P-SCORE).
+    pub level: u8,
+    /// Dog over wolf or wolf over dog (J-PIECES).
+    pub order: Order,
+    /// The elephant may capture the rat (J-RAT-ELEPHANT).
+    pub elephant_takes_rat: bool,
+    /// The leopard leaps the rivers (J-LEAP).
+    pub leopard_leaps: bool,
+}
+
+impl JungleRoom {
+    /// The engine's rules.
+    pub fn rules(&self) -> hangar_jungle::Rules {
+        hangar_jungle::Rules {
+            order: self.order,
+            elephant_takes_rat: self.elephant_takes_rat,
+            leopard_leaps: self.leopard_leaps,
+        }
+    }
+}
+
+/// What a client may give for a flight room: every key optional, no other key.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GivenFlight {
+    seats: Option<u64>,
+    stake: Option<i64>,
+    turn_seconds: Option<u64>,
+    preset: Option<Preset>,
+    takeoff: Option<TakeOff>,
+    three_sixes: Option<ThreeSixes>,
+    stacks: Option<Stacks>,
+    finish: Option<Finish>,
+    play_on: Option<bool>,
+    planes: Option<u8>,
+    teams: Option<bool>,
+    items: Option<bool>,
+    weather: Option<bool>,
+}
+
+/// What a client may give for a jungle room: every key optional, no other key.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GivenJungle {
+    seats: Option<u64>,
+    turn_seconds: Option<u64>,
+    level: Option<u8>,
+    order: Option<Order>,
+    elephant_takes_rat: Option<bool>,
+    leopard_leaps: Option<bool>,
+}
+
+/// Whether a stake out of today's bounds is refused: always for a new room; a stored room
+/// was checked when it was made (under the bounds of that time) and loads as it was.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    New,
+    Stored,
+}
+
+impl RoomOptions {
+    /// Checks the options a client gave for a new room and completes them with the defaults
+    /// (P-ROOM); `default_turn_seconds` is the hall's timer. Unknown keys, values of the wrong
+    /// type and values out of bounds are refused as `invalid`.
+    pub fn check(
+        game: GameKind,
+        given: &Value,
+        default_turn_seconds: u64,
+    ) -> Result<RoomOptions, ProtoError> {
+        RoomOptions::parse(game, given, default_turn_seconds, Origin::New)
+    }
+
+    /// Reads options back from the database (a waiting room or a game reopened after a
+    /// restart, a record replayed): what [`RoomOptions::check`] stored, or an older, shorter
+    /// form that the defaults complete. A stake out of today's bounds is kept.
+    pub fn stored(
+        game: GameKind,
+        stored: &Value,
+        default_turn_seconds: u64,
+    ) -> Result<RoomOptions, ProtoError> {
+        RoomOptions::parse(game, stored, default_turn_seconds, Origin::Stored)
+    }
+
+    fn parse(
+        game: GameKind,
+        given: &Value,
+        default_turn_seconds: u64,
+        origin: Origin,
+    ) -> Result<RoomOptions, ProtoError> {
+        let given = match given {
+            Value::Null => &Value::Object(serde_json::Map::new()),
+            Value::Object(_) => given,
+            _ => return Err(invalid("options must be an object")),
+        };
+        let turn_seconds = |given: Option<u64>| {
+            let seconds = given.unwrap_or(default_turn_seconds);
+            if TURN_SECONDS.contains(&seconds) {
+                Ok(seconds)
+            } else {
+                Err(invalid("turn_seconds is 5–120"))
+            }
+        };
+        match game {
+            GameKind::Flight => {
+                let given: GivenFlight = GivenFlight::deserialize(given)
+                    .map_err(|e| invalid(format!("flight options: {e}")))?;
+                let turn_seconds = turn_seconds(given.turn_seconds)?;
+                flight(given, turn_seconds, origin).map(RoomOptions::Flight)
+            }
+            GameKind::Jungle => {
+                let given: GivenJungle = GivenJungle::deserialize(given)
+                    .map_err(|e| invalid(format!("jungle options: {e}")))?;
+                let turn_seconds = turn_seconds(given.turn_seconds)?;
+                jungle(given, turn_seconds).map(RoomOptions::Jungle)
+            }
+        }
+    }
+
+    /// Which game the room plays.
+    pub fn game(&self) -> GameKind {
+        match self {
+            RoomOptions::Flight(_) => GameKind::Flight,
+            RoomOptions::Jungle(_) => GameKind::Jungle,
+        }
+    }
+
+    /// The flight room's options; `None` for a jungle room.
+    pub fn flight(&self) -> Option<&FlightRoom> {
+        match self {
+            RoomOptions::Flight(f) => Some(f),
+            RoomOptions::Jungle(_) => None,
+        }
+    }
+
+    /// The jungle room's options; `None` for a flight room.
+    pub fn jungle(&self) -> Option<&JungleRoom> {
+        match self {
+            RoomOptions::Jungle(j) => Some(j),
+            RoomOptions::Flight(_) => None,
+        }
+    }
+
+    /// Number of seats.
+    pub fn seats(&self) -> usize {
+        usize::from(match self {
+            RoomOptions::Flight(f) => f.seats,
+            RoomOptions::Jungle(j) => j.seats,
+        })
+    }
+
+    /// The turn timer in seconds.
+    pub fn turn_seconds(&self) -> u64 {
+        match self {
+            RoomOptions::Flight(f) => f.turn_seconds,
+            RoomOptions::Jungle(j) => j.turn_seconds,
+        }
+    }
+}
+
+/// The JSON the room stores (the same object it shows under `options`).
+impl fmt::Display for RoomOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = serde_json::to_string(self).map_err(|_| fmt::Error)?;
+        f.write_str(&text)
+    }
+}
+
+fn flight(given: GivenFlight, turn_seconds: u64, origin: Origin) -> Result<FlightRoom, ProtoError> {
+    let seats = given.seats.unwrap_or(4);
+    if !FLIGHT_SEATS.contains(&seats) {
+        return Err(invalid("flight seats is 2–4"));
+    }
+    let seats = u8::try_from(seats).expect("2–4 fits a byte");
+    let stake = given.stake.unwrap_or(DEFAULT_STAKE);
+    if origin == Origin::New && !STAKE.contains(&stake) {
+        return Err(invalid("stake is 10–10000"));
+    }
+    let preset = given.preset.unwrap_or(Preset::Traditional);
+    let base = preset.options();
+    let rules = hangar_flight::Options {
+        takeoff: given.takeoff.unwrap_or(base.takeoff),
+        three_sixes: given.three_sixes.unwrap_or(base.three_sixes),
+        stacks: given.stacks.unwrap_or(base.stacks),
+        finish: given.finish.unwrap_or(base.finish),
+        play_on: given.play_on.unwrap_or(base.play_on),
+        planes: given.planes.unwrap_or(base.planes),
+        teams: given.teams.unwrap_or(base.teams),
+        items: given.items.unwrap_or(base.items),
+        weather: given.weather.unwrap_or(base.weather),
+    };
+    if !PLANES.contains(&rules.planes) {
+        return Err(invalid("planes is 2–4"));
+    }
+    if rules.teams && seats != 4 {
+        return Err(invalid("teams need 4 seats"));
+    }
+    Ok(FlightRoom {
+        seats,
+        stake,
+        turn_seconds,
+        preset,
+        rules,
+    })
+}
+
+fn jungle(given: GivenJungle, turn_seconds: u64) -> Result<JungleRoom, ProtoError> {
+    if given.seats.is_some_and(|s| s != 2) {
+        return Err(invalid("jungle has 2 seats"));
+    }
+    let level = given.level.unwrap_or(1);
+    if !JUNGLE_LEVELS.contains(&level) {
+        return Err(invalid("level is 1–10"));
+    }
+    let rules = hangar_jungle::Rules::default();
+    Ok(JungleRoom {
+        seats: 2,
+        turn_seconds,
+        level,
+        order: given.order.unwrap_or(rules.order),
+        elephant_takes_rat: given.elephant_takes_rat.unwrap_or(rules.elephant_takes_rat),
+        leopard_leaps: given.leopard_leaps.unwrap_or(rules.leopard_leaps),
+    })
+}
+
+/// Checks a new room's options ([`RoomOptions::check`]): the options, the seats and the turn
+/// timer.
 pub fn check_options(
     game: GameKind,
     given: &Value,
     default_turn_seconds: u64,
-) -> Result<(Value, usize, u64), ProtoError> {
-    let empty = Map::new();
-    let given = match given {
-        Value::Null => &empty,
-        Value::Object(map) => map,
-        _ => return Err(invalid("options must be an object")),
-    };
-    let turn_seconds = match given.get("turn_seconds") {
-        None => default_turn_seconds,
-        Some(v) => v
-            .as_u64()
-            .filter(|s| TURN_SECONDS.contains(s))
-            .ok_or_else(|| invalid("turn_seconds is 5–120"))?,
-    };
-    match game {
-        GameKind::Flight => flight_options(given, turn_seconds),
-        GameKind::Jungle => jungle_options(given, turn_seconds),
-    }
+) -> Result<(RoomOptions, usize, u64), ProtoError> {
+    let options = RoomOptions::check(game, given, default_turn_seconds)?;
+    Ok((options, options.seats(), options.turn_seconds()))
 }
 
-fn flight_options(
-    given: &Map<String, Value>,
-    turn_seconds: u64,
-) -> Result<(Value, usize, u64), ProtoError> {
-    let seats = match given.get("seats") {
-        None => 4,
-        Some(v) => v
-            .as_u64()
-            .filter(|n| (2..=4).contains(n))
-            .ok_or_else(|| invalid("flight seats is 2–4"))? as usize,
-    };
-    let stake = match given.get("stake") {
-        None => 100,
-        Some(v) => v
-            .as_i64()
-            .filter(|n| (10..=10_000).contains(n))
-            .ok_or_else(|| invalid("stake is 10–10000"))?,
-    };
-    let preset: hangar_flight::Preset = match given.get("preset") {
-        None => hangar_flight::Preset::Traditional,
-        Some(v) => v
-            .as_str()
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| invalid("preset is traditional or improved"))?,
-    };
-    let mut rules = serde_json::to_value(preset.options()).expect("options serialise");
-    let rules_map = rules.as_object_mut().expect("options are an object");
-    for (key, value) in given {
-        if ROOM_KEYS.contains(&key.as_str()) || key == "stake" {
-            continue;
+/// Reads a stored room's options ([`RoomOptions::stored`]): the options, the seats and the
+/// turn timer.
+pub fn stored_options(
+    game: GameKind,
+    stored: &Value,
+    default_turn_seconds: u64,
+) -> Result<(RoomOptions, usize, u64), ProtoError> {
+    let options = RoomOptions::stored(game, stored, default_turn_seconds)?;
+    Ok((options, options.seats(), options.turn_seconds()))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn check(game: GameKind, given: Value) -> Result<Value, ProtoError> {
+        RoomOptions::check(game, &given, 20).map(|o| serde_json::to_value(o).expect("serialises"))
+    }
+
+    #[test]
+    fn p_room_flight_options_are_completed_from_the_preset() {
+        let full = check(GameKind::Flight, json!({"preset": "improved", "planes": 3}))
+            .expect("valid options");
+        assert_eq!(
+            full,
+            json!({
+                "seats": 4, "stake": 100, "turn_seconds": 20, "preset": "improved",
+                "takeoff": "five-or-six", "three_sixes": "all-to-hangar", "stacks": "pass",
+                "finish": "overshoot", "play_on": false, "planes": 3, "teams": false,
+                "items": false, "weather": false,
+            })
+        );
+        // What is stored reads back as the same options.
+        let again = RoomOptions::stored(GameKind::Flight, &full, 30).expect("stored options");
+        assert_eq!(serde_json::to_value(again).expect("serialises"), full);
+    }
+
+    #[test]
+    fn p_room_stake_is_10_to_10000() {
+        for stake in [10, 100, 10_000] {
+            assert!(check(GameKind::Flight, json!({ "stake": stake })).is_ok());
         }
-        if !rules_map.contains_key(key) {
-            return Err(invalid(format!("unknown flight option {key:?}")));
+        for stake in [9, 10_001, -5] {
+            let refused =
+                check(GameKind::Flight, json!({ "stake": stake })).expect_err("out of bounds");
+            assert_eq!(refused.code, ErrorCode::Invalid);
         }
-        rules_map.insert(key.clone(), value.clone());
+        // A room stored under older, wider bounds still loads as it was.
+        let stored = RoomOptions::stored(GameKind::Flight, &json!({"stake": 50_000}), 20)
+            .expect("a stored room loads");
+        assert!(matches!(stored, RoomOptions::Flight(f) if f.stake == 50_000));
     }
-    let engine: hangar_flight::Options = serde_json::from_value(rules.clone())
-        .map_err(|e| invalid(format!("flight options: {e}")))?;
-    if !(2..=4).contains(&engine.planes) {
-        return Err(invalid("planes is 2–4"));
-    }
-    if engine.teams && seats != 4 {
-        return Err(invalid("teams need 4 seats"));
-    }
-    let mut full = json!({
-        "seats": seats,
-        "stake": stake,
-        "turn_seconds": turn_seconds,
-        "preset": preset.to_string(),
-    });
-    let full_map = full.as_object_mut().expect("an object");
-    for (key, value) in serde_json::to_value(engine)
-        .expect("options serialise")
-        .as_object()
-        .expect("object")
-    {
-        full_map.insert(key.clone(), value.clone());
-    }
-    Ok((full, seats, turn_seconds))
-}
 
-fn jungle_options(
-    given: &Map<String, Value>,
-    turn_seconds: u64,
-) -> Result<(Value, usize, u64), ProtoError> {
-    let mut rules = hangar_jungle::Rules::default();
-    let mut level = 1;
-    for (key, value) in given {
-        match key.as_str() {
-            "turn_seconds" => {}
-            "seats" if value.as_u64() == Some(2) => {}
-            "seats" => return Err(invalid("jungle has 2 seats")),
-            "level" => {
-                level = value
-                    .as_i64()
-                    .filter(|l| (1..=10).contains(l))
-                    .ok_or_else(|| invalid("level is 1–10"))?;
-            }
-            "order" => {
-                let text = value.as_str().ok_or_else(|| invalid("order is a text"))?;
-                rules
-                    .set("order", text)
-                    .map_err(|e| invalid(e.to_string()))?;
-            }
-            "elephant_takes_rat" | "leopard_leaps" => {
-                let on = value
-                    .as_bool()
-                    .ok_or_else(|| invalid(format!("{key} is true or false")))?;
-                rules
-                    .set(&key.replace('_', "-"), if on { "true" } else { "false" })
-                    .map_err(|e| invalid(e.to_string()))?;
-            }
-            _ => return Err(invalid(format!("unknown jungle option {key:?}"))),
-        }
+    #[test]
+    fn p_room_unknown_options_are_refused_in_both_games() {
+        let refused = check(GameKind::Jungle, json!({"colour": "red"})).expect_err("unknown");
+        assert_eq!(refused.code, ErrorCode::Invalid);
+        assert!(refused.message.contains("colour"), "{}", refused.message);
+        let refused = check(GameKind::Flight, json!({"level": 3})).expect_err("a jungle key");
+        assert!(refused.message.contains("level"), "{}", refused.message);
+        let refused =
+            check(GameKind::Jungle, json!({"order": "cat-over-rat"})).expect_err("bad value");
+        assert_eq!(refused.code, ErrorCode::Invalid);
     }
-    let full = json!({
-        "seats": 2,
-        "turn_seconds": turn_seconds,
-        "level": level,
-        "order": rules.order.name(),
-        "elephant_takes_rat": rules.elephant_takes_rat,
-        "leopard_leaps": rules.leopard_leaps,
-    });
-    Ok((full, 2, turn_seconds))
-}
 
-/// The jungle engine's rules from checked options.
-pub fn jungle_rules(options: &Value) -> hangar_jungle::Rules {
-    let mut rules = hangar_jungle::Rules::default();
-    if let Some(order) = options["order"].as_str() {
-        let _ = rules.set("order", order);
+    #[test]
+    fn p_room_jungle_options_give_the_engine_its_rules() {
+        let options = RoomOptions::check(
+            GameKind::Jungle,
+            &json!({"level": 3, "order": "wolf-over-dog", "leopard_leaps": true}),
+            20,
+        )
+        .expect("valid options");
+        let RoomOptions::Jungle(room) = options else {
+            panic!("a jungle room")
+        };
+        assert_eq!(room.level, 3);
+        assert_eq!(room.rules().order, Order::WolfOverDog);
+        assert!(room.rules().leopard_leaps && !room.rules().elephant_takes_rat);
+        assert_eq!(options.seats(), 2);
+        assert!(check(GameKind::Jungle, json!({"level": 11})).is_err());
+        assert!(check(GameKind::Jungle, json!({"seats": 3})).is_err());
     }
-    rules.elephant_takes_rat = options["elephant_takes_rat"].as_bool().unwrap_or(false);
-    rules.leopard_leaps = options["leopard_leaps"].as_bool().unwrap_or(false);
-    rules
-}
-
-/// The flight engine's options from checked options.
-pub fn flight_rules(options: &Value) -> Result<hangar_flight::Options, ProtoError> {
-    let mut map = options.as_object().cloned().unwrap_or_default();
-    for key in ["seats", "stake", "turn_seconds", "preset"] {
-        map.remove(key);
-    }
-    serde_json::from_value(Value::Object(map)).map_err(|e| invalid(format!("flight options: {e}")))
 }

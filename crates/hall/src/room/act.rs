@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::{OutReason, Room, Running, Status};
-use crate::game::{Act, GameSession, WireEvent, wire};
+use crate::game::{Act, GameSession, WireEvent, autoplay_level, wire};
 use crate::protocol::{
     Ack, AutoplayReason, ErrorCode, GameKind, Outcome, ProtoError, RoomEvent, TurnView,
 };
@@ -153,7 +153,7 @@ impl Room {
                 }
                 running.deadline = None;
                 events.extend(played.events);
-                return Ok((events, played.roll, game_ack(played.ack)?));
+                return Ok((events, played.roll, played.ack));
             }
             Act::Autoplay { on } => {
                 let s = &mut self.seats[seat];
@@ -282,14 +282,13 @@ impl Room {
             return;
         }
         let seed = Seed::random();
-        let session =
-            match GameSession::start(self.game_kind, &self.options, self.seats.len(), seed) {
-                Ok(session) => session,
-                Err(e) => {
-                    tracing::error!(room = %self.code, error = %e, "the game could not start");
-                    return;
-                }
-            };
+        let session = match GameSession::start(&self.options, self.seats.len(), seed) {
+            Ok(session) => session,
+            Err(e) => {
+                tracing::error!(room = %self.code, error = %e, "the game could not start");
+                return;
+            }
+        };
         let commitment = seed.commitment();
         let seats: Vec<Value> = self
             .seats
@@ -399,7 +398,7 @@ impl Room {
             let level = self.seats[seat]
                 .bot
                 .clone()
-                .unwrap_or_else(|| default_level(self.game_kind));
+                .unwrap_or_else(|| autoplay_level(self.game_kind).to_owned());
             let running = self.game.as_mut().expect("checked above");
             running.act_at = None;
             let act = if running.session.bot_is_slow(&level) {
@@ -494,21 +493,5 @@ impl Room {
             });
             self.schedule_bot();
         }
-    }
-}
-
-/// The ack of a game's move, from the result the game wrote.
-fn game_ack(result: Value) -> Result<Ack, ProtoError> {
-    serde_json::from_value(result).map_err(|e| {
-        tracing::error!(error = %e, "a game answered with a result the protocol does not know");
-        err(ErrorCode::Internal, "the game's answer could not be read")
-    })
-}
-
-/// The level auto-play uses for a person.
-fn default_level(game: GameKind) -> String {
-    match game {
-        GameKind::Flight => "heuristic".to_owned(),
-        GameKind::Jungle => "easy".to_owned(),
     }
 }

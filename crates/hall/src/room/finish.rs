@@ -12,7 +12,7 @@ use super::act::LoggedAct;
 use super::{OutReason, Room, Seat, Status};
 use crate::accounts::level;
 use crate::game::scoring::{FlightLine, Left, flight_deltas, jungle_deltas};
-use crate::game::{Ending, GameSession, check_options};
+use crate::game::{Ending, GameSession, stored_options};
 use crate::hall::Hall;
 use crate::protocol::{GameKind, GameResult, ResultLine, RoomEvent, answer_frame};
 use crate::store::{ScoreLine, StoredGame};
@@ -28,8 +28,9 @@ impl Room {
             .map(|(_, o)| o);
         match self.game_kind {
             GameKind::Flight => {
-                let planes = self.options["planes"].as_u64().unwrap_or(4) as u32;
-                let stake = self.options["stake"].as_i64().unwrap_or(100);
+                let flight = self.options.flight().expect("a flight room");
+                let planes = u32::from(flight.rules.planes);
+                let stake = flight.stake;
                 let lines: Vec<FlightLine> = self
                     .seats
                     .iter()
@@ -67,7 +68,7 @@ impl Room {
                 )
             }
             GameKind::Jungle => {
-                let level = self.options["level"].as_i64().unwrap_or(1);
+                let level = i64::from(self.options.jungle().expect("a jungle room").level);
                 let disconnects = [self.seats[0].disconnects, self.seats[1].disconnects];
                 let reason = match (ending.reason.as_str(), last_out) {
                     ("forfeit", Some(out)) => out.name().to_owned(),
@@ -185,7 +186,7 @@ impl Room {
             .ok_or_else(|| anyhow::anyhow!("unknown game {:?}", stored.start.game))?;
         let given: Value = serde_json::from_str(&stored.start.options)?;
         let (options, seat_count, turn_seconds) =
-            check_options(kind, &given, hall.config.turn_seconds)
+            stored_options(kind, &given, hall.config.turn_seconds)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
         let seed: Seed = stored.start.seed.parse()?;
         let seats_json: Vec<Value> = serde_json::from_str(&stored.start.seats)?;
@@ -214,7 +215,7 @@ impl Room {
             }
             room.seats[i] = restored;
         }
-        let session = GameSession::start(kind, &room.options, seat_count, seed)
+        let session = GameSession::start(&room.options, seat_count, seed)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         room.replaying = true;
         room.begin(session, stored.id, seed, stored.start.commitment.clone());

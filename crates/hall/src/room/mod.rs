@@ -18,7 +18,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::accounts::Player;
-use crate::game::{Act, GameSession, WireEvent};
+use crate::game::{Act, GameSession, RoomOptions, WireEvent};
 use crate::hall::Hall;
 use crate::outbox::{ConnId, Outbox};
 use crate::protocol::{
@@ -219,7 +219,7 @@ struct Room {
     code: String,
     game_kind: GameKind,
     private: bool,
-    options: Value,
+    options: RoomOptions,
     turn_seconds: u64,
     host: Option<i64>,
     seats: Vec<Seat>,
@@ -342,7 +342,7 @@ impl Room {
         code: String,
         game_kind: GameKind,
         private: bool,
-        options: Value,
+        options: RoomOptions,
         seat_count: usize,
         turn_seconds: u64,
     ) -> Room {

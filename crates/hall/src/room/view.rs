@@ -30,7 +30,7 @@ impl Room {
             game_kind: self.game_kind,
             private: self.private,
             host: self.host,
-            options: self.options.clone(),
+            options: serde_json::to_value(self.options).expect("room options serialise"),
             status: self.status,
             seats: self
                 .seats
@@ -76,7 +76,7 @@ impl Room {
             code: self.code.clone(),
             game: self.game_kind,
             status: self.status,
-            options: self.options.clone(),
+            options: serde_json::to_value(self.options).expect("room options serialise"),
             seats: self
                 .seats
                 .iter()

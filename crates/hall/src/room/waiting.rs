@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::{Room, Seat, Status};
-use crate::game::check_options;
+use crate::game::stored_options;
 use crate::hall::Hall;
 use crate::protocol::GameKind;
 use crate::store::WaitingRoom;
@@ -74,7 +74,7 @@ impl Room {
             .ok_or_else(|| anyhow::anyhow!("unknown game {:?}", stored.game))?;
         let given: Value = serde_json::from_str(&stored.options)?;
         let (options, seat_count, turn_seconds) =
-            check_options(kind, &given, hall.config.turn_seconds)
+            stored_options(kind, &given, hall.config.turn_seconds)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
         let seats: Vec<Value> = serde_json::from_str(&stored.seats)?;
         let mut room = Room::new(

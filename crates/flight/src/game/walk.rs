@@ -9,15 +9,15 @@ use crate::board::{
 use crate::colour::Colour;
 use crate::event::{Event, EventSink, ReturnReason};
 use crate::game::Game;
+use crate::game::moves::Move;
 use crate::items::ItemBar;
-use crate::moves::Move;
 use crate::options::{Finish, Stacks};
 use crate::weather::{Weather, WeatherEffect};
 
 /// What the move resolver reads: where the mover's enemies stand, as bit sets of shared
 /// squares (bit `s` for [`Square`] `s`), so that lookups are single instructions; and with
 /// items or weather on, where items lie and where the weather cell is on the mover's route.
-pub(crate) struct Board {
+pub(crate) struct Occupancy {
     /// Squares holding at least one enemy plane.
     one: u64,
     /// Squares holding two or more enemy planes: stacks (F-D-SINGLE).
@@ -35,11 +35,11 @@ pub(crate) struct Board {
 
 const TRACK_MASK: u64 = (1 << 52) - 1;
 
-impl Board {
+impl Occupancy {
     // Always inlined: the move generator builds one per roll and the simulation speed
     // depends on it.
     #[inline(always)]
-    pub(crate) fn new(game: &Game, colour: Colour) -> Board {
+    pub(crate) fn new(game: &Game, colour: Colour) -> Occupancy {
         let enemies = game.enemies(colour);
         let (mut one, mut two) = (0u64, 0u64);
         for c in Colour::ALL {
@@ -55,7 +55,7 @@ impl Board {
             }
         }
         let shared = !(1u64 << NO_SQUARE);
-        let mut board = Board {
+        let mut board = Occupancy {
             one: one & shared,
             two: two & shared,
             stop: one & shared,
@@ -150,7 +150,7 @@ impl Board {
 /// The walk of one move, with its event sink.
 struct Walk<'a, S> {
     game: &'a Game,
-    board: &'a Board,
+    board: &'a Occupancy,
     colour: Colour,
     plane: u8,
     /// The die (a 6 sits on a stack it cannot pass, F-STACK-TRADITIONAL).
@@ -580,7 +580,7 @@ impl Game {
     /// `exact-only` may have pushed some: callers with a real sink check legality first.
     pub(crate) fn resolve<S: EventSink>(
         &self,
-        board: &Board,
+        board: &Occupancy,
         colour: Colour,
         plane: u8,
         roll: u8,

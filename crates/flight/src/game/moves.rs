@@ -5,10 +5,10 @@ use std::ops::Deref;
 use crate::board::Progress;
 use crate::colour::Colour;
 use crate::event::NoEvents;
+use crate::game::walk::{Occupancy, picked_slots};
 use crate::game::{Game, Phase};
 use crate::items::ItemOnBoard;
 use crate::options::ThreeSixes;
-use crate::walk::{Board, picked_slots};
 
 /// One legal choice for a roll: moving `plane`, with its result computed in advance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -127,7 +127,7 @@ impl Game {
         }
         let colour = self.turn;
         if let Some(plane) = self.forced {
-            let board = Board::new(self, colour);
+            let board = Occupancy::new(self, colour);
             if let Some(m) = self.resolve(&board, colour, plane, roll, &mut NoEvents) {
                 moves.push(m);
             }
@@ -137,7 +137,7 @@ impl Game {
         let pips = self.pips(roll);
         // The board is built only when a plane on it may move: early in a game most rolls
         // move nothing, and the simulation speed depends on it.
-        let mut board: Option<Board> = None;
+        let mut board: Option<Occupancy> = None;
         // All four slots: unused ones hold FINISHED and are skipped like finished planes,
         // and a fixed-length loop unrolls.
         let planes = &self.planes[colour.index()];
@@ -173,7 +173,7 @@ impl Game {
                 }
                 continue;
             }
-            let board = board.get_or_insert_with(|| Board::new(self, colour));
+            let board = board.get_or_insert_with(|| Occupancy::new(self, colour));
             if let Some(to) = board.plain_walk(&self.options, colour, p, pips) {
                 moves.push(Move {
                     plane: i as u8,
@@ -212,7 +212,7 @@ impl Game {
         if plane as usize >= self.plane_count() || self.forced.is_some_and(|f| f != plane) {
             return false;
         }
-        let board = Board::new(self, self.turn);
+        let board = Occupancy::new(self, self.turn);
         self.resolve(&board, self.turn, plane, roll, &mut NoEvents)
             .is_some()
     }

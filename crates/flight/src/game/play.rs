@@ -7,10 +7,10 @@ use crate::action::{Action, PlayError};
 use crate::board::Progress;
 use crate::colour::Colour;
 use crate::event::{Event, EventSink, NoEvents, ReturnReason};
+use crate::game::moves::{Move, Moves};
+use crate::game::walk::{Occupancy, picked_slots};
 use crate::game::{Game, Phase};
-use crate::moves::{Move, Moves};
 use crate::options::ThreeSixes;
-use crate::walk::{Board, picked_slots};
 
 impl Game {
     /// Plays one action, pushing what happens to `sink`. A refused action changes nothing.
@@ -57,7 +57,7 @@ impl Game {
         }
         if let Some(plane) = self.forced {
             sink.push(Event::ForcedMove { colour, plane });
-            let board = Board::new(self, colour);
+            let board = Occupancy::new(self, colour);
             // Checked without events first: a tailwind or booster past the finish under
             // `exact-only` is found illegal only on the way.
             match self.resolve(&board, colour, plane, value, &mut NoEvents) {
@@ -95,7 +95,7 @@ impl Game {
             return Err(PlayError::IllegalMove { plane, roll });
         }
         let colour = self.turn;
-        let board = Board::new(self, colour);
+        let board = Occupancy::new(self, colour);
         let m = self
             .resolve(&board, colour, plane, roll, sink)
             .expect("the move was checked legal");
@@ -115,7 +115,7 @@ impl Game {
         };
         let colour = self.turn;
         if S::ENABLED {
-            let board = Board::new(self, colour);
+            let board = Occupancy::new(self, colour);
             let again = self.resolve(&board, colour, m.plane, roll, sink);
             debug_assert_eq!(again.as_ref(), Some(m));
         }

@@ -3,12 +3,12 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Progress, TRACK_SQUARES, square};
-use crate::chance::Draw;
 use crate::colour::Colour;
+use crate::game::chance::Draw;
+use crate::game::walk::Occupancy;
 use crate::game::{Extras, Game, Phase};
 use crate::items::{Item, ItemBar, ItemEffect, ItemOnBoard, MAX_ITEMS_ON_BOARD};
 use crate::options::{Finish, Options, Stacks, ThreeSixes};
-use crate::walk::Board;
 use crate::weather::{WEATHER_ROUNDS, WeatherCell};
 
 /// One seated player in a [`Setup`].
@@ -405,7 +405,7 @@ impl Game {
         let Some(s) = square(colour, self.plane(colour, plane)) else {
             return false;
         };
-        let board = Board::new(self, colour);
+        let board = Occupancy::new(self, colour);
         board.enemy_count_at(s) >= 2
     }
 

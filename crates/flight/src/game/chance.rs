@@ -20,9 +20,9 @@ use crate::action::PlayError;
 use crate::board::{Square, TRACK_SQUARES};
 use crate::colour::Colour;
 use crate::event::{Event, EventSink};
+use crate::game::moves::Moves;
 use crate::game::{Game, Phase};
 use crate::items::{Item, ItemEffect, ItemOnBoard, MAX_ITEMS_ON_BOARD};
-use crate::moves::Moves;
 use crate::weather::{WEATHER_ROUNDS, Weather, WeatherCell};
 
 /// What a chance draw decides.

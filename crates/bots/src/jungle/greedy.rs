@@ -1,12 +1,11 @@
-//! The `greedy` jungle bot level, an instant player below the searchers of `hangar-bots`
-//! (`easy`, `normal`, `hard`): wins at once when it can, captures when it can, otherwise a
-//! random move.
+//! The `greedy` jungle bot, an instant player below the searchers (`easy`, `normal`, `hard`):
+//! wins at once when it can, captures when it can, otherwise a random move.
 
 use hangar_dice::Dice;
 use hangar_jungle::{Game, Move};
 
 /// Picks a move: one that ends the game in our favour, else a capture, else any.
-pub fn choose(game: &Game, rng: &mut Dice) -> Option<Move> {
+pub(crate) fn choose(game: &Game, rng: &mut Dice) -> Option<Move> {
     let moves = game.legal_moves();
     if moves.is_empty() {
         return None;

@@ -1,10 +1,20 @@
-//! The game state: a small `Copy` value that knows whose turn it is and what it awaits.
+//! The game state: [`Game`], a small `Copy` value that knows whose turn it is and what it
+//! awaits, and its rules, one file per concern: [`setup`] builds and checks a position,
+//! [`moves`] lists the legal moves, [`walk`] resolves one plane's move, `play` applies an
+//! action, [`chance`] settles the item and weather draws, [`result`] ranks and scores.
+
+pub(crate) mod chance;
+pub(crate) mod moves;
+mod play;
+pub(crate) mod result;
+pub(crate) mod setup;
+pub(crate) mod walk;
 
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Progress, Square, square};
-use crate::chance::Draw;
 use crate::colour::Colour;
+use crate::game::chance::Draw;
 use crate::items::{Item, ItemBar, ItemOnBoard, MAX_ITEMS_ON_BOARD};
 use crate::options::Options;
 use crate::weather::WeatherCell;
@@ -69,7 +79,10 @@ impl Extras {
 /// Built only by [`Game::new`] or from a [`crate::Setup`] through [`Game::from_setup`], which
 /// refuse impossible positions; serialises as its `Setup`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(try_from = "crate::setup::Setup", into = "crate::setup::Setup")]
+#[serde(
+    try_from = "crate::game::setup::Setup",
+    into = "crate::game::setup::Setup"
+)]
 pub struct Game {
     pub(crate) options: Options,
     /// Bit `c` set: colour `c` is seated.
