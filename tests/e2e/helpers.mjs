@@ -36,7 +36,8 @@ export async function newPage(browser, { locale = 'en-US', viewport = { width: 1
 }
 
 /**
- * Keep every room event this page receives in `window.roomEvents` (each with its `room`), from
+ * Keep every room event this page receives in `window.roomEvents` (each with its `room` and the
+ * page's clock when it `arrived`), from
  * now until the page is reloaded: the game log shows only its last lines, and a check on what
  * the server said (a reason, a seat) must not depend on when the test looked.
  */
@@ -46,7 +47,7 @@ export async function recordEvents(page) {
     if (window.roomEvents) return;
     window.roomEvents = [];
     window.hangar.conn.on((msg) => {
-      if (msg.type === 'event') window.roomEvents.push({ room: msg.room, v: msg.v, ...msg.event });
+      if (msg.type === 'event') window.roomEvents.push({ ...msg.event, room: msg.room, v: msg.v, arrived: performance.now() });
     });
   });
 }
