@@ -74,9 +74,10 @@ test('F-ITEM-USE/F-WEATHER: items and weather on the board, an item used by clic
   }
   t.diagnostic(`items used by clicking: ${used} in ${games} game(s)`);
   assert.ok(used >= 1, `no item was used in ${games} games`);
-  // The server took every use (F-ITEM-USE), and never acted for the player (P-TIMER).
-  const uses = (await myEvents(page)).filter((e) => e.kind === 'item_used');
-  assert.equal(uses.length, used, `item_used events: ${JSON.stringify(uses)}`);
+  // The server took every use (F-ITEM-USE: its roll comes as a `rolled` event naming the item),
+  // and never acted for the player (P-TIMER).
+  const uses = (await myEvents(page)).filter((e) => e.kind === 'rolled' && e.item);
+  assert.equal(uses.length, used, `rolls given by items: ${JSON.stringify(uses)}`);
   assert.deepEqual(await myTimeouts(page), [], 'the player never timed out');
   assert.deepEqual(page.errors, []);
 });
