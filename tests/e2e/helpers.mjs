@@ -37,9 +37,9 @@ export async function newPage(browser, { locale = 'en-US', viewport = { width: 1
 
 /**
  * Keep every room event this page receives in `window.roomEvents` (each with its `room` and the
- * page's clock when it `arrived`), from
- * now until the page is reloaded: the game log shows only its last lines, and a check on what
- * the server said (a reason, a seat) must not depend on when the test looked.
+ * page's clock when it `arrived`), from now until the page is reloaded: the game log shows only
+ * its last lines, and a check on what the server said (a reason, a seat) must not depend on
+ * when the test looked.
  */
 export async function recordEvents(page) {
   await page.waitForFunction(() => window.hangar?.conn);
@@ -133,9 +133,10 @@ export async function flightWait(page, timeout = 120000) {
  * Take one flight decision by clicking (or, when `keyboard`, by the keys), as a person would,
  * and fail when the page does not take it. A plane is picked where a person can pick it: the
  * first movable plane (`prefer`, a plane index, first) that is the topmost element at its own
- * centre (a plane lying under another receives no click there). The decision counts as taken when the control goes away,
- * and the server did not act for the player because the clock ran out meanwhile (a click the
- * page ignored leaves the control until the turn timer runs out and auto-play takes over).
+ * centre (a plane lying under another receives no click there). The decision counts as taken
+ * when the control goes away and the server did not act for the player because the clock ran
+ * out meanwhile (a click the page ignored leaves the control until the turn timer runs out and
+ * auto-play takes over).
  */
 export async function flightAct(page, what, { keyboard = false, prefer = null } = {}) {
   const timeoutsBefore = (await myTimeouts(page)).length;
@@ -148,6 +149,7 @@ export async function flightAct(page, what, { keyboard = false, prefer = null } 
         .sort((a, b) => (Number(b.dataset.plane) === preferred) - (Number(a.dataset.plane) === preferred));
       const covered = [];
       for (const plane of planes) {
+        plane.scrollIntoView({ block: 'nearest', inline: 'nearest' }); // a phone shows part of the page
         const r = plane.querySelector('.plane-body').getBoundingClientRect();
         const x = r.left + r.width / 2;
         const y = r.top + r.height / 2;
