@@ -49,6 +49,17 @@ export async function recordEvents(page) {
     window.hangar.conn.on((msg) => {
       if (msg.type === 'event') window.roomEvents.push({ ...msg.event, room: msg.room, v: msg.v, arrived: performance.now() });
     });
+    // The commands the page sent and how the server answered, for the message of a failure.
+    window.commands = [];
+    const conn = window.hangar.conn;
+    const send = conn.send.bind(conn);
+    conn.send = (type, fields, options) => {
+      const entry = { type, answer: 'pending', sent: performance.now() };
+      window.commands.push(entry);
+      const answer = send(type, fields, options);
+      answer.then(() => { entry.answer = 'ok'; }, (err) => { entry.answer = `${err.code}: ${err.message}`; });
+      return answer;
+    };
   });
 }
 
@@ -181,8 +192,9 @@ export async function flightAct(page, what, { keyboard = false, prefer = null } 
   }, what, { timeout: 180000, polling: 50 });
   const timeouts = await myTimeouts(page);
   if (timeouts.length > timeoutsBefore) {
+    const commands = await page.evaluate(() => window.commands.slice(-3));
     throw new Error(`the page did not take the ${keyboard ? 'key for' : 'click on'} "${what}": the clock ran out `
-      + `(${JSON.stringify(timeouts.at(-1))})`);
+      + `(${JSON.stringify(timeouts.at(-1))}; its last commands: ${JSON.stringify(commands)})`);
   }
 }
 
