@@ -45,7 +45,6 @@ test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on a
   // The server says why: the clock ran out (P-TIMER), not a choice of the player's.
   const byTimeout = (await myEvents(page)).filter((e) => e.kind === 'autoplay');
   assert.deepEqual(byTimeout.map((e) => [e.on, e.reason]), [[true, 'timeout']]);
-  await shot(page, 'flight-autoplay');
 
   // Off by choice: the next decision is mine again, taken by clicking. The server's answer,
   // shown to everyone: the auto-play badge goes. No press on the switch is lost, however long
@@ -65,6 +64,9 @@ test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on a
   t.diagnostic(`presses to switch auto-play on: ${on.presses}`);
   assert.deepEqual(on.event, { on: true, reason: 'choice' }, `auto-play switched on by clicking (${on.state})`);
   assert.equal(on.lost, 0, 'a press on the switch held across redraws changed it');
+  // (The picture of auto-play is taken now, not while it plays the game on after the timeout:
+  // auto-play and the bot play fast, and a slow screenshot could let them finish first.)
+  await shot(page, 'flight-autoplay');
   await page.locator('#result').waitFor({ timeout: 180000 });
   assert.deepEqual(page.errors, []);
 });

@@ -145,12 +145,12 @@ export async function flightWait(page, timeout = 120000) {
  * and fail when the page does not take it. A plane is picked where a person can pick it: the
  * first movable plane (`prefer`, a plane index, first) that is the topmost element at its own
  * centre (a plane lying under another receives no click there). The decision counts as taken
- * when the control goes away and the server did not act for the player because the clock ran
- * out meanwhile (a click the page ignored leaves the control until the turn timer runs out and
- * auto-play takes over).
+ * when the page sent its command and the server took it; a click the page ignored sends
+ * nothing, and the turn timer runs out and auto-play takes over, which fails here.
  */
 export async function flightAct(page, what, { keyboard = false, prefer = null } = {}) {
   const timeoutsBefore = (await myTimeouts(page)).length;
+  const sentBefore = await page.evaluate(() => window.commands.length);
   if (what === 'roll') {
     if (keyboard) await page.keyboard.press('Space');
     else await page.locator('#die').click();
@@ -183,19 +183,27 @@ export async function flightAct(page, what, { keyboard = false, prefer = null } 
   } else {
     throw new Error(`no flight decision "${what}"`);
   }
-  // The page takes it in: the control goes away (or the game ends). A click it ignored keeps
-  // the control until the server's turn timer acts, which the check below reports.
-  await page.waitForFunction((w) => {
+  // The page takes it in: it sends the command and the server answers (the control going away
+  // is no sign: a roll settled at once can give the die back before anyone looks). A click or
+  // key the page ignored sends nothing, and the server's turn timer acts instead.
+  const command = what === 'roll' ? 'roll' : 'move';
+  await page.waitForFunction(({ from, type, before }) => {
     if (document.querySelector('#result')) return true;
-    if (w === 'roll') return document.querySelector('#die')?.disabled;
-    return !document.querySelector('.flight-board .plane.movable');
-  }, what, { timeout: 180000, polling: 50 });
+    if (window.commands.slice(from).some((c) => c.type === type && c.answer !== 'pending')) return true;
+    const seat = window.hangar.view?.mySeat?.();
+    const timeouts = window.roomEvents.filter((e) => e.room === window.hangar.view?.code && e.seat === seat
+      && ((e.kind === 'autoplay' && e.reason === 'timeout') || e.kind === 'timeout' || (e.kind === 'passed' && e.reason === 'timeout')));
+    return timeouts.length > before;
+  }, { from: sentBefore, type: command, before: timeoutsBefore }, { timeout: 180000, polling: 50 });
+  const sent = await page.evaluate(({ from, type }) => window.commands.slice(from).filter((c) => c.type === type), { from: sentBefore, type: command });
   const timeouts = await myTimeouts(page);
-  if (timeouts.length > timeoutsBefore) {
+  if (timeouts.length > timeoutsBefore || (!sent.length && !(await page.locator('#result').count()))) {
     const commands = await page.evaluate(() => window.commands.slice(-3));
     throw new Error(`the page did not take the ${keyboard ? 'key for' : 'click on'} "${what}": the clock ran out `
       + `(${JSON.stringify(timeouts.at(-1))}; its last commands: ${JSON.stringify(commands)})`);
   }
+  const refused = sent.find((c) => c.answer !== 'ok' && c.answer !== 'pending');
+  if (refused) throw new Error(`the server refused the "${what}" the page offered: ${refused.answer}`);
 }
 
 /** Save a screenshot of `locator` (or the page) as NAME.png under target/e2e-screenshots. */
