@@ -14,7 +14,10 @@ after(async () => { await browser?.close(); });
 test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on again by choice', { timeout: 300000 }, async (t) => {
   const page = await newPage(browser);
   await guest(page, 'Sleepy');
-  await createRoom(page, 'flight', { seats: 2, planes: 4, turn_seconds: 8 });
+  // Four seats of four planes: once auto-play and the bots play on, the game must last while
+  // a page on a loaded machine catches up and shows the switch (with two seats it could end
+  // before the switch was drawn again).
+  await createRoom(page, 'flight', { seats: 4, planes: 4, turn_seconds: 8 });
   await fillWithBots(page, 'random');
   await page.locator('#ready-btn').click();
   await page.locator('.flight-board').waitFor({ timeout: 30000 });
