@@ -1,18 +1,18 @@
 // A guest plays a whole Aeroplane Chess game against three bots by clicking (and partly by
-// keyboard), then watches the replay of that finished game with the fair-dice check.
+// keyboard) and never runs out of time; another plays a short game on auto-play and watches its
+// replay with the fair-dice check.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, newPage, guest, createRoom, fillWithBots, flightWait, flightAct, flightPlanes, shot,
+  launch, newPage, guest, createRoom, fillWithBots, flightWait, flightAct, flightPlanes, myTimeouts, shot,
 } from './helpers.mjs';
 
 let browser;
-let page;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 test('P-SEATS/F-ROLL: a guest plays a full flight game against three bots to the end by clicking', { timeout: 900000 }, async () => {
-  page = await newPage(browser);
+  const page = await newPage(browser);
   await guest(page, 'Pilot');
   // Two planes each keep the game short; every other option stays traditional.
   const code = await createRoom(page, 'flight', { seats: 4, planes: 2, turn_seconds: 60, stake: 100 });
@@ -42,6 +42,8 @@ test('P-SEATS/F-ROLL: a guest plays a full flight game against three bots to the
     assert.ok(decisions < 2000, 'the game should end');
   }
   assert.ok(decisions > 5, `played ${decisions} decisions`);
+  // Every decision was taken by the page: the clock never ran out on the player (P-TIMER).
+  assert.deepEqual(await myTimeouts(page), [], 'the player never timed out');
   const result = page.locator('#result');
   await result.waitFor();
   const rows = await result.locator('tbody tr').count();
@@ -60,11 +62,20 @@ test('P-SEATS/F-ROLL: a guest plays a full flight game against three bots to the
   assert.deepEqual(page.errors, []);
 });
 
-test('P-RECORD: the replay of the finished game steps forward, back, plays and jumps', { timeout: 120000 }, async () => {
-  assert.ok(page, 'the game test ran first');
+test('P-RECORD: the replay of a finished game steps forward, back, plays and jumps', { timeout: 900000 }, async () => {
+  // A game of its own, short and played by auto-play (switched on by the player at once), so
+  // that this test does not depend on the one above.
+  const page = await newPage(browser);
+  await guest(page, 'Viewer');
+  await createRoom(page, 'flight', { seats: 2, planes: 2, turn_seconds: 60 });
+  await fillWithBots(page, 'heuristic');
+  await page.locator('#ready-btn').click();
+  await page.locator('.flight-board').waitFor({ timeout: 30000 });
+  await page.locator('label.switch .switch-track').click();
+  await page.locator('#result').waitFor({ timeout: 600000 });
+  await page.locator('#result button').last().click();
   const finalPlanes = await flightPlanes(page);
-  await page.evaluate(() => { document.querySelector('#result')?.remove(); });
-  // Reopen the result's link: the overlay was closed, so go through the hall's "my games".
+  // Reach the replay through the hall's "my games", the way back to a game once its room is left.
   await page.goto(page.url().replace(/#.*$/, '#/'));
   await page.locator('#my-games a').first().waitFor();
   await page.locator('#my-games a').first().click();

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, newPage, guest, createRoom, fillWithBots, flightWait, flightAct, shot,
+  launch, newPage, guest, createRoom, fillWithBots, flightWait, flightAct, myEvents, shot,
 } from './helpers.mjs';
 
 let browser;
@@ -14,7 +14,10 @@ after(async () => { await browser?.close(); });
 test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on again by choice', { timeout: 300000 }, async (t) => {
   const page = await newPage(browser);
   await guest(page, 'Sleepy');
-  await createRoom(page, 'flight', { seats: 2, planes: 4, turn_seconds: 8 });
+  // Four seats of four planes: once auto-play and the bots play on, the game must last while
+  // a page on a loaded machine catches up and shows the switch (with two seats it could end
+  // before the switch was drawn again).
+  await createRoom(page, 'flight', { seats: 4, planes: 4, turn_seconds: 8 });
   await fillWithBots(page, 'random');
   await page.locator('#ready-btn').click();
   await page.locator('.flight-board').waitFor({ timeout: 30000 });
@@ -42,45 +45,55 @@ test('P-TIMER/P-AUTOPLAY: the clock runs out, auto-play takes over, off and on a
   await page.waitForFunction(() => window.logLines.some((line) => line.includes('You timed out')), null, { timeout: 25000 });
   await page.waitForFunction(() => document.querySelector('#autoplay-toggle')?.checked, null, { timeout: 10000 });
   await page.locator('.players-card .chip-auto').waitFor();
-  await shot(page, 'flight-autoplay');
+  // The server says why: the clock ran out (P-TIMER), not a choice of the player's.
+  const byTimeout = (await myEvents(page)).filter((e) => e.kind === 'autoplay');
+  assert.deepEqual(byTimeout.map((e) => [e.on, e.reason]), [[true, 'timeout']]);
 
   // Off by choice: the next decision is mine again, taken by clicking. The server's answer,
   // shown to everyone: the auto-play badge goes. No press on the switch is lost, however long
   // it is held while the bots and auto-play move and the panel is redrawn.
   const off = await switchAutoplay(page, false);
   t.diagnostic(`presses to switch auto-play off: ${off.presses}`);
-  assert.equal(off.state, 'switched', 'auto-play switched off by clicking');
+  assert.deepEqual(off.event, { on: false, reason: 'choice' }, `auto-play switched off by clicking (${off.state})`);
   assert.equal(off.lost, 0, 'a press on the switch held across redraws changed it');
+  // My decision, taken by hand (a game of four planes each is far from over after a few turns
+  // of auto-play).
   const what = await flightWait(page, 60000);
-  if (what !== 'over') {
-    await flightAct(page, what);
-    // On again by choice: the bot plays for me to the end of the game — unless that turn (or
-    // the bots' next) already ended it, which takes the switch away.
-    const on = await switchAutoplay(page, true);
-    t.diagnostic(`presses to switch auto-play on: ${on.presses}`);
-    assert.notEqual(on.state, 'failed', 'auto-play switched on by clicking (or the game was over)');
-    assert.equal(on.lost, 0, 'a press on the switch held across redraws changed it');
-  }
+  assert.notEqual(what, 'over', 'the game is still running after auto-play was switched off');
+  await flightAct(page, what);
+  // On again by choice: the bot plays for me to the end of the game. Switched on by the
+  // server's clock instead (a press not taken, then 8 s without a decision) does not count.
+  const on = await switchAutoplay(page, true);
+  t.diagnostic(`presses to switch auto-play on: ${on.presses}`);
+  assert.deepEqual(on.event, { on: true, reason: 'choice' }, `auto-play switched on by clicking (${on.state})`);
+  assert.equal(on.lost, 0, 'a press on the switch held across redraws changed it');
+  // (The picture of auto-play is taken now, not while it plays the game on after the timeout:
+  // auto-play and the bot play fast, and a slow screenshot could let them finish first.)
+  await shot(page, 'flight-autoplay');
   await page.locator('#result').waitFor({ timeout: 180000 });
   assert.deepEqual(page.errors, []);
 });
 
 /**
- * Press the auto-play switch until the server's badge says `on`. Each press is held for half a
- * second, as a person's may be, while the bots move and the panel is redrawn. The state is
- * 'switched', or 'over' when the game ended first, or 'failed'; `presses` counts the presses
- * that began on the switch and `lost` those of them that did not change it (the page notes
- * both: a press aimed at a switch that moved before it landed is not the page's fault). The
- * command names the state wanted, so a second press sent while the first is on its way changes
- * nothing; the switch is pressed again only while it shows the other state.
+ * Press the auto-play switch until the server announces auto-play `on` (or off) for this
+ * player. Each press is held for half a second, as a person's may be, while the bots move and
+ * the panel is redrawn. Returns the first `autoplay` event for this seat after the presses
+ * began (`event`: its `on` and `reason`; null when none came), the `state` seen ('event',
+ * 'over' when the game ended first, 'failed'), `presses` (those that began on the switch) and
+ * `lost` (those of them that did not change it; the page notes both: a press aimed at a switch
+ * that moved before it landed is not the page's fault). The command names the state wanted,
+ * so a second press sent while the first is on its way changes nothing; the switch is pressed
+ * again only while it shows the other state.
  */
 async function switchAutoplay(page, on) {
-  const badge = page.locator('.players-card .chip-auto');
   const toggle = page.locator('#autoplay-toggle');
-  const settled = async () => {
-    if (await page.locator('#result').isVisible()) return 'over';
-    return (await badge.count() > 0) === on ? 'switched' : null;
-  };
+  const since = await page.evaluate(() => window.roomEvents.length);
+  // The server's answer: an `autoplay` event for my seat, whatever its reason.
+  const answer = () => page.evaluate((from) => {
+    const seat = window.hangar.view.mySeat();
+    const event = window.roomEvents.slice(from).find((e) => e.kind === 'autoplay' && e.seat === seat);
+    return event ? { on: event.on, reason: event.reason } : null;
+  }, since);
   await page.evaluate(() => {
     if (window.notePresses) return;
     window.notePresses = true;
@@ -94,8 +107,9 @@ async function switchAutoplay(page, on) {
   let presses = 0;
   let lost = 0;
   for (let tries = 0; tries < 5; tries += 1) {
-    const state = await settled();
-    if (state) return { state, presses, lost };
+    const event = await answer();
+    if (event) return { state: 'event', event, presses, lost };
+    if (await page.locator('#result').isVisible()) return { state: 'over', event: null, presses, lost };
     if (await toggle.isChecked({ timeout: 2000 }).catch(() => on) !== on) {
       const box = await page.locator('label.switch .switch-track').boundingBox({ timeout: 2000 }).catch(() => null);
       if (box) {
@@ -110,8 +124,13 @@ async function switchAutoplay(page, on) {
         }
       }
     }
-    await page.waitForFunction((want) => (document.querySelector('.players-card .chip-auto') !== null) === want
-      || document.querySelector('#result') !== null, on, { timeout: 6000 }).catch(() => {});
+    // Wait for the server's answer (or the end of the game) before pressing again.
+    await page.waitForFunction((from) => {
+      const seat = window.hangar.view.mySeat();
+      return window.roomEvents.slice(from).some((e) => e.kind === 'autoplay' && e.seat === seat)
+        || document.querySelector('#result') !== null;
+    }, since, { timeout: 6000 }).catch(() => {});
   }
-  return { state: await settled() ?? 'failed', presses, lost };
+  const event = await answer();
+  return { state: event ? 'event' : 'failed', event, presses, lost };
 }

@@ -23,20 +23,32 @@ test('P-HALL/P-QUICK: rooms appear live, join from the list, quick match, privat
   await row.locator('button', { hasText: 'Join' }).click();
   await watcher.locator('.seat-card.mine').waitFor();
   await host.locator('.seat-card.filled[data-seat="1"]').waitFor();
-  // Quick match puts a third player into that waiting room (the only one with a free seat).
+  // Quick match puts a third player into the fullest waiting room that fits (P-QUICK). The hall
+  // is shared with the other browser tests, whose rooms may still wait for players: the room
+  // expected is read from the list the third player sees.
   const third = await newPage(browser);
   await guest(third, 'Tao');
   await third.locator('.tab[data-game=flight]').click();
+  await third.locator('#room-list[data-game=flight][aria-busy=false]').waitFor();
+  await third.locator(`.room-row[data-code="${code}"] .room-count`, { hasText: '2/3' }).waitFor();
+  const open = await third.evaluate(() => [...window.hangar.view.rooms.values()]
+    .filter((r) => r.status === 'waiting' && r.seats.some((x) => !x.name && !x.bot))
+    .map((r) => ({ code: r.code, taken: r.seats.filter((x) => x.name || x.bot).length })));
+  const fullest = Math.max(...open.map((r) => r.taken));
   await third.locator('#quick-match').click();
   await third.locator('.seat-card.mine').waitFor();
-  assert.ok(third.url().includes(code), third.url());
+  const joined = third.url().match(/#\/room\/([A-Z0-9]+)/)[1];
+  const room = open.find((r) => r.code === joined);
+  assert.ok(room && room.taken === fullest, `quick match chose ${joined} among ${JSON.stringify(open)}`);
+  if (joined === code) await host.locator('.seat-card.filled[data-seat="2"]').waitFor();
   // A private room is not listed, yet its code lets a friend in.
   await host.locator('.room-header a').first().click(); // the host leaves for the hall
   await host.locator('#quick-match').waitFor();
   const secret = await createRoom(host, 'jungle', {}, ['private']);
   await watcher.locator('.room-header a').first().click(); // back to the hall
   await watcher.locator('.tab[data-game=jungle]').click();
-  await watcher.waitForTimeout(500);
+  // The jungle list has come from the hall (it was opened after the private room) and is drawn.
+  await watcher.locator('#room-list[data-game=jungle][aria-busy=false]').waitFor();
   assert.equal(await watcher.locator(`.room-row[data-code="${secret}"]`).count(), 0);
   await watcher.locator('.join-form input').fill(secret.toLowerCase());
   await watcher.locator('.join-form button').click();

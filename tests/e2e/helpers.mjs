@@ -31,7 +31,55 @@ export async function newPage(browser, { locale = 'en-US', viewport = { width: 1
   page.on('pageerror', (e) => page.errors.push(e.message));
   page.on('dialog', (d) => d.accept());
   await page.goto(`${BASE}/?anim=${anim}#/`);
+  await recordEvents(page);
   return page;
+}
+
+/**
+ * Keep every room event this page receives in `window.roomEvents` (each with its `room` and the
+ * page's clock when it `arrived`), from now until the page is reloaded: the game log shows only
+ * its last lines, and a check on what the server said (a reason, a seat) must not depend on
+ * when the test looked.
+ */
+export async function recordEvents(page) {
+  await page.waitForFunction(() => window.hangar?.conn);
+  await page.evaluate(() => {
+    if (window.roomEvents) return;
+    window.roomEvents = [];
+    window.hangar.conn.on((msg) => {
+      if (msg.type === 'event') window.roomEvents.push({ ...msg.event, room: msg.room, v: msg.v, arrived: performance.now() });
+    });
+    // The commands the page sent and how the server answered, for the message of a failure.
+    window.commands = [];
+    const conn = window.hangar.conn;
+    const send = conn.send.bind(conn);
+    conn.send = (type, fields, options) => {
+      const entry = { type, answer: 'pending', sent: performance.now() };
+      window.commands.push(entry);
+      const answer = send(type, fields, options);
+      answer.then(() => { entry.answer = 'ok'; }, (err) => { entry.answer = `${err.code}: ${err.message}`; });
+      return answer;
+    };
+  });
+}
+
+/** The recorded events (see `recordEvents`) of this page's seat in its current room. */
+export async function myEvents(page) {
+  return page.evaluate(() => {
+    const view = window.hangar.view;
+    const seat = view?.mySeat?.();
+    if (seat === null || seat === undefined) return [];
+    return window.roomEvents.filter((e) => e.room === view.code && e.seat === seat);
+  });
+}
+
+/**
+ * The events saying the server acted for this page's player because the clock ran out
+ * (P-TIMER): an auto-play switched on for a timeout, a timeout counted, a move passed for one.
+ */
+export async function myTimeouts(page) {
+  return (await myEvents(page)).filter((e) => (e.kind === 'autoplay' && e.reason === 'timeout')
+    || e.kind === 'timeout' || (e.kind === 'passed' && e.reason === 'timeout'));
 }
 
 /** Sign in as a guest with `name` through the welcome form. */
@@ -92,24 +140,70 @@ export async function flightWait(page, timeout = 120000) {
   return handle.jsonValue();
 }
 
-/** Take one flight decision by clicking (or, when `keyboard`, by the keys). */
-export async function flightAct(page, what, { keyboard = false } = {}) {
+/**
+ * Take one flight decision by clicking (or, when `keyboard`, by the keys), as a person would,
+ * and fail when the page does not take it. A plane is picked where a person can pick it: the
+ * first movable plane (`prefer`, a plane index, first) that is the topmost element at its own
+ * centre (a plane lying under another receives no click there). The decision counts as taken
+ * when the page sent its command and the server took it; a click the page ignored sends
+ * nothing, and the turn timer runs out and auto-play takes over, which fails here.
+ */
+export async function flightAct(page, what, { keyboard = false, prefer = null } = {}) {
+  const timeoutsBefore = (await myTimeouts(page)).length;
+  const sentBefore = await page.evaluate(() => window.commands.length);
   if (what === 'roll') {
     if (keyboard) await page.keyboard.press('Space');
-    else await page.locator('#die').click({ force: true });
+    else await page.locator('#die').click();
   } else if (what === 'move') {
-    const plane = page.locator('.flight-board .plane.movable').first();
-    const index = await plane.getAttribute('data-plane').catch(() => null);
-    if (index === null) return;
-    if (keyboard) await page.keyboard.press(String(Number(index) + 1));
-    else await plane.click({ force: true });
+    const pick = await page.evaluate((preferred) => {
+      const planes = [...document.querySelectorAll('.flight-board .plane.movable')]
+        .sort((a, b) => (Number(b.dataset.plane) === preferred) - (Number(a.dataset.plane) === preferred));
+      const covered = [];
+      for (const plane of planes) {
+        plane.scrollIntoView({ block: 'nearest', inline: 'nearest' }); // a phone shows part of the page
+        const r = plane.querySelector('.plane-body').getBoundingClientRect();
+        const x = r.left + r.width / 2;
+        const y = r.top + r.height / 2;
+        // What the browser hands a click at this point to.
+        const hit = document.elementFromPoint(x, y);
+        const top = hit?.closest('.plane');
+        if (top === plane) return { plane: Number(plane.dataset.plane), x, y };
+        const name = (el) => `${el.dataset.seat}:${el.dataset.plane}`;
+        covered.push(`${name(plane)} under ${top ? `plane ${name(top)}` : (hit?.getAttribute('class') || hit?.tagName)}`);
+      }
+      return { plane: null, covered };
+    }, prefer);
+    if (pick.plane === null) {
+      throw new Error(pick.covered.length
+        ? `no movable plane can be clicked: ${pick.covered.join(', ')}`
+        : 'the page offered a move but shows no movable plane');
+    }
+    if (keyboard) await page.keyboard.press(String(pick.plane + 1));
+    else await page.mouse.click(pick.x, pick.y);
+  } else {
+    throw new Error(`no flight decision "${what}"`);
   }
-  // Wait for the page to take it in (the control goes away) before the next decision.
-  await page.waitForFunction((w) => {
+  // The page takes it in: it sends the command and the server answers (the control going away
+  // is no sign: a roll settled at once can give the die back before anyone looks). A click or
+  // key the page ignored sends nothing, and the server's turn timer acts instead.
+  const command = what === 'roll' ? 'roll' : 'move';
+  await page.waitForFunction(({ from, type, before }) => {
     if (document.querySelector('#result')) return true;
-    if (w === 'roll') return document.querySelector('#die')?.disabled;
-    return !document.querySelector('.flight-board .plane.movable');
-  }, what, { timeout: 30000, polling: 50 }).catch(() => {});
+    if (window.commands.slice(from).some((c) => c.type === type && c.answer !== 'pending')) return true;
+    const seat = window.hangar.view?.mySeat?.();
+    const timeouts = window.roomEvents.filter((e) => e.room === window.hangar.view?.code && e.seat === seat
+      && ((e.kind === 'autoplay' && e.reason === 'timeout') || e.kind === 'timeout' || (e.kind === 'passed' && e.reason === 'timeout')));
+    return timeouts.length > before;
+  }, { from: sentBefore, type: command, before: timeoutsBefore }, { timeout: 180000, polling: 50 });
+  const sent = await page.evaluate(({ from, type }) => window.commands.slice(from).filter((c) => c.type === type), { from: sentBefore, type: command });
+  const timeouts = await myTimeouts(page);
+  if (timeouts.length > timeoutsBefore || (!sent.length && !(await page.locator('#result').count()))) {
+    const commands = await page.evaluate(() => window.commands.slice(-3));
+    throw new Error(`the page did not take the ${keyboard ? 'key for' : 'click on'} "${what}": the clock ran out `
+      + `(${JSON.stringify(timeouts.at(-1))}; its last commands: ${JSON.stringify(commands)})`);
+  }
+  const refused = sent.find((c) => c.answer !== 'ok' && c.answer !== 'pending');
+  if (refused) throw new Error(`the server refused the "${what}" the page offered: ${refused.answer}`);
 }
 
 /** Save a screenshot of `locator` (or the page) as NAME.png under target/e2e-screenshots. */

@@ -4,6 +4,26 @@ import assert from 'node:assert/strict';
 import { launch, newPage, guest, createRoom, fillWithBots, shot } from './helpers.mjs';
 
 let browser;
+
+/**
+ * Click the board square of `locator`'s element at its centre, as a person would, after
+ * checking that the click goes to that square (what the browser hands it to: the element at
+ * that point, or the piece on it). Playwright's own click would wait for the pulsing target
+ * dots to stand still, which they never do.
+ */
+async function clickSquare(page, locator) {
+  await locator.waitFor();
+  const at = await locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2;
+    const y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y)?.closest('[data-square]');
+    return { x, y, want: el.dataset.square, got: hit?.dataset.square ?? null };
+  });
+  assert.equal(at.got, at.want, `a click on square ${at.want} lands on ${at.got}`);
+  await page.mouse.click(at.x, at.y);
+}
+
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
@@ -46,8 +66,8 @@ test('J-BOARD/J-STEP: a jungle game against a bot, to the end', { timeout: 60000
       // Click a piece that can move, then one of its target dots; prefer captures and forward moves.
       const from = page.locator('.jungle-board .movable-from').nth(moves % 2);
       const target = (await from.count()) ? from : page.locator('.jungle-board .movable-from').first();
-      await target.click({ force: true });
-      await page.locator('.jungle-board .target-dot').first().click({ force: true });
+      await clickSquare(page, target);
+      await clickSquare(page, page.locator('.jungle-board .target-dot').first());
     }
     // The move is taken: the ply count grows (the bot may answer at once).
     await page.waitForFunction((n) => Number(document.querySelector('.jungle-board')?.dataset.plies) > n || document.querySelector('#result'), plies, { timeout: 20000 });
@@ -65,9 +85,9 @@ test('J-BOARD/J-STEP: a jungle game against a bot, to the end', { timeout: 60000
   await page.locator('#result button').last().click();
   await shot(page, 'jungle-end', '.jungle-board');
   // The replay of this game ends on the same position, and starts on the set-up (J-SETUP).
-  await page.locator('#result #view-replay').click().catch(async () => {
-    await page.evaluate(() => { location.hash = `#/replay/${window.hangar.view.state.result.game_id}`; });
-  });
+  // The result's replay button (P-RECORD): the reopened result, the way a person gets back to it.
+  await page.locator('.last-game button').click();
+  await page.locator('#result #view-replay').click();
   await page.locator('#replay-step').waitFor();
   assert.equal((await pieces()).length, 16);
   await page.locator('#replay-last').click();

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The browser suite: installs Chromium and the npm packages if missing, builds `hangar`, starts
-# `hangar serve` on a free port with a throw-away SQLite database and short timers, runs the
+# `hangar serve` on a port of the system's choosing (it binds port 0 and logs the address) with a throw-away SQLite database and short timers, runs the
 # Playwright tests with node's test runner, and stops the server. Called by ./test.sh.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -21,7 +21,6 @@ npm ci --no-audit --no-fund --loglevel=error
 (cd "$ROOT" && cargo build --quiet -p hangar)
 HANGAR="$ROOT/target/debug/hangar"
 
-PORT="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
 WORK="$(mktemp -d)"
 LOG="$ROOT/target/e2e-server.log"
 mkdir -p "$ROOT/target/e2e-screenshots"
@@ -35,7 +34,9 @@ if has "--bot-delay-ms"; then EXTRA+=(--bot-delay-ms "${HANGAR_BOT_DELAY_MS:-40}
 if has "--web-dir"; then EXTRA+=(--web-dir "$ROOT/web"); fi
 if has "--reconnect-seconds"; then EXTRA+=(--reconnect-seconds 30); fi
 
-(cd "$WORK" && exec "$HANGAR" serve --addr "127.0.0.1:$PORT" "${EXTRA[@]}") >"$LOG" 2>&1 &
+# Port 0: the server binds a free port itself and logs it ("the hall is open on http://ADDR"), so
+# no other process can take the port between choosing it and binding it. No colours in the log.
+(cd "$WORK" && NO_COLOR=1 exec "$HANGAR" serve --addr "127.0.0.1:0" "${EXTRA[@]}") >"$LOG" 2>&1 &
 SERVER=$!
 cleanup() {
   kill "$SERVER" 2>/dev/null || true
@@ -44,14 +45,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for _ in $(seq 1 100); do
-  if curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null 2>&1; then break; fi
+# Wait for the line that names the bound address (a cold debug build on a loaded machine can
+# take a while to open the database), then for /health to answer on it.
+ADDR=""
+for _ in $(seq 1 600); do
+  ADDR="$(sed 's/\x1b\[[0-9;]*m//g' "$LOG" | grep -o 'the hall is open on http://[0-9.]*:[0-9]*' | head -n1 | sed 's|.*http://||' || true)"
+  if [[ -n "$ADDR" ]] && curl -fsS "http://$ADDR/health" >/dev/null 2>&1; then break; fi
   if ! kill -0 "$SERVER" 2>/dev/null; then
     echo "hangar serve exited early:"; cat "$LOG"; exit 1
   fi
   sleep 0.2
 done
+if [[ -z "$ADDR" ]] || ! curl -fsS "http://$ADDR/health" >/dev/null 2>&1; then
+  echo "hangar serve did not report an address that answers:"; cat "$LOG"; exit 1
+fi
 
-export HANGAR_URL="http://127.0.0.1:$PORT"
+export HANGAR_URL="http://$ADDR"
 echo "browser suite against $HANGAR_URL (server log: $LOG)"
 node --test --test-concurrency=1 ${E2E_TESTS:-./*.test.mjs}

@@ -51,6 +51,7 @@ export class HallView {
 
   async subscribe() {
     this.rooms.clear();
+    this.loaded = false;
     await this.app.conn.send('hall_subscribe', { game: this.game });
     this.loadSide();
   }
@@ -58,6 +59,7 @@ export class HallView {
   onMessage(msg) {
     if (msg.type === 'hall' && msg.game === this.game) {
       this.rooms = new Map(msg.rooms.map((r) => [r.code, r]));
+      this.loaded = true;
       this.renderRooms();
     } else if (msg.type === 'hall_room' && msg.game === this.game) {
       this.rooms.set(msg.room.code, msg.room);
@@ -73,7 +75,7 @@ export class HallView {
       mount(this.el, this.renderWelcome());
       return;
     }
-    this.roomList = h('div', { class: 'room-list', id: 'room-list' });
+    this.roomList = h('div', { class: 'room-list', id: 'room-list', 'data-game': this.game });
     this.leaderBox = h('div', { class: 'leaderboard', id: 'leaderboard' }, t('loading'));
     this.gamesBox = h('div', { class: 'my-games', id: 'my-games' }, t('loading'));
     this.createBox = h('div', { class: 'create-box' });
@@ -107,6 +109,9 @@ export class HallView {
 
   switchGame(game) {
     this.game = game;
+    // The other game's rooms are not shown under this tab while its list is on its way.
+    this.rooms.clear();
+    this.loaded = false;
     localStorage.setItem('hangar.hallGame', game);
     this.render();
     this.subscribe();
@@ -150,6 +155,8 @@ export class HallView {
 
   renderRooms() {
     if (!this.roomList) return;
+    // Busy until the hall's list of this game has come: "no rooms" is not known before.
+    this.roomList.setAttribute('aria-busy', String(!this.loaded));
     const rooms = [...this.rooms.values()].sort((a, b) => (a.status === 'waiting' ? 0 : 1) - (b.status === 'waiting' ? 0 : 1));
     if (!rooms.length) {
       mount(this.roomList, h('p', { class: 'empty' }, t('no_rooms')));

@@ -106,6 +106,9 @@ export function applyEvent(state, ev) {
       state.seed = ev.result?.seed ?? state.seed;
       state.commitment = ev.result?.commitment ?? state.commitment;
       state.turn = null;
+      // The server clears every person's ready mark and auto-play with it (P-REMATCH) and sends
+      // no event for that: without this the page offers "Not ready" to a player who is not.
+      for (const seat of state.seats || []) Object.assign(seat, { ready: !!seat.bot, autoplay: false, away_until: null });
       break;
     case 'closed':
       state.status = 'closed';

@@ -334,7 +334,12 @@ export class FlightBoard {
     const c = this.colourIndex(seat);
     for (const m of moves) {
       const el = this.planes.get(`${seat}:${m.plane}`);
-      if (el) el.classList.add('movable');
+      if (el) {
+        el.classList.add('movable');
+        // On top of the planes it shares a square with (or overlaps): a plane drawn over it
+        // would take the click aimed at it, and the player could not choose it.
+        if (el.nextSibling) this.planeLayer.append(el);
+      }
       if (m.to !== null && m.to !== undefined && m.to <= 60) {
         const p = px(planePosition(c, m.to, m.plane));
         this.markLayer.append(s('circle', { cx: p.x, cy: p.y, r: 0.4 * U, class: 'target-mark', 'data-plane': m.plane }));
