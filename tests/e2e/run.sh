@@ -19,7 +19,7 @@ fi
 npm ci --no-audit --no-fund --loglevel=error
 
 (cd "$ROOT" && cargo build --quiet -p hangar)
-HANGAR="$ROOT/target/debug/hangar"
+HANGAR="${CARGO_TARGET_DIR:-$ROOT/target}/debug/hangar"
 
 WORK="$(mktemp -d)"
 LOG="$ROOT/target/e2e-server.log"
