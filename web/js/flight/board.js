@@ -175,6 +175,8 @@ function makePlane(seat, plane, colour) {
   const scaled = s('g', { transform: `scale(${U})` }, body);
   const rot = s('g', { class: 'plane-rot' }, scaled);
   const ring = s('circle', { r: 0.5 * U, class: 'plane-ring' });
+  // What a finger hits: grown by `highlight` as far as the neighbouring choices allow.
+  const hit = s('circle', { r: 0.5 * U, class: 'plane-hit' });
   const badge = s('g', { class: 'plane-badge' },
     s('circle', { cx: 0.36 * U, cy: -0.36 * U, r: 0.24 * U, fill: '#1f2430', stroke: '#fff', 'stroke-width': 1.5 }),
     s('text', { x: 0.36 * U, y: -0.36 * U + 4.5, 'text-anchor': 'middle', class: 'badge-text' }, ''));
@@ -182,7 +184,7 @@ function makePlane(seat, plane, colour) {
   const g = s('g', {
     class: `plane plane-${colour}`, 'data-seat': seat, 'data-plane': plane, role: 'button',
     'aria-label': `${colour} ${plane + 1}`,
-  }, ring, rot, label, badge);
+  }, hit, ring, rot, label, badge);
   return g;
 }
 
@@ -206,7 +208,7 @@ export class FlightBoard {
     this.onPick = null;
     this.speed = 1;
     this.svg.addEventListener('click', (e) => {
-      const el = e.target.closest('.plane.movable');
+      const el = e.target.closest('.plane.movable, .hangar-target');
       if (el && this.onPick) this.onPick(Number(el.dataset.plane));
     });
   }
@@ -332,10 +334,12 @@ export class FlightBoard {
     for (const el of this.planes.values()) el.classList.remove('movable');
     if (!moves || seat === null || seat === undefined) return;
     const c = this.colourIndex(seat);
+    const movable = [];
     for (const m of moves) {
       const el = this.planes.get(`${seat}:${m.plane}`);
       if (el) {
         el.classList.add('movable');
+        movable.push(el);
         // On top of the planes it shares a square with (or overlaps): a plane drawn over it
         // would take the click aimed at it, and the player could not choose it.
         if (el.nextSibling) this.planeLayer.append(el);
@@ -344,6 +348,38 @@ export class FlightBoard {
         const p = px(planePosition(c, m.to, m.plane));
         this.markLayer.append(s('circle', { cx: p.x, cy: p.y, r: 0.4 * U, class: 'target-mark', 'data-plane': m.plane }));
       }
+    }
+    this.growTargets(c, movable);
+  }
+
+  /**
+   * Make the movable planes easy to hit on a phone, where a plane is about 25 px wide and a
+   * finger wants 44 px: each plane's hit circle grows to almost a square's width, but only to
+   * half the distance to the next movable plane, so two choices never cover each other. Planes
+   * waiting in the hangar all take off alike, so the whole hangar is one target for the first.
+   */
+  growTargets(colourIndex, movable) {
+    const at = (el) => ({ x: Number(el.dataset.x), y: Number(el.dataset.y) });
+    for (const el of this.planes.values()) el.querySelector('.plane-hit').setAttribute('r', 0.5 * U);
+    const parked = movable.filter((el) => el.dataset.progress === 'hangar');
+    if (parked.length) {
+      const h = px(hangarCentre(colourIndex));
+      this.markLayer.append(s('rect', {
+        x: h.x - 1.75 * U, y: h.y - 1.75 * U, width: 3.5 * U, height: 3.5 * U, rx: 0.6 * U, class: 'hangar-target',
+        'data-seat': parked[0].dataset.seat, 'data-plane': Math.min(...parked.map((el) => Number(el.dataset.plane))),
+      }));
+    }
+    for (const el of movable) {
+      if (el.dataset.progress === 'hangar') continue;
+      const me = at(el);
+      let room = 1.9;
+      for (const other of movable) {
+        const o = at(other);
+        const d = Math.hypot(o.x - me.x, o.y - me.y);
+        // Planes fanned out on one square are one choice: the one drawn on top takes it.
+        if (other !== el && d > 0.3) room = Math.min(room, d);
+      }
+      el.querySelector('.plane-hit').setAttribute('r', Math.max(0.5, room / 2) * U);
     }
   }
 

@@ -53,7 +53,10 @@ export class FlightView {
       auto: !!seat.autoplay,
       toMove: state.status === 'playing' && g.to_move === i,
     } : null)));
-    this.die.show(g.die ?? this.lastRoll ?? null);
+    // A roll waiting for a move shows; so does the roll just thrown until the next turn begins.
+    // A new turn starts blank: the previous player's roll under "your turn" reads as if this
+    // player had already rolled (the log keeps it).
+    this.die.show(g.need === 'move' ? g.die ?? this.lastRoll ?? null : this.lastRoll ?? null);
     // On auto-play the bot acts for this player (P-AUTOPLAY): no die or planes to click.
     const hands = this.myTurn() && !this.onAutoplay() && !this.busy;
     const canRoll = hands && g.need === 'roll';
@@ -173,6 +176,8 @@ export class FlightView {
         const victim = c.colour !== undefined ? state.game.colours.indexOf(c.colour) : c.seat;
         this.addLog(`💥 ${t('captured', { name: this.seatName(victim) })}`);
       }
+    } else if (ev.kind === 'turn') {
+      this.lastRoll = null;
     } else if (ev.kind === 'passed') {
       const mine = ev.seat === this.room.mySeat();
       if (ev.reason === 'timeout') this.addLog(mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) }));
