@@ -5,11 +5,15 @@ import { h, mount, toast } from './dom.js';
 import { t } from './i18n.js';
 import { CLIENT_ID } from './net.js';
 import { signedIn } from './app.js';
+import { RulesPanel, optionHelp } from './rules.js';
 
 const COLOUR_NAMES = ['red', 'yellow', 'blue', 'green'];
 
+// A form field with its one-line explanation under it (and as the tooltip).
 function field(labelKey, input) {
-  return h('label', { class: 'field' }, h('span', {}, t(labelKey)), input);
+  const help = optionHelp(labelKey);
+  return h('label', { class: 'field', title: help || null },
+    h('span', {}, t(labelKey)), input, help ? h('small', { class: 'field-help' }, help) : null);
 }
 
 function select(name, options, value) {
@@ -17,7 +21,7 @@ function select(name, options, value) {
 }
 
 function checkbox(name, labelKey, checked = false) {
-  return h('label', { class: 'check' }, h('input', { type: 'checkbox', name, checked }), h('span', {}, t(labelKey)));
+  return h('label', { class: 'check', title: optionHelp(labelKey) || null }, h('input', { type: 'checkbox', name, checked }), h('span', {}, t(labelKey)));
 }
 
 /** The hall view. */
@@ -26,6 +30,7 @@ export class HallView {
     this.app = app;
     this.game = localStorage.getItem('hangar.hallGame') || 'flight';
     this.rooms = new Map();
+    this.rules = { flight: new RulesPanel('flight'), jungle: new RulesPanel('jungle') };
     this.el = h('div', { class: 'hall' });
     this.unlisten = app.conn.on((msg) => this.onMessage(msg));
   }
@@ -101,6 +106,7 @@ export class HallView {
       h('div', { class: 'hall-grid' },
         h('section', { class: 'card rooms-card' }, tabs, h('h2', {}, t('rooms')), this.roomList),
         h('aside', { class: 'hall-side' },
+          this.rulesPanel(),
           h('section', { class: 'card' }, h('h2', {}, '🏆 ', t('leaderboard')), this.leaderBox),
           h('section', { class: 'card' }, h('h2', {}, '📜 ', t('my_games')), this.gamesBox))));
     this.renderRooms();
@@ -206,6 +212,13 @@ export class HallView {
     } catch (err) {
       mount(this.gamesBox, h('p', { class: 'empty' }, err.message));
     }
+  }
+
+  /** How to play the game of the open tab, in the page's language. */
+  rulesPanel() {
+    const panel = this.rules[this.game] || this.rules.flight;
+    panel.refresh();
+    return panel.el;
   }
 
   async quickMatch() {

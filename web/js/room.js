@@ -8,6 +8,7 @@ import { signedIn, updatePlayer } from './app.js';
 import { FlightView } from './flight/view.js';
 import { JungleView } from './jungle/view.js';
 import { FairDicePanel } from './fairdice.js';
+import { RulesPanel } from './rules.js';
 
 const FLIGHT_COLOURS = ['red', 'yellow', 'blue', 'green'];
 
@@ -418,6 +419,11 @@ export class RoomView {
     if (this.state.game_kind !== 'jungle' && (this.state.commitment || this.state.status !== 'waiting')) {
       parts.push(this.fair.render(this.state.commitment, this.state.seed));
     }
+    // How to play stays the same element, so a panel opened mid-game survives redraws.
+    const kind = this.state.game_kind === 'jungle' ? 'jungle' : 'flight';
+    if (this.rules?.game !== kind) this.rules = new RulesPanel(kind);
+    this.rules.refresh();
+    parts.push(this.rules.el);
     mount(this.side, parts);
   }
 

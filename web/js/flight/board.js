@@ -2,6 +2,7 @@
 // animations of moves. Geometry comes from geometry.js; this module only draws.
 
 import { s } from '../dom.js';
+import { optionHelp } from '../rules.js';
 import {
   COLOURS, TRACK_LEN, trackSquare, squareColour, homeSquare, finishSquare, launchPad,
   hangarCentre, hangarSlot, planePosition, spotKey, shortcut, FINISH,
@@ -267,14 +268,16 @@ export class FlightBoard {
     const out = [];
     for (const item of game.items || []) {
       const p = px(trackSquare(item.square));
-      out.push(s('g', { class: 'board-item', transform: `translate(${p.x},${p.y})` },
+      out.push(s('g', { class: 'board-item', 'data-item': item.item, transform: `translate(${p.x},${p.y})` },
+        s('title', {}, optionHelp(`item_${item.item}`)),
         s('circle', { r: 0.36 * U, fill: '#fff', opacity: 0.9 }),
         s('text', { y: 7, 'text-anchor': 'middle', class: 'item-glyph' }, item.item === 'booster' ? '🚀' : '🎲')));
     }
     if (game.weather) {
       const p = px(trackSquare(game.weather.square));
       const glyph = { storm: '⛈', tailwind: '🌬', headwind: '🌪' }[game.weather.kind] || '☁';
-      out.push(s('g', { class: 'board-weather', transform: `translate(${p.x},${p.y})` },
+      out.push(s('g', { class: 'board-weather', 'data-weather': game.weather.kind, transform: `translate(${p.x},${p.y})` },
+        s('title', {}, optionHelp(`weather_${game.weather.kind}`)),
         s('circle', { r: 0.46 * U, fill: 'rgba(30,41,59,.25)' }),
         s('text', { y: 8, 'text-anchor': 'middle', class: 'item-glyph' }, glyph)));
     }

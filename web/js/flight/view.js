@@ -7,6 +7,7 @@ import { t } from '../i18n.js';
 import { TurnClock, seatName } from '../turn.js';
 import { FlightBoard, PALETTE } from './board.js';
 import { Die } from './die.js';
+import { optionHelp } from '../rules.js';
 
 /** The flight game view inside a room. */
 export class FlightView {
@@ -132,6 +133,7 @@ export class FlightView {
       for (const item of bar) {
         controls.push(h('button', {
           class: 'btn btn-small item-btn', 'data-item': item, type: 'button', disabled: !(this.myTurn() && g.need === 'roll'),
+          title: optionHelp(`item_${item}`),
           onclick: () => this.room.cmd('use_item', { item }),
         }, '🎁 ', t(`item_${item}`)));
       }

@@ -4,7 +4,7 @@
 
 import { s } from '../dom.js';
 import {
-  FILES, EMOJI, HANZI, parseFen, squareName, parseSquare, isWater, trapOwner, denOwner,
+  FILES, EMOJI, HANZI, RANK, parseFen, squareName, parseSquare, isWater, trapOwner, denOwner,
 } from './position.js';
 
 const C = 60; // pixels per square
@@ -89,6 +89,12 @@ export class JungleBoard {
     this.cells.replaceChildren(...g);
   }
 
+  /** The rank of a piece kind; under `order = wolf-over-dog` the dog and the wolf swap (J-PIECES). */
+  rankOf(kind) {
+    if (this.wolfOverDog && (kind === 'D' || kind === 'W')) return RANK[kind === 'D' ? 'W' : 'D'];
+    return RANK[kind];
+  }
+
   /** Draw the pieces of `fen`, marking the last move (e.g. "e3e4"). */
   render(fen, last) {
     this.fen = fen;
@@ -103,7 +109,10 @@ export class JungleBoard {
       },
       s('circle', { r: C / 2 - 5, class: 'piece-disc' }),
       s('text', { y: 2, class: 'piece-emoji', 'text-anchor': 'middle' }, EMOJI[p.kind]),
-      s('text', { y: 22, class: 'piece-hanzi', 'text-anchor': 'middle' }, HANZI[p.kind])));
+      s('text', { y: 22, class: 'piece-hanzi', 'text-anchor': 'middle' }, HANZI[p.kind]),
+      // The rank (J-PIECES, J-RANK) in the corner: who captures whom is read off the pieces.
+      s('circle', { cx: C / 2 - 12, cy: -(C / 2 - 12), r: 9, class: 'piece-rank-disc' }),
+      s('text', { x: C / 2 - 12, y: -(C / 2 - 12) + 4, class: 'piece-rank', 'text-anchor': 'middle' }, String(this.rankOf(p.kind)))));
     }
     this.pieces.replaceChildren(...out);
     this.drawMarks();

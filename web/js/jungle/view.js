@@ -53,6 +53,7 @@ export class JungleView {
     const g = state.game;
     if (!g) return;
     this.board.setFlipped(mySeat === 1);
+    this.board.wolfOverDog = state.options?.order === 'wolf-over-dog';
     this.board.render(g.fen, g.last);
     this.board.svg.dataset.plies = g.plies ?? 0;
     this.board.svg.dataset.fen = g.fen;
