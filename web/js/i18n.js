@@ -180,6 +180,16 @@ const DICT = {
     item_six_die: '6 点骰', item_booster: '动力装置',
     use_item: '使用道具',
     sound: '音效',
+    // Names read out by screen readers (issue 21, accessibility).
+    flight_board_label: '飞行棋棋盘',
+    jungle_board_label: '斗兽棋棋盘',
+    game_log_label: '对局记录',
+    plane_name: '{colour}飞机 {n}，{where}',
+    where_hangar: '在机场',
+    where_pad: '在起飞点',
+    where_home: '已到达',
+    where_step: '第 {n} 格',
+    piece_name: '{side}{animal}（{rank}）在 {square}',
   },
   en: {
     app_name: 'Hangar Game Hall',
@@ -359,6 +369,16 @@ const DICT = {
     item_six_die: 'Six die', item_booster: 'Booster',
     use_item: 'Use item',
     sound: 'Sound',
+    // Names read out by screen readers (issue 21, accessibility).
+    flight_board_label: 'Aeroplane Chess board',
+    jungle_board_label: 'Jungle board',
+    game_log_label: 'Game log',
+    plane_name: '{colour} plane {n}, {where}',
+    where_hangar: 'in the hangar',
+    where_pad: 'on the launch pad',
+    where_home: 'home',
+    where_step: 'square {n}',
+    piece_name: '{side} {animal} ({rank}) on {square}',
   },
 };
 

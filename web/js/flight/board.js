@@ -3,6 +3,7 @@
 
 import { s } from '../dom.js';
 import { optionHelp } from '../rules.js';
+import { t } from '../i18n.js';
 import {
   COLOURS, TRACK_LEN, trackSquare, squareColour, homeSquare, finishSquare, launchPad,
   hangarCentre, hangarSlot, planePosition, spotKey, shortcut, FINISH,
@@ -167,6 +168,16 @@ export function drawBoard(seatColours = COLOURS) {
   return g;
 }
 
+/** What a screen reader says of a plane: colour, number and where it is. */
+function planeName(colour, plane, progress) {
+  let where;
+  if (progress === null || progress === undefined) where = t('where_hangar');
+  else if (progress === 0) where = t('where_pad');
+  else if (progress === FINISH) where = t('where_home');
+  else where = t('where_step', { n: progress });
+  return t('plane_name', { colour: t(colour), n: plane + 1, where });
+}
+
 /** Build one plane's SVG group (position and rotation set later by `placePlane`). */
 function makePlane(seat, plane, colour) {
   const body = s('path', {
@@ -184,7 +195,6 @@ function makePlane(seat, plane, colour) {
   const label = s('text', { x: -0.38 * U, y: 0.48 * U, class: 'plane-label' }, String(plane + 1));
   const g = s('g', {
     class: `plane plane-${colour}`, 'data-seat': seat, 'data-plane': plane, role: 'button',
-    'aria-label': `${colour} ${plane + 1}`,
   }, hit, ring, rot, label, badge);
   return g;
 }
@@ -193,8 +203,8 @@ function makePlane(seat, plane, colour) {
 export class FlightBoard {
   constructor() {
     this.svg = s('svg', {
-      viewBox: `${-7.5 * U} ${-7.5 * U} ${15 * U} ${15 * U}`, class: 'flight-board', role: 'img',
-      'aria-label': 'Aeroplane Chess board',
+      // A group, not an image: it holds the planes a player presses.
+      viewBox: `${-7.5 * U} ${-7.5 * U} ${15 * U} ${15 * U}`, class: 'flight-board', role: 'group',
     });
     this.staticLayer = s('g');
     this.markLayer = s('g', { class: 'marks' });
@@ -211,6 +221,15 @@ export class FlightBoard {
     this.svg.addEventListener('click', (e) => {
       const el = e.target.closest('.plane.movable, .hangar-target');
       if (el && this.onPick) this.onPick(Number(el.dataset.plane));
+    });
+    // A movable plane reached with Tab moves on Enter or Space, like any button.
+    this.svg.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      const el = e.target.closest?.('.plane.movable');
+      if (!el || !this.onPick) return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.onPick(Number(el.dataset.plane));
     });
   }
 
@@ -287,6 +306,7 @@ export class FlightBoard {
   /** Put every plane where `game` says, stacking planes that share a square. */
   render(game) {
     this.game = game;
+    this.svg.setAttribute('aria-label', t('flight_board_label'));
     if (game.colours) this.setColours(game.colours);
     this.renderItems(game);
     const spots = new Map();
@@ -316,6 +336,7 @@ export class FlightBoard {
         el.querySelector('.plane-badge').style.display = list.length > 1 && i === list.length - 1 ? '' : 'none';
         el.querySelector('.badge-text').textContent = String(list.length);
         el.dataset.progress = item.progress === null ? 'hangar' : String(item.progress);
+        el.setAttribute('aria-label', planeName(this.colours[item.seat], item.plane, item.progress));
       });
       // The top of a stack is drawn last.
       for (const item of list) this.planeLayer.append(this.planeEl(item.seat, item.plane));
@@ -334,7 +355,11 @@ export class FlightBoard {
   highlight(seat, moves, onPick) {
     this.onPick = onPick;
     this.markLayer.replaceChildren();
-    for (const el of this.planes.values()) el.classList.remove('movable');
+    for (const el of this.planes.values()) {
+      el.classList.remove('movable');
+      el.removeAttribute('tabindex');
+      el.setAttribute('aria-disabled', 'true');
+    }
     if (!moves || seat === null || seat === undefined) return;
     const c = this.colourIndex(seat);
     const movable = [];
@@ -342,6 +367,8 @@ export class FlightBoard {
       const el = this.planes.get(`${seat}:${m.plane}`);
       if (el) {
         el.classList.add('movable');
+        el.setAttribute('tabindex', '0');
+        el.removeAttribute('aria-disabled');
         movable.push(el);
         // On top of the planes it shares a square with (or overlaps): a plane drawn over it
         // would take the click aimed at it, and the player could not choose it.

@@ -19,7 +19,8 @@ export class FlightView {
     this.die = new Die(() => this.roll());
     this.clock = new TurnClock();
     this.status = this.clock.status;
-    this.log = h('div', { class: 'game-log', id: 'game-log' });
+    // A live region: a screen reader announces each new line (rolls, captures, timeouts).
+    this.log = h('div', { class: 'game-log', id: 'game-log', role: 'log', 'aria-live': 'polite', 'aria-label': t('game_log_label') });
     this.el = h('div', { class: 'flight-view' }, h('div', { class: 'board-wrap' }, this.board.svg));
     // The die and the turn sit at the top of the side column (under the board on phones).
     this.dock = h('div', { class: 'dock card' },

@@ -3,6 +3,7 @@
 // last move marked.
 
 import { s } from '../dom.js';
+import { t } from '../i18n.js';
 import {
   FILES, EMOJI, HANZI, RANK, parseFen, squareName, parseSquare, isWater, trapOwner, denOwner,
 } from './position.js';
@@ -12,7 +13,7 @@ const C = 60; // pixels per square
 /** An interactive Jungle board. */
 export class JungleBoard {
   constructor() {
-    this.svg = s('svg', { viewBox: `-24 -24 ${7 * C + 48} ${9 * C + 48}`, class: 'jungle-board', role: 'grid', 'aria-label': 'Jungle board' });
+    this.svg = s('svg', { viewBox: `-24 -24 ${7 * C + 48} ${9 * C + 48}`, class: 'jungle-board', role: 'group' });
     this.flipped = false;
     this.cells = s('g');
     this.marks = s('g', { class: 'marks' });
@@ -99,6 +100,8 @@ export class JungleBoard {
   render(fen, last) {
     this.fen = fen;
     this.last = last;
+    // A group of named pieces (the keys move a cursor over it), not an ARIA grid without cells.
+    this.svg.setAttribute('aria-label', t('jungle_board_label'));
     const { board } = parseFen(fen);
     const out = [];
     for (const [name, p] of board) {
@@ -106,6 +109,7 @@ export class JungleBoard {
       const { x, y } = this.xy(f, r);
       out.push(s('g', {
         class: `piece piece-${p.side}`, 'data-square': name, 'data-piece': p.kind, transform: `translate(${x + C / 2},${y + C / 2})`,
+        role: 'img', 'aria-label': t('piece_name', { side: t(p.side), animal: t('animals')[p.kind], rank: this.rankOf(p.kind), square: name }),
       },
       s('circle', { r: C / 2 - 5, class: 'piece-disc' }),
       s('text', { y: 2, class: 'piece-emoji', 'text-anchor': 'middle' }, EMOJI[p.kind]),
