@@ -1,7 +1,7 @@
 // The page in Chinese and in English; both dictionaries complete.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, shot } from './helpers.mjs';
+import { launch, newPage, shot, guest, createRoom, fillWithBots } from './helpers.mjs';
 import { DICTIONARIES } from '../../web/js/i18n.js';
 
 let browser;
@@ -63,5 +63,44 @@ test('the English page by default for an English browser; sign up and log in', {
   await page.locator('#account-form button[type=submit]').click();
   await page.locator('#quick-match').waitFor();
   assert.match(await page.locator('#me').textContent(), /Score 1000/);
+  assert.deepEqual(page.errors, []);
+});
+
+/**
+ * The English strings (values of the English table, not shared with the Chinese one) that `root`
+ * shows as text, placeholder, title or accessible name.
+ */
+async function englishIn(page, selector) {
+  const english = Object.entries(DICTIONARIES.en)
+    .filter(([key, value]) => typeof value === 'string' && !value.includes('{') && value !== DICTIONARIES.zh[key] && /[a-z]{3}/i.test(value))
+    .map(([, value]) => value);
+  return page.evaluate(({ selector, english }) => {
+    const found = [];
+    for (const root of document.querySelectorAll(selector)) {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) found.push(n.textContent.trim());
+      for (const el of [root, ...root.querySelectorAll('*')]) {
+        for (const attr of ['placeholder', 'title', 'aria-label']) if (el.getAttribute(attr)) found.push(el.getAttribute(attr).trim());
+      }
+    }
+    return [...new Set(found.filter((text) => english.includes(text)))];
+  }, { selector, english });
+}
+
+test('switching to Chinese mid-game rewrites the Jungle hint, the move box and the dock', { timeout: 120000 }, async () => {
+  const page = await newPage(browser, { locale: 'en-US' });
+  await guest(page, 'Switcher');
+  await createRoom(page, 'jungle', { turn_seconds: 60 });
+  await fillWithBots(page, 'easy');
+  await page.locator('#ready-btn').click();
+  await page.locator('.jungle-board .piece').first().waitFor();
+  assert.equal(await page.locator('#move-input').getAttribute('placeholder'), DICTIONARIES.en.move_input);
+  // The check below can fail: in English the dock shows English strings.
+  assert.ok((await englishIn(page, '.dock')).length >= 2);
+  await page.locator('#lang').click();
+  assert.equal(await page.locator('#move-input').getAttribute('placeholder'), DICTIONARIES.zh.move_input);
+  assert.equal((await page.locator('.dock .kbd-hint').textContent()).trim(), DICTIONARIES.zh.jungle_hint);
+  assert.deepEqual(await englishIn(page, '.dock, .jungle-board'), []);
+  await shot(page, 'jungle-switched-zh');
   assert.deepEqual(page.errors, []);
 });

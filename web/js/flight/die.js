@@ -17,7 +17,7 @@ export class Die {
   constructor(onRoll) {
     this.face = h('div', { class: 'die-face' });
     this.el = h('button', { class: 'die', type: 'button', id: 'die', 'aria-label': t('roll'), onclick: () => onRoll() },
-      this.face, h('span', { class: 'die-label' }, t('roll')));
+      this.face, h('span', { class: 'die-label', 'data-i18n': 'roll' }, t('roll')));
     this.value = null;
     this.show(null);
   }
@@ -32,6 +32,7 @@ export class Die {
   }
 
   setEnabled(on) {
+    this.el.setAttribute('aria-label', t('roll')); // in the language of the moment
     this.el.disabled = !on;
     this.el.classList.toggle('ready', on);
   }

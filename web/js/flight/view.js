@@ -25,7 +25,7 @@ export class FlightView {
     // The die and the turn sit at the top of the side column (under the board on phones).
     this.dock = h('div', { class: 'dock card' },
       this.die.el,
-      h('div', { class: 'dock-info' }, this.status, this.clock.timer, h('p', { class: 'hint kbd-hint' }, t('roll_hint'))));
+      h('div', { class: 'dock-info' }, this.status, this.clock.timer, h('p', { class: 'hint kbd-hint', 'data-i18n': 'roll_hint' }, t('roll_hint'))));
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
     this.busy = false;
@@ -50,6 +50,7 @@ export class FlightView {
     const g = state.game;
     if (!g) return;
     this.board.render(g);
+    this.log.setAttribute('aria-label', t('game_log_label'));
     this.board.setLabels(state.seats.map((seat, i) => (seat.player || seat.bot ? {
       name: seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`,
       auto: !!seat.autoplay,

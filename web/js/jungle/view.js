@@ -15,7 +15,7 @@ export class JungleView {
     this.board = new JungleBoard();
     this.clock = new TurnClock();
     this.status = this.clock.status;
-    this.moveInput = h('input', { name: 'move', id: 'move-input', placeholder: t('move_input'), maxlength: 4, autocomplete: 'off', spellcheck: 'false' });
+    this.moveInput = h('input', { name: 'move', id: 'move-input', placeholder: t('move_input'), 'data-i18n-placeholder': 'move_input', maxlength: 4, autocomplete: 'off', spellcheck: 'false' });
     this.el = h('div', { class: 'jungle-view' }, h('div', { class: 'board-wrap jungle-wrap' }, this.board.svg));
     this.dock = h('div', { class: 'dock card' },
         h('div', { class: 'dock-info' }, this.status, this.clock.timer,
@@ -28,7 +28,8 @@ export class JungleView {
               this.moveInput.value = '';
             },
           }, this.moveInput, h('button', { class: 'btn btn-small', type: 'submit' }, '↵')),
-          h('p', { class: 'hint kbd-hint' }, t('jungle_hint'))));
+          // data-i18n: a language switch mid-game rewrites them in place (i18n.js `translate`).
+          h('p', { class: 'hint kbd-hint', 'data-i18n': 'jungle_hint' }, t('jungle_hint'))));
     this.keyHandler = (e) => {
       if (e.target.closest('input, textarea, select')) return;
       if (this.canMove() && this.board.key(e.key)) e.preventDefault();
