@@ -50,6 +50,10 @@ test('F-ITEM-USE/F-WEATHER: items and weather on the board, an item used by clic
       await page.locator('.flight-board .board-weather').waitFor({ timeout: 10000 });
       await page.locator('.flight-board .board-item').first().waitFor({ timeout: 10000 });
       await shot(page, 'flight-items', '.flight-board');
+      // The legend is on the board too: each item and the weather cell say what they do.
+      const weather = await page.locator('.flight-board .board-weather').getAttribute('data-weather');
+      assert.match(await page.locator('.flight-board .board-weather title').textContent(), /Storm|Tailwind|Headwind/, `the ${weather} cell has a tooltip`);
+      assert.match(await page.locator('.flight-board .board-item title').first().textContent(), /Six die|Booster/);
     }
     let decisions = 0;
     for (;;) {
@@ -59,6 +63,9 @@ test('F-ITEM-USE/F-WEATHER: items and weather on the board, an item used by clic
       assert.ok(items <= 2, `${items} items on the board (at most two)`);
       const item = page.locator('.item-btn:not([disabled])').first();
       if (what === 'roll' && (await item.count())) {
+        // The button says what the item does (issue 21: the 🎁 Booster had no tooltip).
+        const kind = await item.getAttribute('data-item');
+        assert.match(await item.getAttribute('title'), kind === 'booster' ? /twice the roll/ : /this roll is a 6/);
         await item.click();
         // The item threw the die: the roll is spent or a plane is to be chosen.
         await page.waitForFunction(() => document.querySelector('#die')?.disabled || document.querySelector('.plane.movable'), null, { timeout: 20000 });

@@ -154,3 +154,20 @@ test('390×844: the join box keeps its width, the board and die fit, and planes 
   await shot(page, 'layout-390-played');
   assert.deepEqual(page.errors, []);
 });
+
+test('Jungle: the board fits 1280×800 and a 390×844 phone, with squares of at least 44 px on the phone', { timeout: 300000 }, async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const page = await newPage(browser, { viewport });
+    await guest(page, 'Den');
+    await createRoom(page, 'jungle', { turn_seconds: 60 });
+    await fillWithBots(page, 'easy');
+    await page.locator('#ready-btn').click();
+    await page.locator('.jungle-board .piece').first().waitFor();
+    await assertInView(page, '.jungle-board', 'the Jungle board');
+    const cell = await rect(page, '.jungle-board .cell');
+    if (viewport.width < 600) assert.ok(cell.width >= 44 && cell.height >= 44, `a square is ${cell.width}×${cell.height} px`);
+    await shot(page, `layout-${viewport.width}-jungle`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
