@@ -65,6 +65,19 @@ test('axe-core: the hall, a flight room with a ready bot, a flight game and a Ju
   await axeBothLanguages(jungle, 'a Jungle game');
   // Each piece is named: side, animal, rank and square.
   assert.equal(await jungle.locator('.jungle-board .piece[data-square=a1]').getAttribute('aria-label'), 'Red Tiger (6) on a1');
+  // Each move is said in a live region: this player's, then the bot's answer.
+  await jungle.evaluate(() => {
+    window.said = [];
+    const region = document.querySelector('#jungle-announce');
+    new MutationObserver(() => window.said.push(region.textContent)).observe(region, { childList: true, characterData: true, subtree: true });
+  });
+  assert.equal(await jungle.locator('#jungle-announce').getAttribute('aria-live'), 'polite');
+  await jungle.locator('#move-input').fill('a3a4');
+  await jungle.locator('#move-input').press('Enter');
+  await jungle.waitForFunction(() => window.said.length >= 2, null, { timeout: 30000 });
+  const said = await jungle.evaluate(() => window.said);
+  assert.match(said[0], /^You: Elephant a3 → a4$/);
+  assert.match(said[1], /: \w+ [a-g][1-9] → [a-g][1-9]/);
   assert.deepEqual(page.errors, []);
   assert.deepEqual(jungle.errors, []);
 });

@@ -190,6 +190,8 @@ const DICT = {
     where_home: '已到达',
     where_step: '第 {n} 格',
     piece_name: '{side}{animal}（{rank}）在 {square}',
+    jungle_move_said: '{name}：{piece} {from} → {to}',
+    jungle_capture_said: '，吃掉{piece}',
   },
   en: {
     app_name: 'Hangar Game Hall',
@@ -379,6 +381,8 @@ const DICT = {
     where_home: 'home',
     where_step: 'square {n}',
     piece_name: '{side} {animal} ({rank}) on {square}',
+    jungle_move_said: '{name}: {piece} {from} → {to}',
+    jungle_capture_said: ', takes the {piece}',
   },
 };
 

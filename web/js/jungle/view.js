@@ -17,8 +17,10 @@ export class JungleView {
     this.status = this.clock.status;
     this.moveInput = h('input', { name: 'move', id: 'move-input', placeholder: t('move_input'), 'data-i18n-placeholder': 'move_input', maxlength: 4, autocomplete: 'off', spellcheck: 'false' });
     this.el = h('div', { class: 'jungle-view' }, h('div', { class: 'board-wrap jungle-wrap' }, this.board.svg));
+    // Says each move aloud to a screen reader (the board itself changes silently).
+    this.announcer = h('p', { class: 'sr-only', id: 'jungle-announce', role: 'status', 'aria-live': 'polite' });
     this.dock = h('div', { class: 'dock card' },
-        h('div', { class: 'dock-info' }, this.status, this.clock.timer,
+        h('div', { class: 'dock-info' }, this.status, this.clock.timer, this.announcer,
           h('form', {
             class: 'move-form',
             onsubmit: (e) => {
@@ -115,7 +117,21 @@ export class JungleView {
   }
 
   async onEvent(ev, before, state) {
+    if (ev.kind === 'jungle_moved') this.announce(before?.fen, ev.move ?? state.game?.last, ev.seat);
     this.update(state, this.room.mySeat());
+  }
+
+  /** Put "Lin: Lion a1 → a2, takes the Cat" in the live region. */
+  announce(fen, move, seat) {
+    if (!fen || !move || !/^[a-g][1-9][a-g][1-9]$/.test(move)) return;
+    const { board } = parseFen(fen);
+    const mover = board.get(move.slice(0, 2));
+    const taken = board.get(move.slice(2, 4));
+    if (!mover) return;
+    const animals = t('animals');
+    let text = t('jungle_move_said', { name: this.seatName(seat ?? 0), piece: animals[mover.kind], from: move.slice(0, 2), to: move.slice(2, 4) });
+    if (taken) text += t('jungle_capture_said', { piece: animals[taken.kind] });
+    this.announcer.textContent = text;
   }
 
   async play(move) {
