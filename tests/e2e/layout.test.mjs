@@ -130,7 +130,9 @@ test('390×844: the join box keeps its width, the board and die fit, and planes 
     })));
     // Two choices closer than two squares share the space between them (tap, then pick, is not
     // built): such a plane is not measured here.
-    const alone = planes.find((p) => p.parked || planes.every((o) => o === p || Math.hypot(o.x - p.x, o.y - p.y) >= 1.9 || Math.hypot(o.x - p.x, o.y - p.y) < 0.3));
+    // (Parked planes are one choice, the hangar: only a flying neighbour shares their space.)
+    const alone = planes.find((p) => planes.every((o) => o === p || (p.parked && o.parked)
+      || Math.hypot(o.x - p.x, o.y - p.y) >= 1.9 || Math.hypot(o.x - p.x, o.y - p.y) < 0.3));
     if (!alone) {
       await flightAct(page, 'move');
       continue;
