@@ -311,10 +311,8 @@ pub fn replay_lines(record: &Value) -> Result<Vec<String>, RecordError> {
 impl GameRecord {
     /// The game move by move, one line per action (for `hangar replay`).
     pub fn replay_lines(&self) -> Result<Vec<String>, RecordError> {
-        let record = self;
         let name = |seat: usize| {
-            record
-                .seats
+            self.seats
                 .get(seat)
                 .and_then(|s| s["name"].as_str())
                 .unwrap_or("?")
@@ -322,12 +320,12 @@ impl GameRecord {
         };
         let mut lines = vec![format!(
             "{} game {} in room {} — commitment {}",
-            record.game.name(),
-            record.game_id,
-            record.room,
-            record.commitment,
+            self.game.name(),
+            self.game_id,
+            self.room,
+            self.commitment,
         )];
-        record.walk(|step, _, session| {
+        self.walk(|step, _, session| {
             let Some((index, logged)) = step else {
                 return;
             };
@@ -356,7 +354,7 @@ impl GameRecord {
             };
             lines.push(format!("{:>4}. {who} {what}{auto}   → {state}", index + 1));
         })?;
-        if let Some(result) = record.result.as_ref().filter(|r| r.is_object()) {
+        if let Some(result) = self.result.as_ref().filter(|r| r.is_object()) {
             lines.push(format!("result: {result}"));
         }
         Ok(lines)
