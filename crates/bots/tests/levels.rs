@@ -61,3 +61,28 @@ fn the_greedy_bot_wins_at_once_when_it_can_else_captures() {
         assert_eq!(m.to_string(), "d3c3", "seed {seed}");
     }
 }
+
+/// The command line (`hangar sim`/`play --bot`) seats the hall's bot under each level name:
+/// the names have one owner, the level enums. `search` is the documented exception: a spec
+/// names the expectimax search bot by it, the hall reads it as the older name of `hard`.
+#[test]
+fn p_seats_cli_specs_name_the_hall_levels() {
+    for level in FlightLevel::ALL {
+        let spec = hangar_bots::flight::parse_bot(level.name()).expect("a level is a spec");
+        assert_eq!(spec.name(), level.bot().name(), "flight {level}");
+    }
+    for alias in ["easy", "normal"] {
+        let level: FlightLevel = alias.parse().expect("an alias");
+        let spec = hangar_bots::flight::parse_bot(alias).expect("an alias is a spec");
+        assert_eq!(spec.name(), level.bot().name(), "flight {alias}");
+    }
+    let search = hangar_bots::flight::parse_bot("search").expect("the search bot");
+    assert_ne!(search.name(), FlightLevel::Hard.bot().name());
+    for level in JungleLevel::ALL {
+        assert_eq!(
+            level.name().parse::<JungleBot>(),
+            Ok(JungleBot::level(level)),
+            "jungle {level}"
+        );
+    }
+}

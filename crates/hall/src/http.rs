@@ -93,7 +93,10 @@ fn failed() -> Response {
 
 async fn game_record(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Response {
     match hall.store.game(id).await {
-        Ok(Some(game)) => Json(record_json(&game)).into_response(),
+        Ok(Some(game)) => match record_json(&game) {
+            Ok(record) => Json(record).into_response(),
+            Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        },
         Ok(None) => not_found("such game"),
         Err(_) => failed(),
     }
@@ -107,7 +110,10 @@ async fn game_replay(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Resp
         Ok(None) => return not_found("such game"),
         Err(_) => return failed(),
     };
-    let record = record_json(&game);
+    let record = match record_json(&game) {
+        Ok(record) => record,
+        Err(e) => return api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    };
     if record["seed"].is_null() {
         return not_found("replay: the game has not ended");
     }

@@ -1,26 +1,62 @@
 //! Game records (P-RECORD): export from the database, fair-dice verification (P-FAIR-DICE)
 //! and a move-by-move replay, shared by the HTTP API and `hangar verify` / `hangar replay`.
 //!
-//! The hall's record is the room's log: who sat where, the seed and its commitment, and every
-//! seat-level act (timeouts, resignations, auto-play, draw offers) with the die drawn for each
-//! roll. The rules are the engines': a record replays through them, and a finished flight
-//! game's export also carries `flight_record`, the engine's own [`hangar_flight::Record`].
+//! The hall's record ([`GameRecord`]) is the room's log: who sat where, the seed and its
+//! commitment, and every seat-level act (timeouts, resignations, auto-play, draw offers) with
+//! the die drawn for each roll. Each rule in it has one owner, and this module only asks it:
+//! the commitment is `hangar-dice`'s ([`Seed::matches`]); the options are the room's
+//! ([`RoomOptions::stored`]); the acts replay through the game the room runs
+//! ([`GameSession`]: `hangar_flight::Table` or `hangar_jungle`); a finished flight game's
+//! `flight_record` is `hangar-flight`'s [`hangar_flight::Record`], which
+//! [`hangar_flight::Record::replay`] checks on its own before it is compared with the log.
 
 use hangar_dice::Seed;
-use serde_json::{Value, json};
+use hangar_flight::NoEvents;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::game::{Act, DEFAULT_TURN_SECONDS, GameSession, RoomOptions, event_value};
-use crate::protocol::GameKind;
-use crate::room::LoggedAct;
+use crate::protocol::{GameKind, ProtoError};
+use crate::room::{JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
 use crate::store::StoredGame;
 
 /// The record format tag.
 pub const RECORD_FORMAT: &str = "hangar-record/1";
 
-/// Jungle timeouts allowed before the next loses (P-JUNGLE-TIMEOUT).
-const JUNGLE_TIMEOUTS_ALLOWED: u32 = 3;
+/// A game record (P-RECORD), as `GET /api/games/{id}` exports it and `hangar verify` reads
+/// it back. The JSON is the one documented in docs/protocol.md §record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// [`RECORD_FORMAT`].
+    pub format: String,
+    /// The game's id in the database.
+    pub game_id: i64,
+    /// Which game.
+    pub game: GameKind,
+    /// The room's code.
+    pub room: String,
+    /// The room's options as stored; [`RoomOptions::stored`] reads them.
+    pub options: Value,
+    /// The seats in seat order, as the room stored them (`name`, `bot`, …).
+    pub seats: Vec<Value>,
+    /// sha256 of the seed, published when the game started (P-FAIR-DICE).
+    pub commitment: String,
+    /// The seed, revealed once the game has ended; `null` while it runs.
+    pub seed: Option<Seed>,
+    /// The action log, without which client sent a command.
+    pub actions: Vec<LoggedAct>,
+    /// The result, once over.
+    pub result: Option<Value>,
+    /// Start time, Unix seconds.
+    pub started_at: i64,
+    /// End time, Unix seconds, once over.
+    pub finished_at: Option<i64>,
+    /// A finished flight game: the engine's own record, which the log replays into.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flight_record: Option<hangar_flight::Record>,
+}
 
-/// Why a record does not check out.
+/// Why a record does not check out. The rules' own errors are wrapped, not repeated.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RecordError {
     /// Not a record: a field is missing or has the wrong shape.
@@ -39,7 +75,8 @@ pub enum RecordError {
         /// The commitment published at the start.
         published: String,
     },
-    /// A recorded roll differs from the one the seed gives.
+    /// A recorded roll differs from the one the seed gives. The log's own rule: the engine's
+    /// record keeps no values, the hall's log keeps the die it drew so that it can be checked.
     #[error("action {index}: recorded roll {recorded}, the seed gives {drawn}")]
     Roll {
         /// Index in the action list.
@@ -49,53 +86,96 @@ pub enum RecordError {
         /// The value drawn from the seed.
         drawn: u8,
     },
-    /// An action the engine refuses.
-    #[error("action {index} is not legal: {reason}")]
+    /// An action the game refuses: the engine's refusal as the room words it.
+    #[error("action {index} is not legal: {}", refusal.message)]
     Illegal {
         /// Index in the action list.
         index: usize,
-        /// The engine's reason.
-        reason: String,
+        /// The refusal.
+        #[source]
+        refusal: ProtoError,
     },
+    /// The exported `flight_record` does not replay (`hangar-flight`'s check).
+    #[error("flight_record: {0}")]
+    Flight(#[from] hangar_flight::RecordError),
+    /// The exported `flight_record` replays, but is not the game the log replays into.
+    #[error("flight_record is not the game the actions replay into")]
+    FlightRecordDiffers,
 }
 
-/// A stored game as a record; the seed only once the game has ended.
-pub fn record_json(game: &StoredGame) -> Value {
-    let actions: Vec<Value> = game
-        .actions
-        .iter()
-        .map(|a| {
-            let mut action = serde_json::from_str(a).unwrap_or(Value::Null);
-            // Which client sent a command is the server's business, not the record's.
-            if let Some(fields) = action.as_object_mut() {
-                fields.remove("cmd");
-            }
-            action
-        })
-        .collect();
-    let finished = game.status == "finished";
-    let mut record = json!({
-        "format": RECORD_FORMAT,
-        "game_id": game.id,
-        "game": game.start.game,
-        "room": game.start.room,
-        "options": serde_json::from_str::<Value>(&game.start.options).unwrap_or(Value::Null),
-        "seats": serde_json::from_str::<Value>(&game.start.seats).unwrap_or(Value::Null),
-        "commitment": game.start.commitment,
-        "seed": if finished { Value::from(game.start.seed.clone()) } else { Value::Null },
-        "actions": actions,
-        "result": game.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
-        "started_at": game.started_at,
-        "finished_at": game.finished_at,
-    });
-    if finished && game.start.game == GameKind::Flight.name() {
-        // The engine's record follows from the log by a replay; a log that does not replay
-        // is exported as it is, and `verify` says why.
-        if let Ok(Some(flight)) = walk_to_end(&record).map(|s| s.flight_record().cloned()) {
-            record["flight_record"] = serde_json::to_value(flight).expect("a record serialises");
-        }
+impl From<serde_json::Error> for RecordError {
+    fn from(error: serde_json::Error) -> Self {
+        RecordError::Format(error.to_string())
     }
-    record
+}
+
+impl GameRecord {
+    /// A stored game as a record; the seed only once the game has ended. A log entry that
+    /// is not a [`LoggedAct`] makes the stored game no record (the hall writes only those).
+    pub fn from_stored(game: &StoredGame) -> Result<GameRecord, RecordError> {
+        let actions = game
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(index, text)| {
+                let mut act: LoggedAct = serde_json::from_str(text)
+                    .map_err(|e| RecordError::Format(format!("action {index}: {e}")))?;
+                // Which client sent a command is the server's business, not the record's.
+                act.cmd = None;
+                Ok(act)
+            })
+            .collect::<Result<Vec<_>, RecordError>>()?;
+        let finished = game.status == "finished";
+        let game_kind = GameKind::from_name(&game.start.game)
+            .ok_or_else(|| RecordError::Format(format!("game {:?}", game.start.game)))?;
+        let seed = if finished {
+            let seed = game
+                .start
+                .seed
+                .parse()
+                .map_err(|e: hangar_dice::SeedError| RecordError::Format(format!("seed: {e}")))?;
+            Some(seed)
+        } else {
+            None
+        };
+        let mut record = GameRecord {
+            format: RECORD_FORMAT.to_owned(),
+            game_id: game.id,
+            game: game_kind,
+            room: game.start.room.clone(),
+            options: serde_json::from_str(&game.start.options)?,
+            seats: serde_json::from_str(&game.start.seats)?,
+            commitment: game.start.commitment.clone(),
+            seed,
+            actions,
+            result: game
+                .result
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()?,
+            started_at: game.started_at,
+            finished_at: game.finished_at,
+            flight_record: None,
+        };
+        if finished && game_kind == GameKind::Flight {
+            // The engine's record follows from the log by a replay; a log that does not
+            // replay is exported as it is, and `verify` says why.
+            if let Ok(session) = record.walk_to_end() {
+                record.flight_record = session.flight_record().cloned();
+            }
+        }
+        Ok(record)
+    }
+
+    /// Reads a record from its JSON.
+    pub fn from_value(value: &Value) -> Result<GameRecord, RecordError> {
+        Ok(GameRecord::deserialize(value)?)
+    }
+}
+
+/// A stored game as the record's JSON (for the HTTP API).
+pub fn record_json(game: &StoredGame) -> Result<Value, RecordError> {
+    Ok(serde_json::to_value(GameRecord::from_stored(game)?)?)
 }
 
 /// What `verify` found.
@@ -109,171 +189,188 @@ pub struct Verified {
     pub over: bool,
 }
 
-/// Walks a record through the engine: first the start (`None`), then every step with the
-/// room events the engine produced for it and the session after it.
-pub(crate) fn walk(
-    record: &Value,
-    each: impl FnMut(Option<(usize, &LoggedAct)>, &[Value], &GameSession),
-) -> Result<Verified, RecordError> {
-    walk_session(record, each).map(|(verified, _)| verified)
-}
+/// One step of a walk: `None` for the start, else the index and the logged act.
+pub(crate) type Step<'a> = Option<(usize, &'a LoggedAct)>;
 
-/// The game at the end of a record.
-fn walk_to_end(record: &Value) -> Result<GameSession, RecordError> {
-    walk_session(record, |_, _, _| {}).map(|(_, session)| session)
-}
-
-/// [`walk`], also returning the session at the end.
-fn walk_session(
-    record: &Value,
-    mut each: impl FnMut(Option<(usize, &LoggedAct)>, &[Value], &GameSession),
-) -> Result<(Verified, GameSession), RecordError> {
-    let kind = record["game"]
-        .as_str()
-        .and_then(GameKind::from_name)
-        .ok_or_else(|| RecordError::Format("\"game\" is flight or jungle".into()))?;
-    let seed: Seed = record["seed"]
-        .as_str()
-        .ok_or(RecordError::NoSeed)?
-        .parse()
-        .map_err(|_| RecordError::Format("\"seed\" is 64 hex digits".into()))?;
-    let published = record["commitment"].as_str().unwrap_or_default();
-    if !seed.matches(published) {
-        return Err(RecordError::Commitment {
-            actual: seed.commitment(),
-            published: published.to_owned(),
-        });
+impl GameRecord {
+    /// Walks the record through the game: first the start (`None`), then every step with
+    /// the room events the engine produced for it and the session after it.
+    pub(crate) fn walk(
+        &self,
+        each: impl FnMut(Step<'_>, &[Value], &GameSession),
+    ) -> Result<Verified, RecordError> {
+        self.walk_session(each).map(|(verified, _)| verified)
     }
-    let seats = record["seats"]
-        .as_array()
-        .map(Vec::len)
-        .ok_or_else(|| RecordError::Format("\"seats\" is a list".into()))?;
-    let options = RoomOptions::stored(kind, &record["options"], DEFAULT_TURN_SECONDS)
-        .map_err(|e| RecordError::Format(e.to_string()))?;
-    let mut session = GameSession::start(&options, seats, seed)
-        .map_err(|e| RecordError::Format(e.to_string()))?;
-    each(None, &[], &session);
-    let actions = record["actions"]
-        .as_array()
-        .ok_or_else(|| RecordError::Format("\"actions\" is a list".into()))?;
-    let mut timeouts = vec![0u32; seats];
-    let mut rolls = 0;
-    for (index, value) in actions.iter().enumerate() {
-        let logged: LoggedAct = serde_json::from_value(value.clone())
-            .map_err(|e| RecordError::Format(format!("action {index}: {e}")))?;
-        let illegal = |reason: String| RecordError::Illegal { index, reason };
-        let mut events = Vec::new();
-        match &logged.action {
-            Act::Roll | Act::Move { .. } | Act::UseItem { .. } => {
-                if session.turn().map(|(seat, _)| seat) != Some(logged.seat) {
-                    return Err(illegal(format!("not seat {}'s turn", logged.seat)));
-                }
-                let played = session
-                    .play(logged.seat, &logged.action)
-                    .map_err(|e| illegal(e.message))?;
-                if let (Some(drawn), Some(recorded)) = (played.roll, logged.roll) {
-                    if drawn != recorded {
-                        return Err(RecordError::Roll {
-                            index,
-                            recorded,
-                            drawn,
-                        });
-                    }
-                    rolls += 1;
-                }
-                events = played.events;
-            }
-            Act::Timeout if kind == GameKind::Jungle => {
-                timeouts[logged.seat] += 1;
-                if timeouts[logged.seat] > JUNGLE_TIMEOUTS_ALLOWED {
-                    events = session.remove(logged.seat);
-                } else {
-                    events = session.pass().map_err(|e| illegal(e.message))?.events;
-                }
-            }
-            Act::Resign | Act::Escape | Act::Abandon => {
-                events = session.remove(logged.seat);
-            }
-            Act::DrawAnswer { accept: true } => session.agree_draw(),
-            _ => {}
+
+    /// The game at the end of the record.
+    fn walk_to_end(&self) -> Result<GameSession, RecordError> {
+        self.walk_session(|_, _, _| {}).map(|(_, session)| session)
+    }
+
+    /// [`GameRecord::walk`], also returning the session at the end.
+    fn walk_session(
+        &self,
+        mut each: impl FnMut(Step<'_>, &[Value], &GameSession),
+    ) -> Result<(Verified, GameSession), RecordError> {
+        let seed = self.seed.ok_or(RecordError::NoSeed)?;
+        if !seed.matches(&self.commitment) {
+            return Err(RecordError::Commitment {
+                actual: seed.commitment(),
+                published: self.commitment.clone(),
+            });
         }
-        let events: Vec<Value> = events.iter().map(event_value).collect();
-        each(Some((index, &logged)), &events, &session);
+        let seats = self.seats.len();
+        let options = RoomOptions::stored(self.game, &self.options, DEFAULT_TURN_SECONDS)
+            .map_err(|e| RecordError::Format(e.to_string()))?;
+        let mut session = GameSession::start(&options, seats, seed)
+            .map_err(|e| RecordError::Format(e.message))?;
+        each(None, &[], &session);
+        let mut timeouts = vec![0u32; seats];
+        let mut rolls = 0;
+        for (index, logged) in self.actions.iter().enumerate() {
+            let illegal = |refusal: ProtoError| RecordError::Illegal { index, refusal };
+            if logged.seat >= seats {
+                return Err(RecordError::Format(format!(
+                    "action {index}: seat {} of {seats}",
+                    logged.seat
+                )));
+            }
+            let mut events = Vec::new();
+            match &logged.action {
+                Act::Roll | Act::Move { .. } | Act::UseItem { .. } => {
+                    if session.turn().map(|(seat, _)| seat) != Some(logged.seat) {
+                        return Err(illegal(ProtoError::new(
+                            crate::protocol::ErrorCode::NotYourTurn,
+                            format!("not seat {}'s turn", logged.seat),
+                        )));
+                    }
+                    let played = session.play(logged.seat, &logged.action).map_err(illegal)?;
+                    if let (Some(drawn), Some(recorded)) = (played.roll, logged.roll) {
+                        if drawn != recorded {
+                            return Err(RecordError::Roll {
+                                index,
+                                recorded,
+                                drawn,
+                            });
+                        }
+                        rolls += 1;
+                    }
+                    events = played.events;
+                }
+                Act::Timeout if self.game == GameKind::Jungle => {
+                    timeouts[logged.seat] += 1;
+                    if timeouts[logged.seat] > JUNGLE_TIMEOUTS_ALLOWED {
+                        events = session.remove(logged.seat);
+                    } else {
+                        events = session.pass().map_err(illegal)?.events;
+                    }
+                }
+                Act::Resign | Act::Escape | Act::Abandon => {
+                    events = session.remove(logged.seat);
+                }
+                Act::DrawAnswer { accept: true } => session.agree_draw(),
+                _ => {}
+            }
+            let events: Vec<Value> = events.iter().map(event_value).collect();
+            each(Some((index, logged)), &events, &session);
+        }
+        let verified = Verified {
+            rolls,
+            actions: self.actions.len(),
+            over: session.is_over(),
+        };
+        Ok((verified, session))
     }
-    let verified = Verified {
-        rolls,
-        actions: actions.len(),
-        over: session.is_over(),
-    };
-    Ok((verified, session))
+
+    /// Checks the record's fair dice: the seed matches the commitment and every recorded
+    /// roll is the one the seed gives, the game replaying legally (P-FAIR-DICE). A flight
+    /// record's `flight_record` must replay through `hangar-flight` and be the game the log
+    /// replays into.
+    pub fn verify(&self) -> Result<Verified, RecordError> {
+        let (verified, session) = self.walk_session(|_, _, _| {})?;
+        if let Some(exported) = &self.flight_record {
+            exported.replay(&mut NoEvents)?;
+            if session.flight_record() != Some(exported) {
+                return Err(RecordError::FlightRecordDiffers);
+            }
+        }
+        Ok(verified)
+    }
 }
 
-/// Checks a record's fair dice: the seed matches the commitment and every recorded roll is
-/// the one the seed gives, the game replaying legally through the engine (P-FAIR-DICE).
+/// [`GameRecord::verify`] of a record's JSON.
 pub fn verify(record: &Value) -> Result<Verified, RecordError> {
-    walk(record, |_, _, _| {})
+    GameRecord::from_value(record)?.verify()
 }
 
-/// The game move by move, one line per action (for `hangar replay`).
+/// [`GameRecord::replay_lines`] of a record's JSON.
 pub fn replay_lines(record: &Value) -> Result<Vec<String>, RecordError> {
-    let seats = record["seats"].as_array().cloned().unwrap_or_default();
-    let name = |seat: usize| {
-        seats
-            .get(seat)
-            .and_then(|s| s["name"].as_str())
-            .unwrap_or("?")
-            .to_owned()
-    };
-    let mut lines = vec![format!(
-        "{} game {} in room {} — commitment {}",
-        record["game"].as_str().unwrap_or("?"),
-        record["game_id"],
-        record["room"].as_str().unwrap_or("?"),
-        record["commitment"].as_str().unwrap_or("?"),
-    )];
-    walk(record, |step, _, session| {
-        let Some((index, logged)) = step else {
-            return;
+    GameRecord::from_value(record)?.replay_lines()
+}
+
+impl GameRecord {
+    /// The game move by move, one line per action (for `hangar replay`).
+    pub fn replay_lines(&self) -> Result<Vec<String>, RecordError> {
+        let name = |seat: usize| {
+            self.seats
+                .get(seat)
+                .and_then(|s| s["name"].as_str())
+                .unwrap_or("?")
+                .to_owned()
         };
-        let who = format!("seat {} ({})", logged.seat, name(logged.seat));
-        let what = match &logged.action {
-            Act::Roll => format!(
-                "rolls {}",
-                logged.roll.map_or("?".into(), |r| r.to_string())
-            ),
-            Act::Move {
-                plane: Some(plane), ..
-            } => format!("moves plane {plane}"),
-            Act::Move {
-                notation: Some(m), ..
-            } => format!("plays {m}"),
-            other => serde_json::to_value(other)
-                .ok()
-                .and_then(|v| v["kind"].as_str().map(str::to_owned))
-                .unwrap_or_default(),
-        };
-        let auto = if logged.auto { " [auto]" } else { "" };
-        let view = session.view();
-        let state = match view["kind"].as_str() {
-            Some("flight") => format!("planes {}", view["planes"]),
-            _ => view["fen"].as_str().unwrap_or_default().to_owned(),
-        };
-        lines.push(format!("{:>4}. {who} {what}{auto}   → {state}", index + 1));
-    })?;
-    if let Some(result) = record["result"].as_object() {
-        lines.push(format!("result: {}", Value::Object(result.clone())));
+        let mut lines = vec![format!(
+            "{} game {} in room {} — commitment {}",
+            self.game.name(),
+            self.game_id,
+            self.room,
+            self.commitment,
+        )];
+        self.walk(|step, _, session| {
+            let Some((index, logged)) = step else {
+                return;
+            };
+            let who = format!("seat {} ({})", logged.seat, name(logged.seat));
+            let what = match &logged.action {
+                Act::Roll => format!(
+                    "rolls {}",
+                    logged.roll.map_or("?".into(), |r| r.to_string())
+                ),
+                Act::Move {
+                    plane: Some(plane), ..
+                } => format!("moves plane {plane}"),
+                Act::Move {
+                    notation: Some(m), ..
+                } => format!("plays {m}"),
+                other => serde_json::to_value(other)
+                    .ok()
+                    .and_then(|v| v["kind"].as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+            };
+            let auto = if logged.auto { " [auto]" } else { "" };
+            let view = session.view();
+            let state = match view["kind"].as_str() {
+                Some("flight") => format!("planes {}", view["planes"]),
+                _ => view["fen"].as_str().unwrap_or_default().to_owned(),
+            };
+            lines.push(format!("{:>4}. {who} {what}{auto}   → {state}", index + 1));
+        })?;
+        if let Some(result) = self.result.as_ref().filter(|r| r.is_object()) {
+            lines.push(format!("result: {result}"));
+        }
+        Ok(lines)
     }
-    Ok(lines)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
     use crate::store::NewGame;
 
-    #[test]
-    fn records_leave_out_which_client_sent_a_command() {
-        let game = StoredGame {
+    /// A running flight game as stored, with one roll sent by a client.
+    fn stored_flight_game() -> StoredGame {
+        StoredGame {
             id: 1,
             start: NewGame {
                 room: "ROOM01".into(),
@@ -292,8 +389,12 @@ mod tests {
                 r#"{"seat":0,"action":{"kind":"roll"},"roll":6,"cmd":{"client":"tab-1","id":5}}"#
                     .into(),
             ],
-        };
-        let record = record_json(&game);
+        }
+    }
+
+    #[test]
+    fn records_leave_out_which_client_sent_a_command() {
+        let record = record_json(&stored_flight_game()).unwrap();
         assert_eq!(
             record["actions"][0],
             json!({"seat": 0, "action": {"kind": "roll"}, "roll": 6})
@@ -303,5 +404,100 @@ mod tests {
             Value::Null,
             "the seed stays secret while it runs"
         );
+    }
+
+    /// A finished two-seat flight game played by bots, as the hall records it.
+    fn bot_flight_record() -> GameRecord {
+        let seed = Seed::from_u64(5);
+        let options = RoomOptions::stored(GameKind::Flight, &json!({}), DEFAULT_TURN_SECONDS)
+            .expect("default options");
+        let mut session = GameSession::start(&options, 2, seed).expect("a game");
+        let mut actions = Vec::new();
+        while let Some((seat, _)) = session.turn() {
+            let action = session.bot_act(seat, "heuristic");
+            let played = session.play(seat, &action).expect("a bot plays legally");
+            actions.push(LoggedAct {
+                seat,
+                action,
+                roll: played.roll,
+                auto: true,
+                cmd: None,
+            });
+        }
+        GameRecord {
+            format: RECORD_FORMAT.to_owned(),
+            game_id: 1,
+            game: GameKind::Flight,
+            room: "ROOM01".into(),
+            options: json!({}),
+            seats: vec![json!({"name": "a"}), json!({"name": "b"})],
+            commitment: seed.commitment(),
+            seed: Some(seed),
+            actions,
+            result: None,
+            started_at: 0,
+            finished_at: Some(1),
+            flight_record: session.flight_record().cloned(),
+        }
+    }
+
+    /// P-FAIR-DICE, P-RECORD: the exported engine record is checked by `hangar-flight` and
+    /// against the log; a forged one is refused with the engine's own error.
+    #[test]
+    fn p_fair_dice_a_forged_flight_record_is_refused() {
+        let record = bot_flight_record();
+        let verified = record.verify().expect("the bots' game verifies");
+        assert!(verified.over && verified.rolls > 20);
+        let through_json = serde_json::to_value(&record).expect("serialises");
+        assert_eq!(verify(&through_json), Ok(verified));
+
+        // A move that is no move at all: hangar-flight's replay refuses it.
+        let mut forged = record.clone();
+        let exported = forged.flight_record.as_mut().expect("a flight record");
+        let at = exported
+            .actions
+            .iter()
+            .position(|a| matches!(a, hangar_flight::RecordedAction::Move(_)))
+            .expect("a move");
+        exported.actions[at] = hangar_flight::RecordedAction::Move(9);
+        assert!(matches!(
+            forged.verify(),
+            Err(RecordError::Flight(hangar_flight::RecordError::Action { index, .. })) if index == at
+        ));
+
+        // A legal game, but not this one: the last action cut off.
+        let mut forged = record.clone();
+        forged
+            .flight_record
+            .as_mut()
+            .expect("a flight record")
+            .actions
+            .pop();
+        assert_eq!(forged.verify(), Err(RecordError::FlightRecordDiffers));
+    }
+
+    /// A log entry naming a seat the record does not have is refused, not replayed.
+    #[test]
+    fn p_record_an_action_of_a_missing_seat_is_refused() {
+        let mut record = bot_flight_record();
+        record.actions.push(LoggedAct {
+            seat: 2,
+            action: Act::Resign,
+            roll: None,
+            auto: false,
+            cmd: None,
+        });
+        assert!(matches!(record.verify(), Err(RecordError::Format(m)) if m.contains("seat 2")));
+    }
+
+    /// A stored log entry that is not a logged act makes the export fail, not drop it.
+    #[test]
+    fn p_record_a_corrupt_log_entry_is_no_record() {
+        let mut game = stored_flight_game();
+        game.actions.push("{\"seat\":0}".into());
+        assert!(matches!(
+            GameRecord::from_stored(&game),
+            Err(RecordError::Format(m)) if m.starts_with("action 1")
+        ));
     }
 }

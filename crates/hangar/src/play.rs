@@ -13,7 +13,10 @@ pub struct PlayArgs {
     /// Number of players, you included (flight: 2–4).
     #[arg(long, default_value_t = 4)]
     pub players: usize,
-    /// The bot that plays the other seats (e.g. `heuristic`, `random`, `ab:depth=4`).
+    /// The bot that plays the other seats: a level the hall seats (flight `random`,
+    /// `heuristic`, `hard`; jungle `random`, `greedy`, `easy`, `normal`, `hard`, `alphabeta`)
+    /// or a spec only the command line offers (flight `search`, `rollout`, `td`, settings
+    /// such as `hard:ms=0`; jungle `ab:depth=4`).
     #[arg(long)]
     pub bot: Option<String>,
     /// Rules preset (flight: `traditional` or `improved`).

@@ -21,7 +21,9 @@ pub struct SimArgs {
     /// Number of players (flight: 2–4; jungle is always 2).
     #[arg(long, default_value_t = 4)]
     pub players: usize,
-    /// The bots, one per seat, comma-separated (e.g. `random,heuristic` or `ab:depth=6,random`).
+    /// The bots, one per seat, comma-separated (e.g. `random,heuristic` or `ab:depth=6,random`):
+    /// the hall's level names (hangar-bots' `FlightLevel`, `JungleLevel`) seat the hall's bots;
+    /// the command line offers more (flight `search`, `rollout`, `td` and settings; jungle `ab:`).
     #[arg(long, default_value = "random")]
     pub bots: String,
     /// Number of games to play.

@@ -187,8 +187,16 @@ pub fn parse_bot_clocked(spec: &str, clock: Clock) -> Result<Box<dyn FlightBot>,
             key => weights.set(key, value.trim()).map_err(|_| bad(setting))?,
         }
     }
+    // The level names (and their aliases) are the hall's, owned by `FlightLevel`; `search`
+    // is the one alias whose meaning differs: the hall reads it as `hard`, a spec here names
+    // the expectimax search bot by it.
+    let level = if name == "search" {
+        None
+    } else {
+        name.parse::<FlightLevel>().ok()
+    };
     let is_search = name == "search";
-    let is_rollout = matches!(name, "rollout" | "hard");
+    let is_rollout = name == "rollout" || level == Some(FlightLevel::Hard);
     let is_td = name == "td";
     if !is_search && !is_td && depth.is_some() {
         return Err(bad(settings));
@@ -209,15 +217,15 @@ pub fn parse_bot_clocked(spec: &str, clock: Clock) -> Result<Box<dyn FlightBot>,
         return Err(bad(settings));
     }
     let clock = clock.unwrap_or(default_clock);
-    match name {
-        "random" | "easy" => {
+    match (level, name) {
+        (Some(FlightLevel::Random), _) => {
             if !settings.is_empty() {
                 return Err(bad(settings));
             }
             Ok(Box::new(RandomBot))
         }
-        "heuristic" | "normal" => Ok(Box::new(HeuristicBot { weights })),
-        "search" => {
+        (Some(FlightLevel::Heuristic), _) => Ok(Box::new(HeuristicBot { weights })),
+        (None, "search") => {
             // A clock without a depth deepens up to 6 rolls; a depth alone is exactly it.
             let ms = ms.unwrap_or(0);
             let depth = depth.unwrap_or(if ms > 0 { 6 } else { 3 });
@@ -238,13 +246,13 @@ pub fn parse_bot_clocked(spec: &str, clock: Clock) -> Result<Box<dyn FlightBot>,
                 },
             }))
         }
-        "td" => Ok(Box::new(TdBot {
+        (None, "td") => Ok(Box::new(TdBot {
             depth: depth.unwrap_or(0),
             model: model.unwrap_or_default(),
             versus,
         })),
-        "rollout" | "hard" => {
-            let defaults = if name == "hard" {
+        (Some(FlightLevel::Hard), _) | (None, "rollout") => {
+            let defaults = if level == Some(FlightLevel::Hard) {
                 RolloutBot::hall().limits
             } else {
                 RolloutLimits::default()

@@ -174,13 +174,14 @@ pub enum BotSpecError {
 impl FromStr for JungleBot {
     type Err = BotSpecError;
 
-    /// `random`, or `ab` followed by `:key=value` parameters (several separated by `:`).
+    /// A level name ([`JungleLevel`]), or `ab` followed by `:key=value` parameters (several
+    /// separated by `:`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
-        match s {
-            "random" => return Ok(JungleBot::Random),
-            "greedy" => return Ok(JungleBot::Greedy),
-            _ => {}
+        // A level name (`random`, `greedy`, `easy`, `normal`, `hard`, `alphabeta`) is the
+        // bot the hall seats under that name: the level enum owns the names.
+        if let Ok(level) = s.parse::<JungleLevel>() {
+            return Ok(JungleBot::level(level));
         }
         let mut parts = s.split(':');
         if parts.next() != Some("ab") {

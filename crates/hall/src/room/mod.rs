@@ -27,7 +27,7 @@ use crate::protocol::{
 };
 use crate::store::WaitingRoom;
 
-pub use act::{CommandRef, LoggedAct};
+pub use act::{CommandRef, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
 
 /// Events a room keeps for clients that resume (`since`)...
 pub const KEPT_EVENTS: usize = 64;

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
+use hangar_hall::record::GameRecord;
 use hangar_hall::{Config, find_web_dir};
 
 pub use load::{LoadArgs, load};
@@ -119,7 +120,7 @@ fn default_workers() -> usize {
         .max(1)
 }
 
-fn read_record(path: &PathBuf) -> anyhow::Result<serde_json::Value> {
+fn read_record(path: &PathBuf) -> anyhow::Result<GameRecord> {
     let text = if path.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin())?
     } else {
@@ -131,10 +132,10 @@ fn read_record(path: &PathBuf) -> anyhow::Result<serde_json::Value> {
 /// `hangar verify RECORD`.
 pub fn verify(args: &VerifyArgs) -> anyhow::Result<()> {
     let record = read_record(&args.record)?;
-    let verified = hangar_hall::record::verify(&record)?;
+    let verified = record.verify()?;
     println!(
         "ok: sha256(seed) matches the commitment {}; {} rolls re-derived from the seed and equal; {} actions replay legally{}",
-        record["commitment"].as_str().unwrap_or_default(),
+        record.commitment,
         verified.rolls,
         verified.actions,
         if verified.over {
@@ -149,7 +150,7 @@ pub fn verify(args: &VerifyArgs) -> anyhow::Result<()> {
 /// `hangar replay RECORD`.
 pub fn replay(args: &ReplayArgs) -> anyhow::Result<()> {
     let record = read_record(&args.record)?;
-    for line in hangar_hall::record::replay_lines(&record)? {
+    for line in record.replay_lines()? {
         println!("{line}");
     }
     Ok(())
