@@ -197,7 +197,9 @@ impl Member {
     }
 }
 
-/// A running game.
+/// A running game. Cloned before each action so that an action whose write fails can be
+/// undone whole (see `Room::perform`).
+#[derive(Clone)]
 struct Running {
     session: GameSession,
     game_id: i64,
@@ -244,6 +246,10 @@ struct Room {
     /// The command being run (client string and id), logged with the act it asks for (see
     /// [`CommandRef`]); turned into a `CommandRef` only when an act is stored.
     command_ref: Option<(Arc<str>, u64)>,
+    /// After a write failed, timers (bots, auto-play, timeouts, absences) wait until then
+    /// before they try again: a failing database is not hammered, and nothing acts into a
+    /// hall that cannot store.
+    store_retry_at: Option<Instant>,
 }
 
 /// Everything needed to open a room.
@@ -370,6 +376,7 @@ impl Room {
             catch_up: None,
             saved_waiting: None,
             command_ref: None,
+            store_retry_at: None,
         }
     }
 

@@ -247,7 +247,11 @@ impl Conn {
                 }
             },
         };
-        self.answers.put(id, frame);
+        // An `internal` error changed nothing (a write that failed is undone): the same id
+        // sent again runs again instead of getting this error back.
+        if !is_internal_error(&frame) {
+            self.answers.put(id, frame);
+        }
         action
     }
 
@@ -411,6 +415,18 @@ impl Conn {
         self.outbox.send(frame.clone());
         frame
     }
+}
+
+/// Whether an answer frame is an `internal` error (only error frames are parsed).
+fn is_internal_error(frame: &str) -> bool {
+    frame.starts_with(r#"{"type":"error""#)
+        && matches!(
+            serde_json::from_str::<Answer>(frame),
+            Ok(Answer::Error {
+                code: ErrorCode::Internal,
+                ..
+            })
+        )
 }
 
 /// The same answer again, marked as a repeat.

@@ -1,0 +1,101 @@
+//! Faults of storage and connections leave every game exactly as stored (issue 18, P-DURABLE):
+//! real server, real database file, real sockets.
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+mod common;
+
+use common::{TestHall, WAIT, sqlite_url, test_config};
+use serde_json::{Value, json};
+use sqlx::{Connection, Executor, SqliteConnection};
+
+/// The room as a new watcher (signed in to nothing: no write needed) sees it: its game and its turn (the parts an action changes).
+async fn watched(hall: &TestHall, code: &str) -> (Value, Value) {
+    let mut watcher = hall.client().await;
+    watcher.ok(json!({"type": "spectate", "room": code})).await;
+    let snapshot = watcher.wait_for(|v| v["type"] == "snapshot").await;
+    watcher.close().await;
+    (
+        snapshot["state"]["game"].clone(),
+        snapshot["state"]["turn"].clone(),
+    )
+}
+
+/// P-DURABLE: a roll whose write fails (another process holds SQLite's write lock past the
+/// busy timeout) changes nothing: the sender gets a retryable `internal` error, a watcher sees
+/// the room as before, the same command id sent again once the lock is gone runs once, and a
+/// restart shows exactly what the players saw.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_roll_that_cannot_be_stored_changes_nothing_and_runs_once_retried() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = sqlite_url(&dir);
+    let config = test_config(url.clone());
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
+    let mut a = hall.client().await;
+    a.ok(json!({"type": "guest", "name": "a", "client": "tab-1"}))
+        .await;
+    let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
+    // Two people (no bot): nothing acts but the test's own commands.
+    let mut b = hall.guest("b").await;
+    b.join(&code).await;
+    b.ready().await;
+    a.ready().await;
+    let turn = a.wait_for(|v| v["event"]["kind"] == "turn").await;
+    let seat = turn["event"]["seat"].as_u64().unwrap();
+    // From here `a` is the player on turn.
+    let (mut a, b) = if seat == 0 { (a, b) } else { (b, a) };
+    let seen_before = watched(&hall, &code).await;
+
+    // Another process takes the write lock and keeps it past the hall's busy timeout.
+    let mut locker = SqliteConnection::connect(&format!("sqlite:{url}"))
+        .await
+        .unwrap();
+    locker.execute("BEGIN EXCLUSIVE").await.unwrap();
+    a.clear();
+    let roll = json!({"type": "roll", "room": code, "id": 700}).to_string();
+    a.send_text(&roll).await;
+    let refused = tokio::time::timeout(2 * WAIT, a.answer(700)).await.unwrap();
+    assert_eq!(refused["type"], "error", "{refused}");
+    assert_eq!(refused["code"], "internal", "{refused}");
+    assert_eq!(
+        watched(&hall, &code).await,
+        seen_before,
+        "a refused roll changes nothing a watcher sees"
+    );
+    locker.execute("ROLLBACK").await.unwrap();
+    locker.close().await.unwrap();
+
+    // The same command once the database takes writes again: run, not answered from memory.
+    a.send_text(&roll).await;
+    let rolled = a.answer(700).await;
+    assert_eq!(rolled["type"], "ack", "{rolled}");
+    assert_ne!(rolled["repeat"], true, "the refused id runs now: {rolled}");
+    let rolled_event = a.wait_for(|v| v["event"]["kind"] == "rolled").await;
+    assert_eq!(rolled_event["event"]["seat"], seat);
+    // Sent a third time, it is answered from memory and does not roll again.
+    a.send_text(&roll).await;
+    let again = a.answer(700).await;
+    assert_eq!(again["repeat"], true, "{again}");
+    assert_eq!(again["result"], rolled["result"]);
+
+    let seen = watched(&hall, &code).await;
+    hall.stop().await;
+    a.close().await;
+    b.close().await;
+
+    // A restart rebuilds the game from the stored actions: exactly what was seen.
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
+    assert_eq!(
+        watched(&hall, &code).await.0,
+        seen.0,
+        "the stored game is the game the players saw"
+    );
+    let stored = hall.hall.store.running_games().await.unwrap();
+    let actions = &stored
+        .iter()
+        .find(|g| g.start.room == code)
+        .expect("the game is stored")
+        .actions;
+    assert_eq!(actions.len(), 1, "one roll stored, once: {actions:?}");
+    assert!(actions[0].contains("\"roll\":"), "{actions:?}");
+    hall.stop().await;
+}
