@@ -250,6 +250,9 @@ struct Room {
     /// before they try again: a failing database is not hammered, and nothing acts into a
     /// hall that cannot store.
     store_retry_at: Option<Instant>,
+    /// Members dropped because their connection was gone or too slow (the player, if any),
+    /// whose departure is still to be handled as a disconnection (P-DISCONNECT).
+    lost: Vec<Option<i64>>,
 }
 
 /// Everything needed to open a room.
@@ -319,6 +322,7 @@ fn spawn(mut room: Room) -> RoomHandle {
                     room.persist_waiting().await;
                 }
             }
+            room.drop_lost().await;
             if room.is_abandoned() {
                 break;
             }
@@ -377,6 +381,7 @@ impl Room {
             saved_waiting: None,
             command_ref: None,
             store_retry_at: None,
+            lost: Vec::new(),
         }
     }
 
@@ -551,7 +556,9 @@ impl Room {
         let now = Instant::now();
         let mut holding: Option<Instant> = None;
         let pending = &self.pending;
-        // A member whose connection is gone is dropped (`retain` keeps those that took it).
+        let lost = &mut self.lost;
+        // A member whose connection is gone or cannot keep up is dropped (`retain` keeps those
+        // that took it), and goes through the disconnect path (see `Room::drop_lost`).
         self.members.retain(|conn, member| {
             let sender = direct_to == Some(*conn);
             let urgent =
@@ -583,7 +590,11 @@ impl Room {
                     member.seen = *v;
                 }
             }
-            member.send(frames, now)
+            let sent = member.send(frames, now);
+            if !sent {
+                lost.push(member.player);
+            }
+            sent
         });
         self.pending.clear();
         // The sender may not be a member (a refused join): its answer goes all the same.
@@ -601,9 +612,14 @@ impl Room {
     fn flush_deferred(&mut self) {
         self.deferred_until = None;
         let now = Instant::now();
+        let lost = &mut self.lost;
         self.members.retain(|_, member| {
             let frames = std::mem::take(&mut member.deferred);
-            member.send(frames, now)
+            let sent = member.send(frames, now);
+            if !sent {
+                lost.push(member.player);
+            }
+            sent
         });
     }
 

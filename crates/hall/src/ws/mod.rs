@@ -125,8 +125,14 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
         let message = tokio::select! {
             // Output first: a client waiting for an answer is served before it is read again.
             biased;
+            // A client too slow to take what it is sent is cut off (issue 18).
+            () = outbox.overflowed() => break,
             _ = rx.recv_many(&mut batch, 64) => {
-                if write_frames(&mut socket, &mut batch).await.is_err() {
+                let written = tokio::select! {
+                    written = write_frames(&mut socket, &mut batch) => written,
+                    () = outbox.overflowed() => Err(()),
+                };
+                if written.is_err() {
                     break;
                 }
                 if let Some(since) = acked_since.take() {
