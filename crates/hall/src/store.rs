@@ -36,6 +36,9 @@ pub enum StoreError {
     /// The action writer has stopped (the server is shutting down).
     #[error("the action writer has stopped")]
     WriterGone,
+    /// The database opens but refuses writes (a read-only file, directory or database).
+    #[error("the database cannot be written ({0}): the hall would lose every game it runs")]
+    NotWritable(String),
     /// The URL names no supported database.
     #[error("unsupported database URL {0:?}: use sqlite:PATH or postgres://…")]
     BadUrl(String),
@@ -160,6 +163,7 @@ impl Store {
             Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&pool).await?,
             Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
         }
+        check_writable(&pool).await?;
         let (writes, rx) = mpsc::unbounded_channel();
         let committed = Arc::new(Notify::new());
         tokio::spawn(run_writer(pool.clone(), backend, rx, committed.clone()));
@@ -514,6 +518,21 @@ fn normalise_url(url: &str) -> Result<(Backend, String), StoreError> {
         format!("sqlite:{path}?mode=rwc")
     };
     Ok((Backend::Sqlite, url))
+}
+
+/// Refuses a database that opens but cannot be written (a read-only file or directory, a
+/// read-only PostgreSQL database): a hall on it would acknowledge nothing, or worse, seem
+/// healthy. The probe writes in a transaction that is rolled back, so it leaves nothing.
+async fn check_writable(pool: &AnyPool) -> Result<(), StoreError> {
+    let mut conn = pool.acquire().await?;
+    conn.execute("BEGIN").await?;
+    let probe = conn
+        .execute("CREATE TABLE hangar_write_probe (x INTEGER)")
+        .await;
+    conn.execute("ROLLBACK").await?;
+    probe
+        .map(drop)
+        .map_err(|e| StoreError::NotWritable(e.to_string()))
 }
 
 /// Least time between two WAL checkpoints while actions are being committed.

@@ -99,3 +99,21 @@ async fn p_durable_a_roll_that_cannot_be_stored_changes_nothing_and_runs_once_re
     assert!(actions[0].contains("\"roll\":"), "{actions:?}");
     hall.stop().await;
 }
+
+/// P-DURABLE: a database that opens but cannot be written is a start-up error that says so,
+/// not a hall that reports healthy and then fails every write.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_read_only_database_stops_the_hall_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sqlite_url(&dir);
+    // A database made and migrated by an earlier run...
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), test_config(path.clone())).await;
+    hall.stop().await;
+    // ...opened read-only now.
+    let config = test_config(format!("sqlite:{path}?mode=ro"));
+    let Err(error) = hangar_hall::start(config).await else {
+        panic!("a hall started on a read-only database");
+    };
+    let message = format!("{error:#}");
+    assert!(message.contains("cannot be written"), "{message}");
+}
