@@ -127,6 +127,8 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     writes: mpsc::UnboundedSender<Write>,
+    /// Why storage cannot be trusted now (`None`: healthy); set by the writer.
+    fault: Arc<std::sync::Mutex<Option<String>>>,
 }
 
 impl Store {
@@ -164,9 +166,23 @@ impl Store {
             Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
         }
         check_writable(&pool).await?;
+        let file = match backend {
+            Backend::Sqlite => writer::DbFile::of(&url),
+            Backend::Postgres => None,
+        };
+        let fault = Arc::new(std::sync::Mutex::new(None));
         let (writes, rx) = mpsc::unbounded_channel();
         let committed = Arc::new(Notify::new());
-        tokio::spawn(run_writer(pool.clone(), backend, rx, committed.clone()));
+        tokio::spawn(run_writer(
+            pool.clone(),
+            backend,
+            rx,
+            committed.clone(),
+            writer::Guard {
+                file,
+                fault: fault.clone(),
+            },
+        ));
         if backend == Backend::Sqlite {
             tokio::spawn(checkpoint_wal(pool.clone(), committed));
         }
@@ -174,7 +190,17 @@ impl Store {
             pool,
             backend,
             writes,
+            fault,
         })
+    }
+
+    /// Why the storage cannot be trusted now (the database file deleted or replaced while the
+    /// hall runs), or `None` when it is healthy; `/health` reports it.
+    pub fn fault(&self) -> Option<String> {
+        self.fault.lock().map_or_else(
+            |_| Some("the storage state is unknown".to_owned()),
+            |fault| fault.clone(),
+        )
     }
 
     /// The database engine in use.

@@ -117,3 +117,41 @@ async fn p_durable_a_read_only_database_stops_the_hall_at_start() {
     let message = format!("{error:#}");
     assert!(message.contains("cannot be written"), "{message}");
 }
+
+/// P-DURABLE: the database file deleted while the hall runs (SQLite would write on into the
+/// unlinked file, lost at the next start): the hall acknowledges nothing more and `/health`
+/// says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_deleted_database_file_is_noticed_and_nothing_more_is_acknowledged() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sqlite_url(&dir);
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), test_config(path.clone())).await;
+    let (status, health) = hall.get("/health").await;
+    assert_eq!((status, &health["status"]), (200, &json!("ok")), "{health}");
+    let mut a = hall.guest("a").await;
+    let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
+    let mut b = hall.guest("b").await;
+    b.join(&code).await;
+    b.ready().await;
+    a.ready().await;
+    let turn = a.wait_for(|v| v["event"]["kind"] == "turn").await;
+    let (mut on_turn, _b) = if turn["event"]["seat"] == 0 {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{path}{suffix}"));
+    }
+    let refused = on_turn.call(json!({"type": "roll", "room": code})).await;
+    assert_eq!(refused["type"], "error", "not acknowledged: {refused}");
+    assert_eq!(refused["code"], "internal", "{refused}");
+    let (status, health) = hall.get("/health").await;
+    assert_eq!(status, 503, "{health}");
+    assert_eq!(health["status"], "unhealthy", "{health}");
+    assert!(
+        health["reason"].as_str().unwrap().contains("is gone"),
+        "{health}"
+    );
+    hall.stop().await;
+}
