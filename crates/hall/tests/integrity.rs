@@ -20,20 +20,18 @@ async fn watched(hall: &TestHall, code: &str) -> (Value, Value) {
     )
 }
 
-/// P-DURABLE: a roll whose write fails (another process holds SQLite's write lock past the
+/// P-DURABLE: an action whose write fails (another process holds SQLite's write lock past the
 /// busy timeout) changes nothing: the sender gets a retryable `internal` error, a watcher sees
-/// the room as before, the same command id sent again once the lock is gone runs once, and a
-/// restart shows exactly what the players saw.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn p_durable_a_roll_that_cannot_be_stored_changes_nothing_and_runs_once_retried() {
+/// the room as before (same turn, same deadline), the same command id sent again once the lock
+/// is gone runs once, and a restart shows exactly what the players saw. `act` makes the
+/// command from the game view of the player on turn.
+async fn a_refused_write_changes_nothing(game: &str, options: Value, act: fn(&Value) -> Value) {
     let dir = tempfile::tempdir().unwrap();
     let url = sqlite_url(&dir);
     let config = test_config(url.clone());
     let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
-    let mut a = hall.client().await;
-    a.ok(json!({"type": "guest", "name": "a", "client": "tab-1"}))
-        .await;
-    let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
+    let mut a = hall.guest("a").await;
+    let code = a.create(game, options).await;
     // Two people (no bot): nothing acts but the test's own commands.
     let mut b = hall.guest("b").await;
     b.join(&code).await;
@@ -44,6 +42,10 @@ async fn p_durable_a_roll_that_cannot_be_stored_changes_nothing_and_runs_once_re
     // From here `a` is the player on turn.
     let (mut a, b) = if seat == 0 { (a, b) } else { (b, a) };
     let seen_before = watched(&hall, &code).await;
+    let mut command = act(&seen_before.0);
+    command["room"] = json!(code);
+    command["id"] = json!(700);
+    let command = command.to_string();
 
     // Another process takes the write lock and keeps it past the hall's busy timeout.
     let mut locker = SqliteConnection::connect(&format!("sqlite:{url}"))
@@ -51,33 +53,34 @@ async fn p_durable_a_roll_that_cannot_be_stored_changes_nothing_and_runs_once_re
         .unwrap();
     locker.execute("BEGIN EXCLUSIVE").await.unwrap();
     a.clear();
-    let roll = json!({"type": "roll", "room": code, "id": 700}).to_string();
-    a.send_text(&roll).await;
+    a.send_text(&command).await;
     let refused = tokio::time::timeout(2 * WAIT, a.answer(700)).await.unwrap();
     assert_eq!(refused["type"], "error", "{refused}");
     assert_eq!(refused["code"], "internal", "{refused}");
     assert_eq!(
         watched(&hall, &code).await,
         seen_before,
-        "a refused roll changes nothing a watcher sees"
+        "a refused {command} changes nothing a watcher sees"
     );
     locker.execute("ROLLBACK").await.unwrap();
     locker.close().await.unwrap();
 
     // The same command once the database takes writes again: run, not answered from memory.
-    a.send_text(&roll).await;
-    let rolled = a.answer(700).await;
-    assert_eq!(rolled["type"], "ack", "{rolled}");
-    assert_ne!(rolled["repeat"], true, "the refused id runs now: {rolled}");
-    let rolled_event = a.wait_for(|v| v["event"]["kind"] == "rolled").await;
-    assert_eq!(rolled_event["event"]["seat"], seat);
-    // Sent a third time, it is answered from memory and does not roll again.
-    a.send_text(&roll).await;
+    a.send_text(&command).await;
+    let done = a.answer(700).await;
+    assert_eq!(done["type"], "ack", "{done}");
+    assert_ne!(done["repeat"], true, "the refused id runs now: {done}");
+    // Sent a third time, it is answered from memory and does not run again.
+    a.send_text(&command).await;
     let again = a.answer(700).await;
     assert_eq!(again["repeat"], true, "{again}");
-    assert_eq!(again["result"], rolled["result"]);
+    assert_eq!(again["result"], done["result"]);
 
     let seen = watched(&hall, &code).await;
+    assert_ne!(
+        seen.0, seen_before.0,
+        "{command} changed the game once stored"
+    );
     hall.stop().await;
     a.close().await;
     b.close().await;
@@ -95,9 +98,32 @@ async fn p_durable_a_roll_that_cannot_be_stored_changes_nothing_and_runs_once_re
         .find(|g| g.start.room == code)
         .expect("the game is stored")
         .actions;
-    assert_eq!(actions.len(), 1, "one roll stored, once: {actions:?}");
-    assert!(actions[0].contains("\"roll\":"), "{actions:?}");
+    assert_eq!(actions.len(), 1, "one action stored, once: {actions:?}");
     hall.stop().await;
+}
+
+/// P-DURABLE, P-FAIR-DICE: a roll that cannot be stored draws no die (see
+/// [`a_refused_write_changes_nothing`]).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_roll_that_cannot_be_stored_changes_nothing_and_runs_once_retried() {
+    a_refused_write_changes_nothing(
+        "flight",
+        json!({"seats": 2, "planes": 2}),
+        |_| json!({"type": "roll"}),
+    )
+    .await;
+}
+
+/// P-DURABLE: a jungle move that cannot be stored moves nothing (see
+/// [`a_refused_write_changes_nothing`]).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_move_that_cannot_be_stored_changes_nothing_and_runs_once_retried() {
+    a_refused_write_changes_nothing(
+        "jungle",
+        json!({}),
+        |game| json!({"type": "move", "move": game["moves"][0]}),
+    )
+    .await;
 }
 
 /// P-DURABLE: a database that opens but cannot be written is a start-up error that says so,
