@@ -181,3 +181,44 @@ async fn p_durable_a_deleted_database_file_is_noticed_and_nothing_more_is_acknow
     );
     hall.stop().await;
 }
+
+/// P-DURABLE, P-AUTOPLAY: bots and auto-play whose writes fail (the write lock held past the
+/// busy timeout mid-game) try again once the database takes writes: the game goes on to its
+/// end, and its record replays with fair dice (`hangar verify`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_automatic_actions_refused_by_storage_are_retried_and_the_game_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = sqlite_url(&dir);
+    let mut config = test_config(url.clone());
+    config.bot_delay = std::time::Duration::from_millis(20);
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
+    let mut a = hall.guest("a").await;
+    let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
+    a.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
+        .await;
+    a.ready().await;
+    a.wait_for(|v| v["event"]["kind"] == "turn").await;
+    a.ok(json!({"type": "autoplay", "room": code, "on": true}))
+        .await;
+    a.wait_for(|v| v["event"]["kind"] == "rolled").await;
+
+    let mut locker = SqliteConnection::connect(&format!("sqlite:{url}"))
+        .await
+        .unwrap();
+    locker.execute("BEGIN EXCLUSIVE").await.unwrap();
+    // Past the busy timeout: at least one automatic action is refused meanwhile.
+    tokio::time::sleep(std::time::Duration::from_secs(11)).await;
+    locker.execute("ROLLBACK").await.unwrap();
+    locker.close().await.unwrap();
+
+    let over = tokio::time::timeout(3 * WAIT, a.wait_for(|v| v["event"]["kind"] == "game_over"))
+        .await
+        .unwrap();
+    let game_id = over["event"]["result"]["game_id"].as_i64().unwrap();
+    let stored = hall.hall.store.game(game_id).await.unwrap().unwrap();
+    assert_eq!(stored.status, "finished");
+    let record = hangar_hall::record::record_json(&stored);
+    let verified = hangar_hall::record::verify(&record).unwrap();
+    assert!(verified.over, "the stored actions end the game");
+    hall.stop().await;
+}

@@ -440,6 +440,14 @@ impl Room {
                 running.session.bot_act(seat, &level)
             };
             let answer = self.perform(seat, act, true).await;
+            if answer
+                .as_ref()
+                .is_err_and(|e| e.code == ErrorCode::Internal)
+                && let Some(running) = self.game.as_mut()
+            {
+                // Not stored: the same decision is taken again once the retry is due.
+                running.act_at = Some(now);
+            }
             self.report(answer);
         } else if let (Some(deadline), Some((seat, _))) = (running.deadline, turn)
             && deadline <= now
