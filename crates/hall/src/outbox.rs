@@ -85,10 +85,6 @@ impl Outbox {
         let _ = seen.wait_for(|full| *full).await;
     }
 
-    /// Whether a frame found the queue full (the connection is being closed).
-    pub fn has_overflowed(&self) -> bool {
-        *self.overflow.borrow()
-    }
 
     /// Queues a text.
     pub fn send_text(&self, text: String) -> bool {
