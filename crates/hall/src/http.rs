@@ -43,8 +43,11 @@ pub fn app(hall: Arc<Hall>) -> Router {
 /// The body of `/health`.
 #[derive(Serialize)]
 struct Health {
-    /// Always `ok`: an answer at all is the news.
+    /// `ok`, or `unhealthy` when the storage cannot be trusted (nothing is acknowledged).
     status: &'static str,
+    /// Why the hall is unhealthy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
     /// Open rooms.
     rooms: usize,
     /// Open WebSocket connections.
@@ -58,12 +61,19 @@ struct ApiError {
     error: String,
 }
 
-async fn health(State(hall): State<Arc<Hall>>) -> Json<Health> {
-    Json(Health {
-        status: "ok",
+async fn health(State(hall): State<Arc<Hall>>) -> Response {
+    let reason = hall.store.fault();
+    let status = match reason {
+        None => StatusCode::OK,
+        Some(_) => StatusCode::SERVICE_UNAVAILABLE,
+    };
+    let health = Health {
+        status: if reason.is_none() { "ok" } else { "unhealthy" },
+        reason,
         rooms: hall.room_count(),
         connections: hall.connection_count(),
-    })
+    };
+    (status, Json(health)).into_response()
 }
 
 fn api_error(status: StatusCode, error: String) -> Response {

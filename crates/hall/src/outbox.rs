@@ -1,12 +1,22 @@
 //! What a connection sends: frames queued by rooms and the hall, written in batches.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use axum::extract::ws::Utf8Bytes;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 /// Frames a connection may queue before it counts as too slow.
 pub const OUTBOX_CAPACITY: usize = 4096;
+
+/// The capacity of outboxes made from now on ([`OUTBOX_CAPACITY`] unless set).
+static CAPACITY: AtomicUsize = AtomicUsize::new(OUTBOX_CAPACITY);
+
+/// Sets the capacity of the outboxes made from now on: a test that needs a connection to
+/// fall behind sets a small one instead of filling megabytes of socket buffers.
+pub fn set_outbox_capacity(frames: usize) {
+    CAPACITY.store(frames.max(1), Ordering::Relaxed);
+}
 
 /// One queued output.
 #[derive(Clone, Debug)]
@@ -28,6 +38,9 @@ pub struct Outbox {
     /// The connection's id.
     pub id: ConnId,
     tx: mpsc::Sender<Out>,
+    /// Set once a frame found the queue full: the connection is closed (see
+    /// [`Outbox::overflowed`]) and the rooms run their disconnect path for it.
+    overflow: Arc<watch::Sender<bool>>,
 }
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
@@ -35,20 +48,43 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 impl Outbox {
     /// A new outbox and the receiver its writer drains.
     pub fn new() -> (Outbox, mpsc::Receiver<Out>) {
-        let (tx, rx) = mpsc::channel(OUTBOX_CAPACITY);
+        let (tx, rx) = mpsc::channel(CAPACITY.load(Ordering::Relaxed));
         let id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
-        (Outbox { id, tx }, rx)
+        let overflow = Arc::new(watch::Sender::new(false));
+        (Outbox { id, tx, overflow }, rx)
     }
 
     /// Queues a frame; false when the connection is gone or hopelessly behind.
     pub fn send(&self, frame: Utf8Bytes) -> bool {
-        self.tx.try_send(Out::Text(frame)).is_ok()
+        self.queue(Out::Text(frame))
     }
 
     /// Queues several frames to leave in one write; false as for [`Outbox::send`].
     pub fn send_batch(&self, frames: Vec<Utf8Bytes>) -> bool {
-        self.tx.try_send(Out::Batch(frames)).is_ok()
+        self.queue(Out::Batch(frames))
     }
+
+    fn queue(&self, out: Out) -> bool {
+        match self.tx.try_send(out) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                // A client that stopped reading: a frame is lost, so the connection must end
+                // (a client resumes from a clean reconnection, not from a gap).
+                self.overflow.send_replace(true);
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Completes once a frame could not be queued because the queue was full: the
+    /// connection's task then closes the socket, even while a write to it is blocked.
+    pub async fn overflowed(&self) {
+        let mut seen = self.overflow.subscribe();
+        // `wait_for` fails only when the sender is dropped, and this outbox holds it.
+        let _ = seen.wait_for(|full| *full).await;
+    }
+
 
     /// Queues a text.
     pub fn send_text(&self, text: String) -> bool {

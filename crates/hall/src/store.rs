@@ -36,6 +36,9 @@ pub enum StoreError {
     /// The action writer has stopped (the server is shutting down).
     #[error("the action writer has stopped")]
     WriterGone,
+    /// The database opens but refuses writes (a read-only file, directory or database).
+    #[error("the database cannot be written ({0}): the hall would lose every game it runs")]
+    NotWritable(String),
     /// The URL names no supported database.
     #[error("unsupported database URL {0:?}: use sqlite:PATH or postgres://…")]
     BadUrl(String),
@@ -124,6 +127,8 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     writes: mpsc::UnboundedSender<Write>,
+    /// Why storage cannot be trusted now (`None`: healthy); set by the writer.
+    fault: Arc<std::sync::Mutex<Option<String>>>,
 }
 
 impl Store {
@@ -160,9 +165,24 @@ impl Store {
             Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&pool).await?,
             Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
         }
+        check_writable(&pool).await?;
+        let file = match backend {
+            Backend::Sqlite => writer::DbFile::of(&url),
+            Backend::Postgres => None,
+        };
+        let fault = Arc::new(std::sync::Mutex::new(None));
         let (writes, rx) = mpsc::unbounded_channel();
         let committed = Arc::new(Notify::new());
-        tokio::spawn(run_writer(pool.clone(), backend, rx, committed.clone()));
+        tokio::spawn(run_writer(
+            pool.clone(),
+            backend,
+            rx,
+            committed.clone(),
+            writer::Guard {
+                file,
+                fault: fault.clone(),
+            },
+        ));
         if backend == Backend::Sqlite {
             tokio::spawn(checkpoint_wal(pool.clone(), committed));
         }
@@ -170,7 +190,17 @@ impl Store {
             pool,
             backend,
             writes,
+            fault,
         })
+    }
+
+    /// Why the storage cannot be trusted now (the database file deleted or replaced while the
+    /// hall runs), or `None` when it is healthy; `/health` reports it.
+    pub fn fault(&self) -> Option<String> {
+        self.fault.lock().map_or_else(
+            |_| Some("the storage state is unknown".to_owned()),
+            |fault| fault.clone(),
+        )
     }
 
     /// The database engine in use.
@@ -514,6 +544,21 @@ fn normalise_url(url: &str) -> Result<(Backend, String), StoreError> {
         format!("sqlite:{path}?mode=rwc")
     };
     Ok((Backend::Sqlite, url))
+}
+
+/// Refuses a database that opens but cannot be written (a read-only file or directory, a
+/// read-only PostgreSQL database): a hall on it would acknowledge nothing, or worse, seem
+/// healthy. The probe writes in a transaction that is rolled back, so it leaves nothing.
+async fn check_writable(pool: &AnyPool) -> Result<(), StoreError> {
+    let mut conn = pool.acquire().await?;
+    conn.execute("BEGIN").await?;
+    let probe = conn
+        .execute("CREATE TABLE hangar_write_probe (x INTEGER)")
+        .await;
+    conn.execute("ROLLBACK").await?;
+    probe
+        .map(drop)
+        .map_err(|e| StoreError::NotWritable(e.to_string()))
 }
 
 /// Least time between two WAL checkpoints while actions are being committed.

@@ -44,6 +44,9 @@ pub struct CommandRef {
     pub id: u64,
 }
 
+/// How long timers wait before acting again after a write failed.
+const STORE_RETRY: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Jungle timeouts allowed; the next one loses (P-JUNGLE-TIMEOUT).
 pub const JUNGLE_TIMEOUTS_ALLOWED: u32 = 3;
 
@@ -72,24 +75,35 @@ impl Room {
         self.perform(seat, act, false).await
     }
 
-    /// Checks, applies, stores, then announces one action.
+    /// Checks, applies, stores, then announces one action. The action exists once it is
+    /// stored: when the write fails, the room is put back exactly as it was before (turn,
+    /// dice stream position, timers, seats), nothing is announced, and the caller gets an
+    /// `internal` error that is safe to retry (the same command id runs once it is stored).
     pub(super) async fn perform(&mut self, seat: usize, act: Act, auto: bool) -> Outcome {
+        // The engines' states are small values: a copy costs less than one write.
+        let before = (!self.replaying).then(|| (self.game.clone(), self.seats.clone()));
         let (events, roll, ack) = self.apply(seat, &act, auto)?;
-        if !self.replaying {
+        if let Some((game, seats)) = before {
             // Only the act a person's command asked for carries the command (the first one).
             let cmd = if auto { None } else { self.command_ref.take() };
-            let cmd = cmd.map(|(client, id)| CommandRef {
-                client: client.to_string(),
-                id,
-            });
-            self.store(LoggedAct {
+            let logged = LoggedAct {
                 seat,
                 action: act.clone(),
                 roll,
                 auto,
-                cmd,
-            })
-            .await?;
+                cmd: cmd.as_ref().map(|(client, id)| CommandRef {
+                    client: client.to_string(),
+                    id: *id,
+                }),
+            };
+            if let Err(e) = self.store(logged).await {
+                self.game = game;
+                self.seats = seats;
+                self.command_ref = cmd;
+                self.store_retry_at = Some(Instant::now() + STORE_RETRY);
+                return Err(e);
+            }
+            self.store_retry_at = None;
         }
         for event in &events {
             self.emit_wire(event);
@@ -102,19 +116,27 @@ impl Room {
         Ok(ack)
     }
 
+    /// Appends an action at the game's next index; the index moves on only once the action
+    /// is stored, so that a failed write leaves no gap.
     async fn store(&mut self, logged: LoggedAct) -> Result<(), ProtoError> {
         let running = self.game.as_mut().expect("a game runs");
-        let idx = running.next_idx;
-        running.next_idx += 1;
+        let (game_id, idx) = (running.game_id, running.next_idx);
         let data = serde_json::to_string(&logged).expect("actions serialise");
         self.hall
             .store
-            .append_action(running.game_id, idx, data)
+            .append_action(game_id, idx, data)
             .await
             .map_err(|e| {
                 tracing::error!(room = %self.code, error = %e, "storing an action failed");
-                err(ErrorCode::Internal, "the action could not be stored")
-            })
+                err(
+                    ErrorCode::Internal,
+                    "the action could not be stored; nothing changed, send it again",
+                )
+            })?;
+        if let Some(running) = self.game.as_mut() {
+            running.next_idx = idx + 1;
+        }
+        Ok(())
     }
 
     /// The pure part of an action: validate and change the state; returns events, the roll
@@ -362,15 +384,17 @@ impl Room {
         // members (see `flush_with`) are due with or without a running game.
         let away = self.seats.iter().filter_map(|s| s.away_deadline).min();
         let game = self.game.as_ref();
-        [
+        let timers = [
             game.and_then(|running| running.act_at),
             game.and_then(|running| running.deadline),
             away,
-            self.deferred_until,
         ]
         .into_iter()
         .flatten()
         .min()
+        // Timers wait for the retry after a failed write; held events do not.
+        .map(|at| self.store_retry_at.map_or(at, |retry| at.max(retry)));
+        [timers, self.deferred_until].into_iter().flatten().min()
     }
 
     /// Timers fired: absences that ran out, bot moves, turn timeouts.
@@ -379,9 +403,14 @@ impl Room {
         if self.deferred_until.is_some_and(|at| at <= now) {
             self.flush_deferred();
         }
+        if self.store_retry_at.is_some_and(|at| at > now) {
+            // A write failed a moment ago: the timers that are due act once it is time to
+            // retry (their actions would only fail again meanwhile).
+            return;
+        }
         for seat in 0..self.seats.len() {
             if self.seats[seat].away_deadline.is_some_and(|d| d <= now) && self.game.is_some() {
-                self.seats[seat].away_deadline = None;
+                // Leaving clears the deadline once stored; a failed write keeps it due.
                 let answer = self.perform(seat, Act::Abandon, true).await;
                 self.report(answer);
             }
@@ -411,6 +440,14 @@ impl Room {
                 running.session.bot_act(seat, &level)
             };
             let answer = self.perform(seat, act, true).await;
+            if answer
+                .as_ref()
+                .is_err_and(|e| e.code == ErrorCode::Internal)
+                && let Some(running) = self.game.as_mut()
+            {
+                // Not stored: the same decision is taken again once the retry is due.
+                running.act_at = Some(now);
+            }
             self.report(answer);
         } else if let (Some(deadline), Some((seat, _))) = (running.deadline, turn)
             && deadline <= now

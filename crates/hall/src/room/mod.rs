@@ -197,7 +197,9 @@ impl Member {
     }
 }
 
-/// A running game.
+/// A running game. Cloned before each action so that an action whose write fails can be
+/// undone whole (see `Room::perform`).
+#[derive(Clone)]
 struct Running {
     session: GameSession,
     game_id: i64,
@@ -244,6 +246,13 @@ struct Room {
     /// The command being run (client string and id), logged with the act it asks for (see
     /// [`CommandRef`]); turned into a `CommandRef` only when an act is stored.
     command_ref: Option<(Arc<str>, u64)>,
+    /// After a write failed, timers (bots, auto-play, timeouts, absences) wait until then
+    /// before they try again: a failing database is not hammered, and nothing acts into a
+    /// hall that cannot store.
+    store_retry_at: Option<Instant>,
+    /// Members dropped because their connection was gone or too slow (the player, if any),
+    /// whose departure is still to be handled as a disconnection (P-DISCONNECT).
+    lost: Vec<Option<i64>>,
 }
 
 /// Everything needed to open a room.
@@ -313,6 +322,7 @@ fn spawn(mut room: Room) -> RoomHandle {
                     room.persist_waiting().await;
                 }
             }
+            room.drop_lost().await;
             if room.is_abandoned() {
                 break;
             }
@@ -370,6 +380,8 @@ impl Room {
             catch_up: None,
             saved_waiting: None,
             command_ref: None,
+            store_retry_at: None,
+            lost: Vec::new(),
         }
     }
 
@@ -544,7 +556,9 @@ impl Room {
         let now = Instant::now();
         let mut holding: Option<Instant> = None;
         let pending = &self.pending;
-        // A member whose connection is gone is dropped (`retain` keeps those that took it).
+        let lost = &mut self.lost;
+        // A member whose connection is gone or cannot keep up is dropped (`retain` keeps those
+        // that took it), and goes through the disconnect path (see `Room::drop_lost`).
         self.members.retain(|conn, member| {
             let sender = direct_to == Some(*conn);
             let urgent =
@@ -576,7 +590,11 @@ impl Room {
                     member.seen = *v;
                 }
             }
-            member.send(frames, now)
+            let sent = member.send(frames, now);
+            if !sent {
+                lost.push(member.player);
+            }
+            sent
         });
         self.pending.clear();
         // The sender may not be a member (a refused join): its answer goes all the same.
@@ -594,9 +612,14 @@ impl Room {
     fn flush_deferred(&mut self) {
         self.deferred_until = None;
         let now = Instant::now();
+        let lost = &mut self.lost;
         self.members.retain(|_, member| {
             let frames = std::mem::take(&mut member.deferred);
-            member.send(frames, now)
+            let sent = member.send(frames, now);
+            if !sent {
+                lost.push(member.player);
+            }
+            sent
         });
     }
 

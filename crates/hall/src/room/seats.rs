@@ -379,7 +379,26 @@ impl Room {
         let Some(member) = self.members.remove(&conn) else {
             return;
         };
-        let Some(player) = member.player else {
+        self.member_gone(member.player).await;
+    }
+
+    /// Handles the members dropped by a flush (gone, or too slow to keep up) as
+    /// disconnections, so that no seat is left held by a connection that is no more.
+    pub(super) async fn drop_lost(&mut self) {
+        while !self.lost.is_empty() {
+            for player in std::mem::take(&mut self.lost) {
+                self.member_gone(player).await;
+            }
+            self.persist_waiting().await;
+            // What the departures caused (away, auto-play); may drop more members.
+            self.flush();
+        }
+    }
+
+    /// A member left the room: a watcher leaves, a seated player's seat is freed (waiting
+    /// room) or held for the reconnection grace (P-DISCONNECT).
+    async fn member_gone(&mut self, player: Option<i64>) {
+        let Some(player) = player else {
             self.emit_spectators();
             return;
         };

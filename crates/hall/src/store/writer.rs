@@ -138,6 +138,66 @@ impl Store {
     }
 }
 
+/// The SQLite file the hall opened, by identity (device and inode): a file deleted or
+/// replaced while the hall runs would take every later commit with it unnoticed (SQLite
+/// writes on into the unlinked file), so the writer checks it before each commit.
+pub(super) struct DbFile {
+    path: std::path::PathBuf,
+    identity: (u64, u64),
+}
+
+impl DbFile {
+    /// The file of a `sqlite:PATH?…` URL as it is now (`None` for an in-memory database).
+    pub(super) fn of(url: &str) -> Option<DbFile> {
+        let path = url.strip_prefix("sqlite:")?;
+        let path = path.split_once('?').map_or(path, |(path, _)| path);
+        let path = std::path::PathBuf::from(path);
+        let identity = identity(&path)?;
+        Some(DbFile { path, identity })
+    }
+
+    /// Why the file is no longer the one opened, if it is not.
+    fn changed(&self) -> Option<String> {
+        match identity(&self.path) {
+            Some(now) if now == self.identity => None,
+            Some(_) => Some(format!(
+                "database file {} was replaced",
+                self.path.display()
+            )),
+            None => Some(format!("database file {} is gone", self.path.display())),
+        }
+    }
+}
+
+fn identity(path: &std::path::Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.dev(), meta.ino()))
+}
+
+/// What the writer checks before it commits, and where it reports a lasting fault.
+pub(super) struct Guard {
+    pub(super) file: Option<DbFile>,
+    pub(super) fault: Arc<std::sync::Mutex<Option<String>>>,
+}
+
+impl Guard {
+    /// An error for the batch when the storage cannot be trusted; logs and reports the
+    /// fault the first time it is seen.
+    fn check(&self) -> Result<(), String> {
+        let Some(reason) = self.file.as_ref().and_then(DbFile::changed) else {
+            return Ok(());
+        };
+        if let Ok(mut fault) = self.fault.lock()
+            && fault.is_none()
+        {
+            tracing::error!(reason = %reason, "storage lost: nothing more is acknowledged");
+            *fault = Some(reason.clone());
+        }
+        Err(reason)
+    }
+}
+
 /// How long the writer keeps its connection without work.
 const KEEP_CONNECTION: std::time::Duration = std::time::Duration::from_millis(100);
 
@@ -155,6 +215,7 @@ pub(super) async fn run_writer(
     backend: Backend,
     mut rx: mpsc::UnboundedReceiver<Write>,
     committed: Arc<Notify>,
+    guard: Guard,
 ) {
     let mut received = Vec::with_capacity(256);
     let mut batch = Batch::default();
@@ -195,9 +256,10 @@ pub(super) async fn run_writer(
             conn = pool.acquire().await.ok();
         }
         let started = std::time::Instant::now();
-        let outcome = match conn.as_mut() {
-            Some(conn) => commit(conn, backend, &mut tails, &mut batch).await,
-            None => Err("no database connection".to_owned()),
+        let outcome = match (guard.check(), conn.as_mut()) {
+            (Err(reason), _) => Err(reason),
+            (Ok(()), Some(conn)) => commit(conn, backend, &mut tails, &mut batch).await,
+            (Ok(()), None) => Err("no database connection".to_owned()),
         };
         crate::latency::record_commit(batch.appends(), started.elapsed());
         match outcome {

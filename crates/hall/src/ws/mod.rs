@@ -125,8 +125,14 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
         let message = tokio::select! {
             // Output first: a client waiting for an answer is served before it is read again.
             biased;
+            // A client too slow to take what it is sent is cut off (issue 18).
+            () = outbox.overflowed() => break,
             _ = rx.recv_many(&mut batch, 64) => {
-                if write_frames(&mut socket, &mut batch).await.is_err() {
+                let written = tokio::select! {
+                    written = write_frames(&mut socket, &mut batch) => written,
+                    () = outbox.overflowed() => Err(()),
+                };
+                if written.is_err() {
                     break;
                 }
                 if let Some(since) = acked_since.take() {
@@ -247,7 +253,11 @@ impl Conn {
                 }
             },
         };
-        self.answers.put(id, frame);
+        // An `internal` error changed nothing (a write that failed is undone): the same id
+        // sent again runs again instead of getting this error back.
+        if !is_internal_error(&frame) {
+            self.answers.put(id, frame);
+        }
         action
     }
 
@@ -411,6 +421,18 @@ impl Conn {
         self.outbox.send(frame.clone());
         frame
     }
+}
+
+/// Whether an answer frame is an `internal` error (only error frames are parsed).
+fn is_internal_error(frame: &str) -> bool {
+    frame.starts_with(r#"{"type":"error""#)
+        && matches!(
+            serde_json::from_str::<Answer>(frame),
+            Ok(Answer::Error {
+                code: ErrorCode::Internal,
+                ..
+            })
+        )
 }
 
 /// The same answer again, marked as a repeat.

@@ -1,0 +1,224 @@
+//! Faults of storage and connections leave every game exactly as stored (issue 18, P-DURABLE):
+//! real server, real database file, real sockets.
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+mod common;
+
+use common::{TestHall, WAIT, sqlite_url, test_config};
+use serde_json::{Value, json};
+use sqlx::{Connection, Executor, SqliteConnection};
+
+/// The room as a new watcher (signed in to nothing: no write needed) sees it: its game and its turn (the parts an action changes).
+async fn watched(hall: &TestHall, code: &str) -> (Value, Value) {
+    let mut watcher = hall.client().await;
+    watcher.ok(json!({"type": "spectate", "room": code})).await;
+    let snapshot = watcher.wait_for(|v| v["type"] == "snapshot").await;
+    watcher.close().await;
+    (
+        snapshot["state"]["game"].clone(),
+        snapshot["state"]["turn"].clone(),
+    )
+}
+
+/// P-DURABLE: an action whose write fails (another process holds SQLite's write lock past the
+/// busy timeout) changes nothing: the sender gets a retryable `internal` error, a watcher sees
+/// the room as before (same turn, same deadline), the same command id sent again once the lock
+/// is gone runs once, and a restart shows exactly what the players saw. `act` makes the
+/// command from the game view of the player on turn.
+async fn a_refused_write_changes_nothing(game: &str, options: Value, act: fn(&Value) -> Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = sqlite_url(&dir);
+    let config = test_config(url.clone());
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
+    let mut a = hall.guest("a").await;
+    let code = a.create(game, options).await;
+    // Two people (no bot): nothing acts but the test's own commands.
+    let mut b = hall.guest("b").await;
+    b.join(&code).await;
+    b.ready().await;
+    a.ready().await;
+    let turn = a.wait_for(|v| v["event"]["kind"] == "turn").await;
+    let seat = turn["event"]["seat"].as_u64().unwrap();
+    // From here `a` is the player on turn.
+    let (mut a, b) = if seat == 0 { (a, b) } else { (b, a) };
+    let seen_before = watched(&hall, &code).await;
+    let mut command = act(&seen_before.0);
+    command["room"] = json!(code);
+    command["id"] = json!(700);
+    let command = command.to_string();
+
+    // Another process takes the write lock and keeps it past the hall's busy timeout.
+    let mut locker = SqliteConnection::connect(&format!("sqlite:{url}"))
+        .await
+        .unwrap();
+    locker.execute("BEGIN EXCLUSIVE").await.unwrap();
+    a.clear();
+    a.send_text(&command).await;
+    let refused = tokio::time::timeout(2 * WAIT, a.answer(700)).await.unwrap();
+    assert_eq!(refused["type"], "error", "{refused}");
+    assert_eq!(refused["code"], "internal", "{refused}");
+    assert_eq!(
+        watched(&hall, &code).await,
+        seen_before,
+        "a refused {command} changes nothing a watcher sees"
+    );
+    locker.execute("ROLLBACK").await.unwrap();
+    locker.close().await.unwrap();
+
+    // The same command once the database takes writes again: run, not answered from memory.
+    a.send_text(&command).await;
+    let done = a.answer(700).await;
+    assert_eq!(done["type"], "ack", "{done}");
+    assert_ne!(done["repeat"], true, "the refused id runs now: {done}");
+    // Sent a third time, it is answered from memory and does not run again.
+    a.send_text(&command).await;
+    let again = a.answer(700).await;
+    assert_eq!(again["repeat"], true, "{again}");
+    assert_eq!(again["result"], done["result"]);
+
+    let seen = watched(&hall, &code).await;
+    assert_ne!(
+        seen.0, seen_before.0,
+        "{command} changed the game once stored"
+    );
+    hall.stop().await;
+    a.close().await;
+    b.close().await;
+
+    // A restart rebuilds the game from the stored actions: exactly what was seen.
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
+    assert_eq!(
+        watched(&hall, &code).await.0,
+        seen.0,
+        "the stored game is the game the players saw"
+    );
+    let stored = hall.hall.store.running_games().await.unwrap();
+    let actions = &stored
+        .iter()
+        .find(|g| g.start.room == code)
+        .expect("the game is stored")
+        .actions;
+    assert_eq!(actions.len(), 1, "one action stored, once: {actions:?}");
+    hall.stop().await;
+}
+
+/// P-DURABLE, P-FAIR-DICE: a roll that cannot be stored draws no die (see
+/// [`a_refused_write_changes_nothing`]).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_roll_that_cannot_be_stored_changes_nothing_and_runs_once_retried() {
+    a_refused_write_changes_nothing(
+        "flight",
+        json!({"seats": 2, "planes": 2}),
+        |_| json!({"type": "roll"}),
+    )
+    .await;
+}
+
+/// P-DURABLE: a jungle move that cannot be stored moves nothing (see
+/// [`a_refused_write_changes_nothing`]).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_move_that_cannot_be_stored_changes_nothing_and_runs_once_retried() {
+    a_refused_write_changes_nothing(
+        "jungle",
+        json!({}),
+        |game| json!({"type": "move", "move": game["moves"][0]}),
+    )
+    .await;
+}
+
+/// P-DURABLE: a database that opens but cannot be written is a start-up error that says so,
+/// not a hall that reports healthy and then fails every write.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_read_only_database_stops_the_hall_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sqlite_url(&dir);
+    // A database made and migrated by an earlier run...
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), test_config(path.clone())).await;
+    hall.stop().await;
+    // ...opened read-only now.
+    let config = test_config(format!("sqlite:{path}?mode=ro"));
+    let Err(error) = hangar_hall::start(config).await else {
+        panic!("a hall started on a read-only database");
+    };
+    let message = format!("{error:#}");
+    assert!(message.contains("cannot be written"), "{message}");
+}
+
+/// P-DURABLE: the database file deleted while the hall runs (SQLite would write on into the
+/// unlinked file, lost at the next start): the hall acknowledges nothing more and `/health`
+/// says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_deleted_database_file_is_noticed_and_nothing_more_is_acknowledged() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sqlite_url(&dir);
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), test_config(path.clone())).await;
+    let (status, health) = hall.get("/health").await;
+    assert_eq!((status, &health["status"]), (200, &json!("ok")), "{health}");
+    let mut a = hall.guest("a").await;
+    let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
+    let mut b = hall.guest("b").await;
+    b.join(&code).await;
+    b.ready().await;
+    a.ready().await;
+    let turn = a.wait_for(|v| v["event"]["kind"] == "turn").await;
+    let (mut on_turn, _b) = if turn["event"]["seat"] == 0 {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{path}{suffix}"));
+    }
+    let refused = on_turn.call(json!({"type": "roll", "room": code})).await;
+    assert_eq!(refused["type"], "error", "not acknowledged: {refused}");
+    assert_eq!(refused["code"], "internal", "{refused}");
+    let (status, health) = hall.get("/health").await;
+    assert_eq!(status, 503, "{health}");
+    assert_eq!(health["status"], "unhealthy", "{health}");
+    assert!(
+        health["reason"].as_str().unwrap().contains("is gone"),
+        "{health}"
+    );
+    hall.stop().await;
+}
+
+/// P-DURABLE, P-AUTOPLAY: bots and auto-play whose writes fail (the write lock held past the
+/// busy timeout mid-game) try again once the database takes writes: the game goes on to its
+/// end, and its record replays with fair dice (`hangar verify`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_automatic_actions_refused_by_storage_are_retried_and_the_game_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = sqlite_url(&dir);
+    let mut config = test_config(url.clone());
+    config.bot_delay = std::time::Duration::from_millis(20);
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
+    let mut a = hall.guest("a").await;
+    let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
+    a.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
+        .await;
+    a.ready().await;
+    a.wait_for(|v| v["event"]["kind"] == "turn").await;
+    a.ok(json!({"type": "autoplay", "room": code, "on": true}))
+        .await;
+    a.wait_for(|v| v["event"]["kind"] == "rolled").await;
+
+    let mut locker = SqliteConnection::connect(&format!("sqlite:{url}"))
+        .await
+        .unwrap();
+    locker.execute("BEGIN EXCLUSIVE").await.unwrap();
+    // Past the busy timeout: at least one automatic action is refused meanwhile.
+    tokio::time::sleep(std::time::Duration::from_secs(11)).await;
+    locker.execute("ROLLBACK").await.unwrap();
+    locker.close().await.unwrap();
+
+    let over = tokio::time::timeout(3 * WAIT, a.wait_for(|v| v["event"]["kind"] == "game_over"))
+        .await
+        .unwrap();
+    let game_id = over["event"]["result"]["game_id"].as_i64().unwrap();
+    let stored = hall.hall.store.game(game_id).await.unwrap().unwrap();
+    assert_eq!(stored.status, "finished");
+    let record = hangar_hall::record::record_json(&stored);
+    let verified = hangar_hall::record::verify(&record).unwrap();
+    assert!(verified.over, "the stored actions end the game");
+    hall.stop().await;
+}
