@@ -85,7 +85,6 @@ impl Outbox {
         let _ = seen.wait_for(|full| *full).await;
     }
 
-
     /// Queues a text.
     pub fn send_text(&self, text: String) -> bool {
         self.send(Utf8Bytes::from(text))
