@@ -14,7 +14,8 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::accounts::Player;
-use crate::hall::{AnswerCache, Hall};
+use crate::answers::AnswerCache;
+use crate::hall::Hall;
 use crate::outbox::{Out, Outbox};
 use crate::protocol::{
     Ack, Answer, Command, ErrorCode, GameKind, HallCommand, MAX_MESSAGE_BYTES, Outcome, Pong,
@@ -64,6 +65,13 @@ enum Answers {
 }
 
 impl Answers {
+    /// Lets go of a shared memory (its resume window starts), for `next`.
+    fn replace(&mut self, hall: &Hall, next: Answers) {
+        if let Answers::Shared(old) = std::mem::replace(self, next) {
+            hall.answers.release(old);
+        }
+    }
+
     fn get(&self, id: u64) -> Option<String> {
         match self {
             Answers::Local(cache) => cache.get(id).map(str::to_owned),
@@ -113,7 +121,7 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
         outbox: outbox.clone(),
         player: None,
         client: None,
-        answers: Answers::Local(AnswerCache::default()),
+        answers: Answers::Local(hall.answers.local()),
         rooms: HashMap::new(),
     };
     let (per_second, burst) = (hall.config.messages_per_second, hall.config.message_burst);
@@ -185,6 +193,8 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
         room.detach(outbox.id);
     }
     hall.unsubscribe(outbox.id);
+    conn.answers
+        .replace(&hall, Answers::Local(AnswerCache::new(0)));
     hall.count_connection(false);
 }
 
@@ -233,6 +243,14 @@ impl Conn {
             self.outbox.send_text(mark_repeat(&frame));
             return false;
         }
+        // Reads change nothing: running them again is harmless, and their answers (long
+        // lists) are the ones not worth keeping.
+        let remember = !matches!(
+            command,
+            Command::Hall(
+                HallCommand::Ping | HallCommand::Leaderboard { .. } | HallCommand::MyGames { .. }
+            )
+        );
         let (frame, action) = match command {
             Command::Room(command) => {
                 let action = command.action.is_game_move();
@@ -247,7 +265,9 @@ impl Conn {
                 }
             },
         };
-        self.answers.put(id, frame);
+        if remember {
+            self.answers.put(id, frame);
+        }
         action
     }
 
