@@ -2,7 +2,6 @@
 //! the per-player command-id memory that makes repeated ids run once.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::Utf8Bytes;
@@ -13,6 +12,7 @@ use crate::config::Config;
 use crate::outbox::{ConnId, Outbox};
 use crate::protocol::{GameKind, HallMessage, RoomStatus, RoomSummary};
 use crate::room::RoomHandle;
+use crate::slots::Slots;
 use crate::store::Store;
 
 /// A listed room as the hall shows it.
@@ -48,7 +48,8 @@ pub struct Hall {
     /// Answers given, for repeated ids (bounded: see [`crate::answers`]).
     pub answers: AnswerMemory,
     seats: Mutex<HashMap<i64, Vec<String>>>,
-    connections: AtomicUsize,
+    /// Open WebSocket connections, in all and per address.
+    pub slots: Arc<Slots>,
 }
 
 impl Hall {
@@ -62,7 +63,7 @@ impl Hall {
             listings: Mutex::default(),
             subscribers: Mutex::default(),
             seats: Mutex::default(),
-            connections: AtomicUsize::new(0),
+            slots: Arc::default(),
         })
     }
 
@@ -235,17 +236,8 @@ impl Hall {
             .unwrap_or_default()
     }
 
-    /// A connection opened (`+1`) or closed (`-1`).
-    pub fn count_connection(&self, opened: bool) {
-        if opened {
-            self.connections.fetch_add(1, Ordering::Relaxed);
-        } else {
-            self.connections.fetch_sub(1, Ordering::Relaxed);
-        }
-    }
-
     /// Open WebSocket connections.
     pub fn connection_count(&self) -> usize {
-        self.connections.load(Ordering::Relaxed)
+        self.slots.open()
     }
 }

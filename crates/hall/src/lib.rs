@@ -17,6 +17,7 @@ pub mod record;
 pub mod replay;
 pub mod room;
 pub mod server;
+pub mod slots;
 pub mod store;
 pub mod time;
 mod ws;

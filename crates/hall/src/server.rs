@@ -66,7 +66,9 @@ impl Running {
         let listener = self.listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
         });
-        axum::serve(listener, router)
+        // The peer's address, for the cap per address.
+        let service = router.into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(listener, service)
             .with_graceful_shutdown(shutdown)
             .await?;
         report.abort();
