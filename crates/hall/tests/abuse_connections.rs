@@ -99,7 +99,7 @@ async fn a_silent_socket_is_closed_and_one_answering_pings_stays() {
     // The silent client reads nothing for four idle timeouts, so it answers no ping.
     tokio::time::sleep(idle * 4).await;
     let mut close = None;
-    while let Some(Ok(message)) = silent.next().await {
+    while let Ok(Some(Ok(message))) = tokio::time::timeout(common::WAIT, silent.next()).await {
         if let Message::Close(frame) = message {
             close = frame;
         }
