@@ -14,7 +14,7 @@ use tokio_tungstenite::tungstenite::{Error, Message};
 
 /// A hall with these limits changed from the test settings.
 async fn hall_with(change: impl FnOnce(&mut hangar_hall::Limits)) -> TestHall {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("a temporary directory");
     let mut config = common::test_config(common::sqlite_url(&dir));
     change(&mut config.limits);
     TestHall::with(dir, config).await

@@ -11,7 +11,7 @@ use serde_json::json;
 
 /// A hall whose answer memories are kept `window` after their last connection closed.
 async fn hall_with_window(window: Duration) -> TestHall {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("a temporary directory");
     let mut config = common::test_config(common::sqlite_url(&dir));
     config.limits.answer_window = window;
     TestHall::with(dir, config).await
