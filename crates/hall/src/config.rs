@@ -33,6 +33,42 @@ pub struct Config {
     /// command nor act next (other players, watchers), so that the events of several actions
     /// leave in one write; zero sends every event at once.
     pub broadcast_delay: Duration,
+    /// What one client may cost the hall (docs/security.md).
+    pub limits: Limits,
+}
+
+/// Bounds on what one client may cost the hall: memory, connections, time (issue 19,
+/// docs/security.md lists each with its flag).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Bytes of answers remembered per (player, client string) for repeated ids.
+    pub answer_bytes: usize,
+    /// How long answers are remembered after the last connection of that client closed.
+    pub answer_window: Duration,
+    /// Open WebSocket connections in all; beyond, upgrades get HTTP 503 (below the file
+    /// limit, so `/health` and the running games keep answering).
+    pub max_connections: usize,
+    /// Open WebSocket connections from one IP address; beyond, upgrades get HTTP 429
+    /// (0: no cap, e.g. behind a proxy or for a load test on loopback).
+    pub max_connections_per_address: usize,
+    /// A WebSocket that sends nothing (not even a pong to our ping) this long is closed.
+    pub idle_timeout: Duration,
+    /// Time allowed to send a request's headers; slower connections are closed.
+    pub header_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            answer_bytes: crate::answers::DEFAULT_ANSWER_BYTES,
+            answer_window: crate::answers::DEFAULT_ANSWER_WINDOW,
+            // `hangar load` runs 10,000 clients; a common file limit is 20,000 or more.
+            max_connections: 15_000,
+            max_connections_per_address: 50,
+            idle_timeout: Duration::from_secs(60),
+            header_timeout: Duration::from_secs(10),
+        }
+    }
 }
 
 impl Default for Config {
@@ -48,6 +84,7 @@ impl Default for Config {
             messages_per_second: crate::protocol::MESSAGES_PER_SECOND,
             message_burst: crate::protocol::MESSAGE_BURST,
             broadcast_delay: DEFAULT_BROADCAST_DELAY,
+            limits: Limits::default(),
         }
     }
 }

@@ -1,48 +1,19 @@
 //! The hall: every room's handle, the live room lists (P-HALL), quick match (P-QUICK), and
 //! the per-player command-id memory that makes repeated ids run once.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::Utf8Bytes;
+
+use crate::answers::{AnswerCache, AnswerMemory};
 
 use crate::config::Config;
 use crate::outbox::{ConnId, Outbox};
 use crate::protocol::{GameKind, HallMessage, RoomStatus, RoomSummary};
 use crate::room::RoomHandle;
+use crate::slots::Slots;
 use crate::store::Store;
-
-/// How many answered command ids are remembered per player and client.
-pub const REMEMBERED_IDS: usize = 32;
-
-/// Answers already given, by command id, to send again for a repeated id.
-#[derive(Debug, Default)]
-pub struct AnswerCache {
-    /// The very frames that were sent (shared, not copied).
-    answers: VecDeque<(u64, Utf8Bytes)>,
-}
-
-impl AnswerCache {
-    /// The answer frame already sent for `id`, if any.
-    pub fn get(&self, id: u64) -> Option<&str> {
-        self.answers
-            .iter()
-            .find(|(known, _)| *known == id)
-            .map(|(_, frame)| frame.as_str())
-    }
-
-    /// Remembers the answer frame of `id`, forgetting the oldest beyond the limit.
-    pub fn put(&mut self, id: u64, frame: Utf8Bytes) {
-        if self.answers.len() == REMEMBERED_IDS {
-            self.answers.pop_front();
-        }
-        self.answers.push_back((id, frame));
-    }
-}
-
-/// Answer memories by (player, client).
-type Caches = HashMap<(i64, String), Arc<Mutex<AnswerCache>>>;
 
 /// A listed room as the hall shows it.
 #[derive(Clone, Debug)]
@@ -74,23 +45,25 @@ pub struct Hall {
     rooms: Mutex<HashMap<String, RoomHandle>>,
     listings: Mutex<HashMap<String, Listing>>,
     subscribers: Mutex<HashMap<ConnId, (GameKind, Outbox)>>,
-    caches: Mutex<Caches>,
+    /// Answers given, for repeated ids (bounded: see [`crate::answers`]).
+    pub answers: AnswerMemory,
     seats: Mutex<HashMap<i64, Vec<String>>>,
-    connections: AtomicUsize,
+    /// Open WebSocket connections, in all and per address.
+    pub slots: Arc<Slots>,
 }
 
 impl Hall {
     /// A hall with no rooms.
     pub fn new(config: Config, store: Store) -> Arc<Hall> {
         Arc::new(Hall {
+            answers: AnswerMemory::new(config.limits.answer_bytes, config.limits.answer_window),
             config,
             store,
             rooms: Mutex::default(),
             listings: Mutex::default(),
             subscribers: Mutex::default(),
-            caches: Mutex::default(),
             seats: Mutex::default(),
-            connections: AtomicUsize::new(0),
+            slots: Arc::default(),
         })
     }
 
@@ -237,12 +210,7 @@ impl Hall {
 
     /// The answer memory of a player's client (created on first use).
     pub fn answer_cache(&self, player: i64, client: &str) -> Arc<Mutex<AnswerCache>> {
-        self.caches
-            .lock()
-            .expect("caches lock")
-            .entry((player, client.to_owned()))
-            .or_default()
-            .clone()
+        self.answers.cache(player, client)
     }
 
     /// Records that a player holds (or no longer holds) a seat in a room.
@@ -268,17 +236,8 @@ impl Hall {
             .unwrap_or_default()
     }
 
-    /// A connection opened (`+1`) or closed (`-1`).
-    pub fn count_connection(&self, opened: bool) {
-        if opened {
-            self.connections.fetch_add(1, Ordering::Relaxed);
-        } else {
-            self.connections.fetch_sub(1, Ordering::Relaxed);
-        }
-    }
-
     /// Open WebSocket connections.
     pub fn connection_count(&self) -> usize {
-        self.connections.load(Ordering::Relaxed)
+        self.slots.open()
     }
 }

@@ -4,7 +4,10 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{Path, Query, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::Extensions;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
@@ -15,6 +18,7 @@ use crate::hall::Hall;
 use crate::protocol::{Leaderboard, MAX_MESSAGE_BYTES, MyGames};
 use crate::record::record_json;
 use crate::replay::replay_frames;
+use crate::slots::Refused;
 use crate::ws::{HARD_MAX_MESSAGE_BYTES, serve_socket};
 
 /// Read buffer per WebSocket: small, since commands are tens of bytes (a larger frame, up to
@@ -80,14 +84,45 @@ fn api_error(status: StatusCode, error: String) -> Response {
     (status, Json(ApiError { error })).into_response()
 }
 
-async fn upgrade(ws: WebSocketUpgrade, State(hall): State<Arc<Hall>>) -> Response {
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(hall): State<Arc<Hall>>,
+    extensions: Extensions,
+) -> Response {
+    // The peer address is known when served by `Running::serve` (not in a bare router).
+    let address = extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip());
+    let limits = &hall.config.limits;
+    let slot = match hall.slots.admit(
+        address,
+        limits.max_connections,
+        limits.max_connections_per_address,
+    ) {
+        Ok(slot) => slot,
+        Err(Refused::Full) => {
+            return api_error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the hall is full: try again later".to_owned(),
+            );
+        }
+        Err(Refused::AddressFull) => {
+            return api_error(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "at most {} connections from one address",
+                    limits.max_connections_per_address
+                ),
+            );
+        }
+    };
     ws.read_buffer_size(WS_READ_BUFFER)
         // Frames of one batch gather here and leave in one write at the flush.
         .write_buffer_size(WS_WRITE_BUFFER)
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(HARD_MAX_MESSAGE_BYTES.max(MAX_MESSAGE_BYTES))
         .max_frame_size(HARD_MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| serve_socket(socket, hall))
+        .on_upgrade(move |socket| serve_socket(socket, hall, slot))
 }
 
 fn not_found(what: &str) -> Response {

@@ -5,6 +5,7 @@
 //! `docs/protocol.md`. Start it with [`server::start`] and [`server::Running::serve`].
 
 pub mod accounts;
+pub mod answers;
 pub mod config;
 pub mod game;
 pub mod hall;
@@ -16,11 +17,12 @@ pub mod record;
 pub mod replay;
 pub mod room;
 pub mod server;
+pub mod slots;
 pub mod store;
 pub mod time;
 mod ws;
 
-pub use config::{Config, DEFAULT_BROADCAST_DELAY, find_web_dir};
+pub use config::{Config, DEFAULT_BROADCAST_DELAY, Limits, find_web_dir};
 pub use http::app;
 pub use server::{Running, shutdown_signal, start};
 pub use store::Store;

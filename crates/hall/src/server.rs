@@ -61,16 +61,30 @@ impl Running {
     ) -> anyhow::Result<()> {
         let router = app(self.hall.clone());
         let report = tokio::spawn(crate::latency::report());
+        let sweep = tokio::spawn(sweep_answers(self.hall.clone()));
         // Small frames must leave at once: no Nagle delay (it adds tens of ms to acks).
         let listener = self.listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
         });
-        axum::serve(listener, router)
+        // The peer's address, for the cap per address.
+        let service = router.into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(listener, service)
             .with_graceful_shutdown(shutdown)
             .await?;
         report.abort();
+        sweep.abort();
         self.hall.store.close().await;
         Ok(())
+    }
+}
+
+/// Drops answer memories whose resume window has passed, even when no one signs in or
+/// leaves to trigger it (memory comes back after an attack ends).
+async fn sweep_answers(hall: Arc<Hall>) {
+    let mut tick = tokio::time::interval(hall.answers.sweep_interval());
+    loop {
+        tick.tick().await;
+        hall.answers.sweep();
     }
 }
 

@@ -7,7 +7,7 @@ use super::{Answers, Conn, internal, invalid};
 use crate::accounts::{
     Player, check_name, check_password, hash_password, token_well_formed, verify_password,
 };
-use crate::hall::AnswerCache;
+use crate::answers::MAX_CLIENT_BYTES;
 use crate::protocol::{
     Ack, Authed, ErrorCode, Leaderboard, MyGames, Outcome, ProtoError, SignedIn,
 };
@@ -15,6 +15,7 @@ use crate::protocol::{
 impl Conn {
     /// `guest`: a new guest player and its token (P-GUEST).
     pub(super) async fn guest(&mut self, name: String, client: Option<String>) -> Outcome {
+        check_client(client.as_deref())?;
         check_name(&name).map_err(|e| invalid(e.to_string()))?;
         let (player, token) = self
             .hall
@@ -33,6 +34,7 @@ impl Conn {
         password: String,
         client: Option<String>,
     ) -> Outcome {
+        check_client(client.as_deref())?;
         let found = self.hall.store.account(&name).await.map_err(internal)?;
         let Some((player, hash)) = found else {
             return Err(ProtoError::new(
@@ -61,6 +63,7 @@ impl Conn {
 
     /// `auth`: the player of a saved token, and the rooms where it holds a seat.
     pub(super) async fn auth(&mut self, token: String, client: Option<String>) -> Outcome {
+        check_client(client.as_deref())?;
         if !token_well_formed(&token) {
             return Err(ProtoError::new(
                 ErrorCode::BadToken,
@@ -105,12 +108,15 @@ impl Conn {
     /// The connection now speaks for `player`; repeated ids are remembered per player and
     /// `client` string when one is given (protocol.md §2).
     pub(super) fn sign_in(&mut self, player: Player, client: Option<&str>) {
-        if let Some(client) = client.filter(|c| !c.is_empty() && c.len() <= 64) {
-            self.answers = Answers::Shared(self.hall.answer_cache(player.id, client));
+        let hall = self.hall.clone();
+        if let Some(client) = client.filter(|c| !c.is_empty()) {
+            let shared = Answers::Shared(hall.answer_cache(player.id, client));
+            self.answers.replace(&hall, shared);
             self.client = Some(Arc::from(client));
         } else {
             // Another player's memory must not answer for this one.
-            self.answers = Answers::Local(AnswerCache::default());
+            self.answers
+                .replace(&hall, Answers::Local(hall.answers.local()));
             self.client = None;
         }
         self.player = Some(player);
@@ -123,6 +129,7 @@ impl Conn {
         password: String,
         client: Option<String>,
     ) -> Outcome {
+        check_client(client.as_deref())?;
         check_name(&name).map_err(|e| invalid(e.to_string()))?;
         check_password(&password).map_err(|e| invalid(e.to_string()))?;
         if self.hall.store.name_taken(&name).await.map_err(internal)? {
@@ -164,6 +171,17 @@ impl Conn {
         };
         self.sign_in(player.clone(), client.as_deref());
         Ok(signed_in(token, &player))
+    }
+}
+
+/// Refuses a `client` string longer than [`MAX_CLIENT_BYTES`]: it names a memory the hall
+/// keeps, so its size is the hall's to bound.
+fn check_client(client: Option<&str>) -> Result<(), ProtoError> {
+    match client {
+        Some(client) if client.len() > MAX_CLIENT_BYTES => Err(invalid(format!(
+            "client is at most {MAX_CLIENT_BYTES} bytes"
+        ))),
+        _ => Ok(()),
     }
 }
 

@@ -14,13 +14,15 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::accounts::Player;
-use crate::hall::{AnswerCache, Hall};
+use crate::answers::AnswerCache;
+use crate::hall::Hall;
 use crate::outbox::{Out, Outbox};
 use crate::protocol::{
     Ack, Answer, Command, ErrorCode, GameKind, HallCommand, MAX_MESSAGE_BYTES, Outcome, Pong,
     ProtoError, RoomAction, RoomCommand, answer_frame, error_frame, parse_command, welcome_frame,
 };
 use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
+use crate::slots::Slot;
 
 /// Largest frame read at all; bigger ones close the socket with code 1009.
 pub const HARD_MAX_MESSAGE_BYTES: usize = 64 * 1024;
@@ -64,6 +66,13 @@ enum Answers {
 }
 
 impl Answers {
+    /// Lets go of a shared memory (its resume window starts), for `next`.
+    fn replace(&mut self, hall: &Hall, next: Answers) {
+        if let Answers::Shared(old) = std::mem::replace(self, next) {
+            hall.answers.release(old);
+        }
+    }
+
     fn get(&self, id: u64) -> Option<String> {
         match self {
             Answers::Local(cache) => cache.get(id).map(str::to_owned),
@@ -104,16 +113,15 @@ struct Conn {
 /// Serves one upgraded WebSocket until it closes. One task per connection both reads
 /// commands and writes what rooms and the hall queued: no split socket, no second task, and
 /// everything queued while a command ran (its answer, then its events) leaves in one write.
-pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
+pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>, slot: Slot) {
     let (outbox, mut rx) = Outbox::new();
-    hall.count_connection(true);
     outbox.send_text(welcome_frame());
     let mut conn = Conn {
         hall: hall.clone(),
         outbox: outbox.clone(),
         player: None,
         client: None,
-        answers: Answers::Local(AnswerCache::default()),
+        answers: Answers::Local(hall.answers.local()),
         rooms: HashMap::new(),
     };
     let (per_second, burst) = (hall.config.messages_per_second, hall.config.message_burst);
@@ -121,6 +129,13 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
     let mut batch = Vec::with_capacity(16);
     // When the game action whose ack is queued was read (for the latency report).
     let mut acked_since = None;
+    // Liveness: a socket silent for half the idle timeout is pinged; one silent (no pong
+    // either) for the whole of it is closed. One timer per connection, reset only when it
+    // fires, so that reading a command costs no timer work.
+    let idle = hall.config.limits.idle_timeout;
+    let mut heard = Instant::now();
+    let liveness = tokio::time::sleep(idle / 2);
+    tokio::pin!(liveness);
     loop {
         let message = tokio::select! {
             // Output first: a client waiting for an answer is served before it is read again.
@@ -141,8 +156,29 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
                 continue;
             }
             message = socket.recv() => message,
+            () = &mut liveness => {
+                let silent = heard.elapsed();
+                if silent >= idle {
+                    let close = Message::Close(Some(CloseFrame {
+                        code: 1001,
+                        reason: Utf8Bytes::from_static("idle: nothing heard, not even a pong"),
+                    }));
+                    let _ = tokio::time::timeout(Duration::from_secs(5), socket.send(close)).await;
+                    break;
+                }
+                if silent >= idle / 2 {
+                    if socket.send(Message::Ping(Default::default())).await.is_err() {
+                        break;
+                    }
+                    liveness.as_mut().reset(heard + idle);
+                } else {
+                    liveness.as_mut().reset(heard + idle / 2);
+                }
+                continue;
+            }
         };
         let received = Instant::now();
+        heard = received;
         let text = match message {
             Some(Ok(Message::Text(text))) => text,
             Some(Ok(Message::Binary(_))) => {
@@ -191,7 +227,10 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>) {
         room.detach(outbox.id);
     }
     hall.unsubscribe(outbox.id);
-    hall.count_connection(false);
+    conn.answers
+        .replace(&hall, Answers::Local(AnswerCache::new(0)));
+    // The connection's place is given back last, once everything it held is let go.
+    drop(slot);
 }
 
 /// Writes a batch of queued outputs, then flushes once (one socket write for the lot).
@@ -239,6 +278,14 @@ impl Conn {
             self.outbox.send_text(mark_repeat(&frame));
             return false;
         }
+        // Reads change nothing: running them again is harmless, and their answers (long
+        // lists) are the ones not worth keeping.
+        let remember = !matches!(
+            command,
+            Command::Hall(
+                HallCommand::Ping | HallCommand::Leaderboard { .. } | HallCommand::MyGames { .. }
+            )
+        );
         let (frame, action) = match command {
             Command::Room(command) => {
                 let action = command.action.is_game_move();
@@ -255,7 +302,7 @@ impl Conn {
         };
         // An `internal` error changed nothing (a write that failed is undone): the same id
         // sent again runs again instead of getting this error back.
-        if !is_internal_error(&frame) {
+        if remember && !is_internal_error(&frame) {
             self.answers.put(id, frame);
         }
         action

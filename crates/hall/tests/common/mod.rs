@@ -88,6 +88,11 @@ pub fn test_config(database: String) -> Config {
         messages_per_second: 100_000,
         message_burst: 200_000,
         broadcast_delay: hangar_hall::DEFAULT_BROADCAST_DELAY,
+        // Every test client is on loopback: no cap per address unless a test sets one.
+        limits: hangar_hall::Limits {
+            max_connections_per_address: 0,
+            ..hangar_hall::Limits::default()
+        },
     }
 }
 

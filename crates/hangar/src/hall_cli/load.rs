@@ -115,6 +115,8 @@ fn spawn_server(database: Option<&str>) -> anyhow::Result<(String, Server)> {
         .args(["--bot-delay-ms", "0", "--turn-seconds", "120"])
         // A client with no think time is a legitimate flood: let it through.
         .args(["--rate-limit", "100000"])
+        // Every load client comes from loopback: no cap per address.
+        .args(["--max-connections-per-address", "0"])
         .env("HANGAR_LOG", "warn,hangar::latency=debug")
         .env("NO_COLOR", "1")
         // Its warnings and latency reports (`hangar::latency`) show among ours.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 use hangar_hall::record::GameRecord;
-use hangar_hall::{Config, find_web_dir};
+use hangar_hall::{Config, Limits, find_web_dir};
 
 pub use load::{LoadArgs, load};
 
@@ -46,6 +46,26 @@ pub struct ServeArgs {
     /// one: the database writer keeps a core busy of its own).
     #[arg(long, env = "HANGAR_WORKERS", value_parser = clap::value_parser!(u16).range(1..))]
     pub workers: Option<u16>,
+    /// Open WebSocket connections in all; beyond, new ones get HTTP 503 (keep it below the
+    /// file limit so that `/health` and running games keep answering).
+    #[arg(long, env = "HANGAR_MAX_CONNECTIONS", default_value_t = 15_000)]
+    pub max_connections: usize,
+    /// Open WebSocket connections from one IP address; beyond, HTTP 429 (0: no cap, for a
+    /// hall behind a proxy or a load test on loopback).
+    #[arg(long, env = "HANGAR_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 50)]
+    pub max_connections_per_address: usize,
+    /// A WebSocket silent this long (not even answering a ping) is closed, in seconds.
+    #[arg(long, env = "HANGAR_IDLE_TIMEOUT_SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(2..))]
+    pub idle_timeout_seconds: u64,
+    /// Time a client has to send a request's headers, in seconds.
+    #[arg(long, env = "HANGAR_HEADER_TIMEOUT_SECONDS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout_seconds: u64,
+    /// How long the answers of a client are kept for repeated ids after its last connection
+    /// closed, in seconds.
+    #[arg(long, env = "HANGAR_ANSWER_WINDOW_SECONDS", default_value_t = 60)]
+    pub answer_window_seconds: u64,
     /// Log as JSON lines instead of text.
     #[arg(long, env = "HANGAR_LOG_JSON")]
     pub log_json: bool,
@@ -90,6 +110,14 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         messages_per_second: args.rate_limit,
         message_burst: args.rate_limit.saturating_mul(2),
         broadcast_delay: Duration::from_millis(args.broadcast_delay_ms),
+        limits: Limits {
+            max_connections: args.max_connections,
+            max_connections_per_address: args.max_connections_per_address,
+            idle_timeout: Duration::from_secs(args.idle_timeout_seconds),
+            header_timeout: Duration::from_secs(args.header_timeout_seconds),
+            answer_window: Duration::from_secs(args.answer_window_seconds),
+            ..Limits::default()
+        },
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(args.workers.map_or_else(default_workers, usize::from))

@@ -1,0 +1,234 @@
+//! The memory of answers already given, so that a repeated command id runs once
+//! (protocol.md §2), bounded so that no client can make the hall keep memory it chose.
+//!
+//! Each (player, client string) has one [`AnswerCache`]: at most [`REMEMBERED_IDS`] answers
+//! and at most a byte budget. A cache lives while a connection uses it, and after the last
+//! one let it go only for a resume window (long enough to reconnect and send a command
+//! again); then [`AnswerMemory::sweep`] drops it. A player keeps at most
+//! [`CLIENTS_PER_PLAYER`] caches that no connection uses.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use tokio::time::Instant;
+
+/// How many answered command ids are remembered per player and client.
+pub const REMEMBERED_IDS: usize = 32;
+
+/// Default byte budget of one cache: 32 game answers fit many times over, while twenty
+/// large lists do not.
+pub const DEFAULT_ANSWER_BYTES: usize = 64 * 1024;
+
+/// Default resume window: a cache no connection uses is kept this long.
+pub const DEFAULT_ANSWER_WINDOW: Duration = Duration::from_secs(60);
+
+/// Longest `client` string accepted at sign-in, in bytes.
+pub const MAX_CLIENT_BYTES: usize = 64;
+
+/// Caches a player keeps that no connection uses (fresh client strings beyond push out the
+/// oldest of them).
+pub const CLIENTS_PER_PLAYER: usize = 8;
+
+/// Answers already given, by command id, to send again for a repeated id.
+#[derive(Debug)]
+pub struct AnswerCache {
+    /// The very frames that were sent (shared, not copied), oldest first.
+    answers: VecDeque<(u64, Utf8Bytes)>,
+    /// Sum of the frames' lengths.
+    bytes: usize,
+    /// Most bytes kept; the oldest answers are forgotten beyond it.
+    budget: usize,
+    /// When a connection last let go of this cache (or when it was made).
+    released: Instant,
+}
+
+impl AnswerCache {
+    /// An empty cache of at most `budget` bytes.
+    pub fn new(budget: usize) -> Self {
+        AnswerCache {
+            answers: VecDeque::new(),
+            bytes: 0,
+            budget,
+            released: Instant::now(),
+        }
+    }
+
+    /// The answer frame already sent for `id`, if any.
+    pub fn get(&self, id: u64) -> Option<&str> {
+        self.answers
+            .iter()
+            .find(|(known, _)| *known == id)
+            .map(|(_, frame)| frame.as_str())
+    }
+
+    /// Remembers the answer frame of `id`, forgetting the oldest beyond the limits. A frame
+    /// larger than the whole budget is not remembered (the id would run again).
+    pub fn put(&mut self, id: u64, frame: Utf8Bytes) {
+        if frame.len() > self.budget {
+            return;
+        }
+        self.bytes += frame.len();
+        self.answers.push_back((id, frame));
+        while self.answers.len() > REMEMBERED_IDS || self.bytes > self.budget {
+            match self.answers.pop_front() {
+                Some((_, old)) => self.bytes -= old.len(),
+                None => break,
+            }
+        }
+    }
+
+    /// Bytes of the frames kept.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+/// A shared cache and the key it is filed under.
+type Shared = Arc<Mutex<AnswerCache>>;
+
+/// Every (player, client) cache of the hall.
+#[derive(Debug)]
+pub struct AnswerMemory {
+    caches: Mutex<HashMap<(i64, String), Shared>>,
+    budget: usize,
+    window: Duration,
+}
+
+impl AnswerMemory {
+    /// An empty memory: caches of `budget` bytes, kept `window` after their last use.
+    pub fn new(budget: usize, window: Duration) -> Self {
+        AnswerMemory {
+            caches: Mutex::default(),
+            budget,
+            window,
+        }
+    }
+
+    /// A cache kept only by one connection (no client string: ids scoped to it).
+    pub fn local(&self) -> AnswerCache {
+        AnswerCache::new(self.budget)
+    }
+
+    /// The cache of a player's client, created on first use.
+    pub fn cache(&self, player: i64, client: &str) -> Shared {
+        let mut caches = self.caches.lock().expect("caches lock");
+        if let Some(cache) = caches.get(&(player, client.to_owned())) {
+            return cache.clone();
+        }
+        self.sweep_locked(&mut caches);
+        let mut idle: Vec<(Instant, String)> = caches
+            .iter()
+            .filter(|((p, _), cache)| *p == player && Arc::strong_count(cache) == 1)
+            .map(|((_, c), cache)| (cache.lock().expect("cache lock").released, c.clone()))
+            .collect();
+        if idle.len() >= CLIENTS_PER_PLAYER {
+            idle.sort();
+            for (_, client) in &idle[..idle.len() + 1 - CLIENTS_PER_PLAYER] {
+                caches.remove(&(player, client.clone()));
+            }
+        }
+        let cache = Arc::new(Mutex::new(AnswerCache::new(self.budget)));
+        caches.insert((player, client.to_owned()), cache.clone());
+        cache
+    }
+
+    /// A connection lets go of a cache: its resume window starts now.
+    pub fn release(&self, cache: Shared) {
+        cache.lock().expect("cache lock").released = Instant::now();
+        drop(cache);
+        self.sweep();
+    }
+
+    /// Drops the caches no connection uses whose resume window has passed.
+    pub fn sweep(&self) {
+        let mut caches = self.caches.lock().expect("caches lock");
+        self.sweep_locked(&mut caches);
+    }
+
+    fn sweep_locked(&self, caches: &mut HashMap<(i64, String), Shared>) {
+        let window = self.window;
+        caches.retain(|_, cache| {
+            Arc::strong_count(cache) > 1
+                || cache.lock().expect("cache lock").released.elapsed() < window
+        });
+    }
+
+    /// How many caches are kept and their bytes in all.
+    pub fn size(&self) -> (usize, usize) {
+        let caches = self.caches.lock().expect("caches lock");
+        let bytes = caches
+            .values()
+            .map(|cache| cache.lock().expect("cache lock").bytes())
+            .sum();
+        (caches.len(), bytes)
+    }
+
+    /// How often [`AnswerMemory::sweep`] should run: often enough that a cache outlives its
+    /// window by at most about half of it.
+    pub fn sweep_interval(&self) -> Duration {
+        (self.window / 2).clamp(Duration::from_millis(50), Duration::from_secs(30))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(len: usize) -> Utf8Bytes {
+        Utf8Bytes::from("x".repeat(len))
+    }
+
+    #[test]
+    fn the_oldest_answers_go_beyond_the_byte_budget() {
+        let mut cache = AnswerCache::new(1000);
+        for id in 0..10 {
+            cache.put(id, frame(300));
+        }
+        assert!(cache.bytes() <= 1000);
+        assert!(cache.get(9).is_some() && cache.get(7).is_some());
+        assert!(cache.get(6).is_none());
+    }
+
+    #[test]
+    fn a_frame_larger_than_the_budget_is_not_kept() {
+        let mut cache = AnswerCache::new(100);
+        cache.put(1, frame(50));
+        cache.put(2, frame(101));
+        assert!(cache.get(1).is_some());
+        assert!(cache.get(2).is_none());
+    }
+
+    #[test]
+    fn at_most_the_last_ids_are_kept() {
+        let mut cache = AnswerCache::new(usize::MAX);
+        for id in 0..(REMEMBERED_IDS as u64 + 5) {
+            cache.put(id, frame(1));
+        }
+        assert!(cache.get(4).is_none());
+        assert!(cache.get(5).is_some());
+    }
+
+    #[test]
+    fn a_player_keeps_few_unused_client_caches() {
+        let memory = AnswerMemory::new(1000, Duration::from_secs(3600));
+        for n in 0..50 {
+            let cache = memory.cache(7, &format!("c{n}"));
+            memory.release(cache);
+        }
+        assert_eq!(memory.size().0, CLIENTS_PER_PLAYER);
+        let held = memory.cache(8, "kept");
+        for n in 0..50 {
+            memory.release(memory.cache(8, &format!("d{n}")));
+        }
+        assert!(
+            memory
+                .caches
+                .lock()
+                .unwrap()
+                .contains_key(&(8, "kept".to_owned()))
+        );
+        drop(held);
+    }
+}
