@@ -6,131 +6,19 @@
 //! record verifies and replays too, and one with a move changed is refused.
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+mod hall_common;
 
-use futures_util::{SinkExt, StreamExt};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use hall_common::{Server, guest, http_get};
 use hangar_dice::Seed;
 use serde_json::{Value, json};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
-
-/// How long any one awaited message may take: a bound on a hang, not a timing assertion.
-const WAIT: Duration = Duration::from_secs(60);
-
-/// A hall on a port the kernel picked, and the address it reported.
-struct Hall {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for Hall {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `hangar serve` on port 0 and reads the bound address from its first log line, so
-/// no port is chosen free and then raced for.
-fn serve(db: &std::path::Path) -> Hall {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hangar"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--log-json"])
-        .args(["--database", &db.display().to_string()])
-        .args(["--bot-delay-ms", "0", "--rate-limit", "100000"])
-        .env("HANGAR_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the hangar binary starts");
-    let stdout = child.stdout.take().unwrap();
-    let mut lines = BufReader::new(stdout).lines();
-    let addr = loop {
-        let line = lines
-            .next()
-            .expect("the hall logs its address before anything else ends its output")
-            .unwrap();
-        let Ok(log) = serde_json::from_str::<Value>(&line) else {
-            continue;
-        };
-        if let Some(addr) = log["fields"]["addr"].as_str() {
-            break addr.to_owned();
-        }
-    };
-    // Keep reading the log so that the hall never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    Hall { child, addr }
-}
-
-/// A plain HTTP/1.1 GET (the hall answers with a length, and `Connection: close` ends it).
-fn http_get(addr: &str, path: &str) -> (u16, String) {
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, body.to_owned())
-}
-
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    id: u64,
-}
-
-impl Client {
-    async fn read(&mut self) -> Value {
-        loop {
-            let m = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("the hall answers")
-                .unwrap()
-                .unwrap();
-            if let Message::Text(t) = m {
-                return serde_json::from_str(&t).unwrap();
-            }
-        }
-    }
-
-    async fn ok(&mut self, mut command: Value) -> Value {
-        self.id += 1;
-        command["id"] = json!(self.id);
-        self.ws
-            .send(Message::text(command.to_string()))
-            .await
-            .unwrap();
-        loop {
-            let v = self.read().await;
-            if v["id"] == json!(self.id) {
-                assert_eq!(v["type"], "ack", "{command} → {v}");
-                return v["result"].clone();
-            }
-        }
-    }
-
-    async fn event(&mut self, kind: &str) -> Value {
-        loop {
-            let v = self.read().await;
-            if v["type"] == "event" && v["event"]["kind"] == kind {
-                return v["event"].clone();
-            }
-        }
-    }
-}
 
 /// Plays a game of `game` against a random bot with the person's seat on auto-play, and
 /// downloads its record as the hall serves it.
-async fn finished_record(addr: &str, game: &str, options: Value) -> Value {
-    let (ws, _) = connect_async(format!("ws://{addr}/ws")).await.unwrap();
-    let mut c = Client { ws, id: 0 };
-    assert_eq!(c.read().await["type"], "welcome");
-    c.ok(json!({"type": "guest", "name": "ann"})).await;
+async fn finished_record(port: u16, game: &str, options: Value) -> Value {
+    let mut c = guest(port, "ann").await;
     let created = c
         .ok(json!({"type": "create_room", "game": game, "options": options}))
         .await;
@@ -139,16 +27,16 @@ async fn finished_record(addr: &str, game: &str, options: Value) -> Value {
         .await;
     c.ok(json!({"type": "ready", "room": room, "ready": true}))
         .await;
-    c.event("game_started").await;
+    c.wait_for(|v| v["event"]["kind"] == "game_started").await;
     c.ok(json!({"type": "autoplay", "room": room, "on": true}))
         .await;
-    let over = c.event("game_over").await;
-    let id = over["result"]["game_id"]
+    let over = c.wait_for(|v| v["event"]["kind"] == "game_over").await;
+    let id = over["event"]["result"]["game_id"]
         .as_i64()
         .expect("the result names its game");
-    let (status, body) = http_get(addr, &format!("/api/games/{id}"));
+    let (status, body) = http_get(port, &format!("/api/games/{id}")).await;
     assert_eq!(status, 200, "{body}");
-    serde_json::from_str(&body).unwrap()
+    body
 }
 
 /// Runs `hangar <command>` on `record` written to a file; returns (success, stdout, stderr).
@@ -181,8 +69,9 @@ fn first_roll(record: &Value) -> (usize, u64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_fair_dice_verify_and_p_record_replay_on_a_served_record() {
     let dir = tempfile::tempdir().unwrap();
-    let hall = serve(&dir.path().join("records.db"));
-    let record = finished_record(&hall.addr, "flight", json!({"seats": 2, "planes": 2})).await;
+    let db = dir.path().join("records.db");
+    let hall = Server::start(&db.display().to_string(), &[]).await;
+    let record = finished_record(hall.port, "flight", json!({"seats": 2, "planes": 2})).await;
     assert_eq!(record["format"], "hangar-record/1");
     let actions = record["actions"].as_array().unwrap();
     let rolls = actions.iter().filter(|a| a["roll"].is_u64()).count();
@@ -284,8 +173,9 @@ async fn p_fair_dice_verify_and_p_record_replay_on_a_served_record() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_record_jungle_verify_and_replay() {
     let dir = tempfile::tempdir().unwrap();
-    let hall = serve(&dir.path().join("records.db"));
-    let record = finished_record(&hall.addr, "jungle", json!({})).await;
+    let db = dir.path().join("records.db");
+    let hall = Server::start(&db.display().to_string(), &[]).await;
+    let record = finished_record(hall.port, "jungle", json!({})).await;
     let actions = record["actions"].as_array().unwrap();
     let (ok, out, err) = run("verify", &record);
     assert!(ok, "{out}{err}");
