@@ -1,4 +1,4 @@
-// Everyone can play (issue 21): axe-core finds no serious or critical violation on the hall, a
+// Everyone can play: axe-core finds no serious or critical violation on the hall, a
 // flight room, a running flight game and a running Jungle game, in English and Chinese; a
 // keyboard-only player reaches the movable planes with Tab, hears their names and moves one
 // with Enter; the game log is a live region.
@@ -44,7 +44,7 @@ test('axe-core: the hall, a flight room with a ready bot, a flight game and a Ju
   await axeBothLanguages(page, 'the hall');
   await createRoom(page, 'flight', { seats: 2, turn_seconds: 60 });
   await fillWithBots(page, 'heuristic');
-  // The red seat's label and the bot's green ready mark are on screen (issue 21 §8 contrast).
+  // The red seat's label and the bot's green ready mark are on screen (contrast).
   await page.locator('.seat-card.c-red .seat-colour').waitFor();
   await page.locator('.seat-ready.yes').first().waitFor();
   await axeBothLanguages(page, 'a flight room');

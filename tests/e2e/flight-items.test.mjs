@@ -63,7 +63,7 @@ test('F-ITEM-USE/F-WEATHER: items and weather on the board, an item used by clic
       assert.ok(items <= 2, `${items} items on the board (at most two)`);
       const item = page.locator('.item-btn:not([disabled])').first();
       if (what === 'roll' && (await item.count())) {
-        // The button says what the item does (issue 21: the 🎁 Booster had no tooltip).
+        // The button says what the item does (the 🎁 Booster too).
         const kind = await item.getAttribute('data-item');
         assert.match(await item.getAttribute('title'), kind === 'booster' ? /twice the roll/ : /this roll is a 6/);
         await item.click();

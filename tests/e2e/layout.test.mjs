@@ -1,4 +1,4 @@
-// The page fits the screens people play on (issue 21): the whole flight board and the die in a
+// The page fits the screens people play on: the whole flight board and the die in a
 // 1280×800 laptop window and in a 390×844 phone, the replay controls under the board in view,
 // the join-by-code box usable on a phone, planes big enough to tap, and a die that starts each
 // turn blank instead of showing the previous player's roll.

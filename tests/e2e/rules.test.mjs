@@ -1,4 +1,4 @@
-// How to play (issue 21): each game's rules and every room option explained in Chinese and
+// How to play: each game's rules and every room option explained in Chinese and
 // English, reachable from the hall and from the room; the create-room form explains each option
 // where it is chosen; Jungle pieces show their rank (J-PIECES, J-RANK).
 import { test, before, after } from 'node:test';
@@ -25,7 +25,7 @@ test('the hall explains both games and every option, in English and in Chinese',
   await flight.locator('summary').click();
   const text = await flight.textContent();
   assert.match(text, /How to play/);
-  // The options a newcomer asked about (issue 21 §3): three sixes, stacks, the finish variants.
+  // The options a newcomer asked about: three sixes, stacks, the finish variants.
   for (const re of [/Three sixes in a row.*third 6/s, /Stacks.*Block: an enemy stack/s, /Exact, bounce back: the extra pips walk back/, /Booster: .*twice the roll/, /storm/i, /tailwind/i]) {
     assert.match(text, re);
   }

@@ -180,7 +180,7 @@ const DICT = {
     item_six_die: '6 点骰', item_booster: '动力装置',
     use_item: '使用道具',
     sound: '音效',
-    // Names read out by screen readers (issue 21, accessibility).
+    // Names read out by screen readers.
     flight_board_label: '飞行棋棋盘',
     jungle_board_label: '斗兽棋棋盘',
     game_log_label: '对局记录',
@@ -371,7 +371,7 @@ const DICT = {
     item_six_die: 'Six die', item_booster: 'Booster',
     use_item: 'Use item',
     sound: 'Sound',
-    // Names read out by screen readers (issue 21, accessibility).
+    // Names read out by screen readers.
     flight_board_label: 'Aeroplane Chess board',
     jungle_board_label: 'Jungle board',
     game_log_label: 'Game log',

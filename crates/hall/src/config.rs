@@ -37,8 +37,8 @@ pub struct Config {
     pub limits: Limits,
 }
 
-/// Bounds on what one client may cost the hall: memory, connections, time (issue 19,
-/// docs/security.md lists each with its flag).
+/// Bounds on what one client may cost the hall: memory, connections, time
+/// (docs/security.md lists each with its flag).
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Bytes of answers remembered per (player, client string) for repeated ids.

@@ -1,6 +1,6 @@
 //! Admission of WebSocket connections: a global cap (HTTP 503 beyond, well below the file
 //! limit so that `/health` and running games keep answering) and a cap per IP address
-//! (HTTP 429 beyond), so that one client cannot take every socket (issue 19 item 4).
+//! (HTTP 429 beyond), so that one client cannot take every socket.
 
 use std::collections::HashMap;
 use std::net::IpAddr;

@@ -1,4 +1,4 @@
-//! Faults of storage and connections leave every game exactly as stored (issue 18, P-DURABLE):
+//! Faults of storage and connections leave every game exactly as stored (P-DURABLE):
 //! real server, real database file, real sockets.
 #![allow(clippy::unwrap_used)] // tests fail loudly
 

@@ -1,4 +1,4 @@
-//! A member that cannot keep up is disconnected, not forgotten (issue 18, P-DISCONNECT): its
+//! A member that cannot keep up is disconnected, not forgotten (P-DISCONNECT): its
 //! seat is held for the reconnection grace with auto-play, then freed, and the room closes
 //! once everyone has gone. Its own test binary: it shrinks every outbox of the process.
 #![allow(clippy::unwrap_used)] // tests fail loudly

@@ -140,7 +140,7 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>, slot: Slot) {
         let message = tokio::select! {
             // Output first: a client waiting for an answer is served before it is read again.
             biased;
-            // A client too slow to take what it is sent is cut off (issue 18).
+            // A client too slow to take what it is sent is cut off.
             () = outbox.overflowed() => break,
             _ = rx.recv_many(&mut batch, 64) => {
                 let written = tokio::select! {
