@@ -32,6 +32,16 @@ async function sameBoard(a, b) {
   return null;
 }
 
+// Exactly one of the two pages says it is its turn (polling, as `sameBoard`).
+async function sameTurn(a, b) {
+  const mine = (p) => p.evaluate(() => !!document.querySelector('.flight-view.my-turn'));
+  for (let i = 0; i < 100; i += 1) {
+    if ((await mine(a)) !== (await mine(b))) return;
+    await a.waitForTimeout(200);
+  }
+  assert.fail('the two pages do not agree whose turn it is');
+}
+
 test('P-SEATS/P-SPECTATE/P-DISCONNECT: two players see each other\'s moves; a reload resumes the game', { timeout: 600000 }, async () => {
   const ana = await newPage(browser, { anim: 20 });
   const bo = await newPage(browser, { anim: 20, viewport: { width: 390, height: 844 } }); // a phone
@@ -92,8 +102,13 @@ test('P-SEATS/P-SPECTATE/P-DISCONNECT: two players see each other\'s moves; a re
   }
   assert.ok(after >= 4, `${after} decisions after the reload`);
   await sameBoard(ana, bo);
-  // A dropped connection (not a reload) resumes from the last version.
+  // A dropped connection (not a reload) resumes from the last version. While Bo is away his
+  // turns are auto-played (P-DISCONNECT), so the picture he had is not played on: both pages
+  // first show the same game again, the same board and the same seat on turn.
   await bo.evaluate(() => window.hangar.conn.drop());
+  await bo.waitForFunction(() => !document.body.classList.contains('offline'), null, { timeout: 20000 });
+  await sameBoard(ana, bo);
+  await sameTurn(ana, bo);
   await step([ana, bo]);
   await step([ana, bo]);
   await sameBoard(ana, bo);
