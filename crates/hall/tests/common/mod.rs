@@ -377,31 +377,9 @@ impl Client {
 /// Plays this client's flight seat until the game is over; returns the `game_over` result.
 /// Acts on each `turn` event for its seat: rolls, or moves the first listed plane.
 pub async fn play_flight(client: &mut Client) -> Value {
-    let room = client.room.clone().unwrap();
-    let me = client.seat.unwrap();
-    let mut moves: Vec<Value> = Vec::new();
-    loop {
-        let v = client.next().await;
-        if v["type"] != "event" {
-            continue;
-        }
-        let event = &v["event"];
-        match event["kind"].as_str().unwrap_or_default() {
-            "game_over" => return event["result"].clone(),
-            "rolled" => moves = event["moves"].as_array().cloned().unwrap_or_default(),
-            "turn" if event["seat"] == json!(me) => {
-                let command = if event["need"] == "roll" {
-                    json!({"type": "roll", "room": room})
-                } else {
-                    let plane = moves[0]["plane"].clone();
-                    json!({"type": "move", "room": room, "plane": plane})
-                };
-                let answer = client.call(command.clone()).await;
-                assert_eq!(answer["type"], "ack", "{command} → {answer}");
-            }
-            _ => {}
-        }
-    }
+    play_flight_seat(client, |_| false)
+        .await
+        .expect_err("a seat that never stops plays to the end")
 }
 
 /// Plays this client's jungle seat with `pick` choosing among the legal moves, until the game
@@ -437,6 +415,17 @@ pub async fn play_jungle(client: &mut Client, pick: impl Fn(&[Value]) -> usize) 
 /// turn to roll and `stop` holds for the game view; returns that view without acting on it.
 /// The game waits for this seat meanwhile, so the view is still current when the caller acts.
 pub async fn play_flight_until(client: &mut Client, stop: impl Fn(&Value) -> bool) -> Value {
+    play_flight_seat(client, stop)
+        .await
+        .unwrap_or_else(|result| panic!("the game ended before the awaited view: {result}"))
+}
+
+/// The one flight seat player of [`play_flight`] and [`play_flight_until`]: `Ok(view)` when it
+/// is this seat's turn to roll and `stop` holds, `Err(result)` when the game is over first.
+async fn play_flight_seat(
+    client: &mut Client,
+    stop: impl Fn(&Value) -> bool,
+) -> Result<Value, Value> {
     let room = client.room.clone().unwrap();
     let me = client.seat.unwrap();
     let mut view = Value::Null;
@@ -451,12 +440,12 @@ pub async fn play_flight_until(client: &mut Client, stop: impl Fn(&Value) -> boo
             view = event["game"].clone();
         }
         match event["kind"].as_str().unwrap_or_default() {
-            "game_over" => panic!("the game ended before the awaited view: {view}"),
+            "game_over" => return Err(event["result"].clone()),
             "rolled" => moves = event["moves"].as_array().cloned().unwrap_or_default(),
             "turn" if event["seat"] == json!(me) => {
                 let command = if event["need"] == "roll" {
                     if view["to_move"] == json!(me) && stop(&view) {
-                        return view;
+                        return Ok(view);
                     }
                     json!({"type": "roll", "room": room})
                 } else {
