@@ -23,9 +23,15 @@ export async function launch() {
   });
 }
 
-/** A new browser context + page; `anim` speeds the client's animations up. */
-export async function newPage(browser, { locale = 'en-US', viewport = { width: 1280, height: 900 }, anim = 12 } = {}) {
+/**
+ * A new browser context + page; `anim` speeds the client's animations up; `prepare(context)`
+ * runs before the page opens (a WebSocket route, say).
+ */
+export async function newPage(browser, {
+  locale = 'en-US', viewport = { width: 1280, height: 900 }, anim = 12, prepare = null,
+} = {}) {
   const context = await browser.newContext({ locale, viewport });
+  if (prepare) await prepare(context);
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));

@@ -46,9 +46,10 @@ export class Connection {
     return () => this.handlers.delete(fn);
   }
 
-  /** Listen to connection status changes: 'connecting' | 'open' | 'closed'. */
+  /** Listen to connection status changes: 'connecting' | 'open' | 'closed'; returns the way to stop. */
   onStatus(fn) {
     this.statusHandlers.add(fn);
+    return () => this.statusHandlers.delete(fn);
   }
 
   setStatus(status) {

@@ -131,7 +131,15 @@ export class RoomView {
     this.queue = Promise.resolve();
     this.pendingEvents = 0;
     this.el = h('div', { class: 'room', 'data-room': code });
+    // The version the page must have seen before it offers a decision: the room's version when
+    // it answered the last join (docs/protocol.md §5, resume). Null while the socket is down.
+    this.syncedTo = -1;
     this.unlisten = app.conn.on((msg) => this.onMessage(msg));
+    this.unlistenStatus = app.conn.onStatus((status) => {
+      if (status === 'open' || this.syncedTo === null) return;
+      this.syncedTo = null;
+      this.refreshHands();
+    });
     this.ticker = setInterval(() => this.tick(), 250);
     this.fair = new FairDicePanel();
   }
@@ -148,6 +156,7 @@ export class RoomView {
   destroy() {
     clearInterval(this.ticker);
     this.unlisten();
+    this.unlistenStatus();
     this.gameView?.destroy?.();
   }
 
@@ -168,6 +177,10 @@ export class RoomView {
       } else {
         const res = await this.app.conn.send('join_room', { room: this.code, ...since }, { priority: resume });
         this.mySeatHint = res.seat;
+        this.syncedTo = res.v;
+        // Nothing was missed: the picture is current now (otherwise the last missed event
+        // offers the decision when it is drawn).
+        if (this.v >= res.v) this.refreshHands();
       }
     } catch (err) {
       if (err.code === 'no_seat' || err.code === 'already_playing' || err.code === 'seat_taken') {
@@ -192,6 +205,21 @@ export class RoomView {
       },
     }, h('h2', {}, t('room'), ' ', this.code), h('p', {}, t('guest_title')), nick,
     h('button', { class: 'btn btn-primary', type: 'submit' }, t('play_as_guest'))));
+  }
+
+  /**
+   * Whether the page shows the room as it is: connected, caught up with the version the last
+   * join named, and no further events waiting to be drawn (the one being drawn counts itself).
+   * The die and the pieces are offered only then: a decision taken on a picture that is behind
+   * the game would be refused, or worse, be taken for a different turn.
+   */
+  current() {
+    return this.syncedTo !== null && this.v >= this.syncedTo && this.pendingEvents <= 1;
+  }
+
+  /** Draw the game's controls again after `current()` may have changed. */
+  refreshHands() {
+    if (this.state?.game && this.gameView) this.gameView.update(this.state, this.mySeat());
   }
 
   /** This player's seat index, or null when watching. */

@@ -681,12 +681,19 @@ async fn resume_from_a_version_sends_only_the_missed_events() {
         .ok(json!({"type": "join_room", "room": code, "since": seen}))
         .await;
     assert_eq!(joined["resumed"], true);
+    let current = joined["v"].as_u64().unwrap();
+    assert!(current > seen, "the room went on while b was away");
     let first = b.wait_for(|v| v["type"] == "event").await;
     assert_eq!(
         first["v"].as_u64().unwrap(),
         seen + 1,
         "the first missed event comes first"
     );
+    // The missed events reach the version the answer named (the last is `back`).
+    let last = b
+        .wait_for(|v| v["type"] == "event" && v["v"] == current)
+        .await;
+    assert_eq!(last["event"]["kind"], "autoplay");
     assert!(b.inbox.iter().all(|v| v["type"] != "snapshot"));
     // Too old a version (or a future one) gets a snapshot instead.
     let mut c = hall.client().await;

@@ -61,7 +61,7 @@ export class FlightView {
     // player had already rolled (the log keeps it).
     this.die.show(g.need === 'move' ? g.die ?? this.lastRoll ?? null : this.lastRoll ?? null);
     // On auto-play the bot acts for this player (P-AUTOPLAY): no die or planes to click.
-    const hands = this.myTurn() && !this.onAutoplay() && !this.busy;
+    const hands = this.canAct();
     const canRoll = hands && g.need === 'roll';
     const canMove = hands && g.need === 'move';
     this.die.setEnabled(canRoll);
@@ -77,6 +77,11 @@ export class FlightView {
 
   seatName(seat) {
     return seatName(this.room, seat);
+  }
+
+  /** Whether this player may roll or move now, on a picture that is current. */
+  canAct() {
+    return this.myTurn() && !this.onAutoplay() && !this.busy && this.room.current();
   }
 
   /** Whether auto-play plays for this player now. */
@@ -215,7 +220,7 @@ export class FlightView {
   }
 
   async roll() {
-    if (!this.myTurn() || this.onAutoplay() || this.state.game.need !== 'roll' || this.busy) return;
+    if (!this.canAct() || this.state.game.need !== 'roll') return;
     this.die.setEnabled(false);
     this.die.spin();
     const res = await this.room.cmd('roll');
@@ -226,7 +231,7 @@ export class FlightView {
   }
 
   async move(plane) {
-    if (!this.myTurn() || this.onAutoplay() || this.state.game.need !== 'move' || this.busy) return;
+    if (!this.canAct() || this.state.game.need !== 'move') return;
     this.board.clearHighlight();
     await this.room.cmd('move', { plane });
   }

@@ -60,7 +60,8 @@ export class JungleView {
     this.board.render(g.fen, g.last);
     this.board.svg.dataset.plies = g.plies ?? 0;
     this.board.svg.dataset.fen = g.fen;
-    this.board.setMoves(g.moves, this.canMove(), (mv) => this.play(mv));
+    // Pieces are offered only on a current picture (room.js `current`).
+    this.board.setMoves(g.moves, this.canMove() && this.room.current(), (mv) => this.play(mv));
     this.el.classList.toggle('my-turn', this.canMove());
     this.dock.classList.toggle('my-turn', this.canMove());
     const side = g.to_move === 0 ? 'red' : 'yellow';
@@ -135,7 +136,7 @@ export class JungleView {
   }
 
   async play(move) {
-    if (!this.canMove()) return;
+    if (!this.canMove() || !this.room.current()) return;
     await this.room.cmd('move', { move });
   }
 }

@@ -184,6 +184,10 @@ pub struct Joined {
     /// Whether the missed events follow (a `since` that the room could serve) rather than a
     /// snapshot.
     pub resumed: bool,
+    /// The room's version when answered. The snapshot or missed events that follow the answer
+    /// reach it; a client offers its player a decision only once it has seen this version (a
+    /// picture from before a reconnection is not played on).
+    pub v: u64,
 }
 
 /// The result of a quick match that found a waiting room.

@@ -85,6 +85,7 @@ impl Room {
             room: self.code.clone(),
             seat,
             resumed,
+            v: self.version,
         })
     }
 
