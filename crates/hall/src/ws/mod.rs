@@ -3,6 +3,7 @@
 //! writes queued frames in batches.
 
 mod identity;
+mod players;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -283,7 +284,10 @@ impl Conn {
         let remember = !matches!(
             command,
             Command::Hall(
-                HallCommand::Ping | HallCommand::Leaderboard { .. } | HallCommand::MyGames { .. }
+                HallCommand::Ping
+                    | HallCommand::Leaderboard { .. }
+                    | HallCommand::MyGames { .. }
+                    | HallCommand::Profile { .. }
             )
         );
         let (frame, action) = match command {
@@ -336,7 +340,7 @@ impl Conn {
                         options,
                     },
                 ) {
-                    Ok(handle) => self.enter_room(id, handle, player).await,
+                    Ok(handle) => self.enter_room(id, handle, player, Order::Enter).await,
                     Err(e) => Err(e).into(),
                 }
             }
@@ -357,7 +361,13 @@ impl Conn {
                 client,
             } => self.login(name, password, client).await.into(),
             HallCommand::Auth { token, client } => self.auth(token, client).await.into(),
-            HallCommand::Leaderboard { limit } => self.leaderboard(limit).await.into(),
+            HallCommand::Leaderboard {
+                game,
+                by,
+                offset,
+                limit,
+            } => self.leaderboard(game, by, offset, limit).await.into(),
+            HallCommand::Profile { player_id } => self.profile(player_id).await.into(),
             HallCommand::MyGames { limit } => self.my_games(limit).await.into(),
             HallCommand::HallUnsubscribe => {
                 self.hall.unsubscribe(self.outbox.id);
@@ -387,8 +397,14 @@ impl Conn {
     }
 
     /// Sits the player in a room it created or quick match opened; the room answers.
-    async fn enter_room(&mut self, id: u64, handle: RoomHandle, player: Player) -> Reply {
-        let request = self.request(id, Some(player), Order::Enter);
+    async fn enter_room(
+        &mut self,
+        id: u64,
+        handle: RoomHandle,
+        player: Player,
+        order: Order,
+    ) -> Reply {
+        let request = self.request(id, Some(player), order);
         match handle.command(request).await {
             Ok(answered) => {
                 self.rooms.insert(handle.code().to_owned(), handle);
@@ -427,7 +443,7 @@ impl Conn {
                 options: Value::Null,
             },
         ) {
-            Ok(handle) => self.enter_room(id, handle, player).await,
+            Ok(handle) => self.enter_room(id, handle, player, Order::QuickOpen).await,
             Err(e) => Err(e).into(),
         }
     }
