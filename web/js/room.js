@@ -9,6 +9,7 @@ import { FlightView } from './flight/view.js';
 import { JungleView } from './jungle/view.js';
 import { FairDicePanel } from './fairdice.js';
 import { RulesPanel } from './rules.js';
+import { botName, playerLink, ratingText } from './games.js';
 
 const FLIGHT_COLOURS = ['red', 'yellow', 'blue', 'green'];
 
@@ -117,6 +118,8 @@ export function applyEvent(state, ev) {
     default:
       break;
   }
+  // The next game is practice while a bot sits (P-PRACTICE); a running game keeps what it was.
+  if (state.status === 'waiting' && state.seats) state.practice = state.seats.some((x) => !!x.bot);
   return state;
 }
 
@@ -324,6 +327,8 @@ export class RoomView {
       opts.preset ? h('span', { class: 'chip' }, t(`preset_${opts.preset}`)) : null,
       opts.stake ? h('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
       h('span', { class: 'chip' }, `⏱ ${opts.turn_seconds || 20}s`),
+      // P-PRACTICE: said before the game starts, not discovered in the result.
+      st.practice ? h('span', { class: 'chip chip-practice', id: 'practice-chip', title: t('practice_note') }, t('practice')) : null,
       this.mySeat() === null ? h('span', { class: 'chip chip-watch' }, '👁 ', t('spectating')) : null,
       h('span', { class: 'chip', id: 'spectator-count' }, t('spectators', { n: st.spectators || 0 })));
   }
@@ -480,26 +485,59 @@ export class RoomView {
     list.scrollTop = list.scrollHeight;
   }
 
+  /** The result dialog: a headline for this player, everyone's rank, planes home, captures,
+   * score and rating changes, and Play again / Replay / Back to hall (P-REMATCH). */
   showResult() {
     const r = this.state.result;
     if (!r || this.el.querySelector('.result-overlay')) return;
     const me = this.app.player?.id;
+    const flight = this.state.game_kind === 'flight';
     const rows = [...r.players].sort((a, b) => a.rank - b.rank);
-    const overlay = h('div', { class: 'result-overlay', role: 'dialog', 'aria-modal': 'true', id: 'result' },
+    const mine = r.players.find((p) => p.player_id && p.player_id === me);
+    let headline = t('game_over');
+    if (mine) {
+      const drawn = r.players.every((p) => p.rank === 1);
+      if (drawn) headline = t('headline_draw');
+      else if (mine.rank === 1) headline = t('headline_win');
+      else if (r.players.length > 2) headline = t('headline_place', { n: mine.rank });
+      else headline = t('headline_loss');
+    }
+    const name = (p) => (p.player_id ? playerLink(p.name, p.player_id) : botName(p.name.replace(/^bot:/, '')));
+    const rating = (p) => {
+      if (!p.rating) return '—';
+      const change = p.rating.after.rating - p.rating.before;
+      const shown = (v) => (flight ? v.toFixed(1) : Math.round(v));
+      return `${ratingText(this.state.game_kind, p.rating.after)} (${change >= 0 ? '+' : '−'}${shown(Math.abs(change))})`;
+    };
+    const again = this.mySeat() !== null ? h('button', {
+      class: 'btn btn-primary', type: 'button', id: 'play-again',
+      onclick: async () => {
+        overlay.remove();
+        await this.cmd('ready', { ready: true });
+      },
+    }, '↻ ', t('play_again')) : null;
+    const overlay = h('div', { class: 'result-overlay', role: 'dialog', 'aria-modal': 'true', id: 'result', 'aria-labelledby': 'result-headline' },
       h('div', { class: 'result-card card' },
-        h('h2', {}, '🏁 ', t('game_over')),
+        h('h2', { id: 'result-headline' }, mine?.rank === 1 ? '🏆 ' : '🏁 ', headline),
         h('p', { class: 'result-reason' }, t(`reason_${r.reason}`)),
+        r.practice ? h('p', { class: 'result-practice' }, t('practice_note')) : null,
         h('table', { class: 'result-table' },
-          h('thead', {}, h('tr', {}, h('th', {}, t('rank')), h('th', {}, t('player')), this.state.game_kind === 'flight' ? h('th', {}, '✈') : null, h('th', {}, t('delta')))),
+          h('thead', {}, h('tr', {}, h('th', {}, t('rank')), h('th', {}, t('player')),
+            flight ? h('th', {}, t('planes_home')) : null,
+            flight ? h('th', {}, t('captures_label')) : null,
+            h('th', {}, t('delta')), h('th', {}, t('rating')))),
           h('tbody', {}, rows.map((p) => h('tr', { class: p.player_id && p.player_id === me ? 'me-row' : '' },
             h('td', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
-            h('td', {}, h('span', { class: `dot c-${this.state.seats[p.seat]?.colour || ''}` }), p.name),
-            this.state.game_kind === 'flight' ? h('td', {}, `${p.finished ?? 0}`, p.captures ? ` · 💥${p.captures}` : '') : null,
-            h('td', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
+            h('td', {}, h('span', { class: `dot c-${this.state.seats[p.seat]?.colour || ''}` }), name(p)),
+            flight ? h('td', {}, `${p.finished ?? 0}`) : null,
+            flight ? h('td', {}, `${p.captures ?? 0}`) : null,
+            h('td', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta),
+            h('td', { class: 'result-rating' }, rating(p)))))),
         h('div', { class: 'row' },
-          r.game_id ? h('a', { class: 'btn btn-primary', href: `#/replay/${r.game_id}`, id: 'view-replay' }, '▶ ', t('view_replay')) : null,
+          again,
+          r.game_id ? h('a', { class: 'btn', href: `#/replay/${r.game_id}`, id: 'view-replay' }, '▶ ', t('view_replay')) : null,
           h('a', { class: 'btn', href: '#/' }, t('back_to_hall')),
-          h('button', { class: 'btn btn-ghost', type: 'button', onclick: () => overlay.remove() }, '✕'))));
+          h('button', { class: 'btn btn-ghost', type: 'button', 'aria-label': t('close'), onclick: () => overlay.remove() }, '✕'))));
     this.el.append(overlay);
   }
 
