@@ -11,8 +11,6 @@ import { FairDicePanel } from './fairdice.js';
 import { RulesPanel } from './rules.js';
 import { botName, playerLink, ratingText } from './games.js';
 
-const FLIGHT_COLOURS = ['red', 'yellow', 'blue', 'green'];
-
 /**
  * Bring a game view to one shape: planes in the hangar are `null` (the engine may write -1).
  */
@@ -272,6 +270,8 @@ export class RoomView {
     if (ev.kind === 'game_started') {
       this.el.querySelector('.result-overlay')?.remove();
       this.render();
+      const colour = this.myColour();
+      if (colour) toast(t('you_are', { colour: t(colour) }));
       return;
     }
     if (ev.kind === 'game_over') {
@@ -330,7 +330,23 @@ export class RoomView {
       // P-PRACTICE: said before the game starts, not discovered in the result.
       st.practice ? h('span', { class: 'chip chip-practice', id: 'practice-chip', title: t('practice_note') }, t('practice')) : null,
       this.mySeat() === null ? h('span', { class: 'chip chip-watch' }, '👁 ', t('spectating')) : null,
+      this.myColourChip(),
       h('span', { class: 'chip', id: 'spectator-count' }, t('spectators', { n: st.spectators || 0 })));
+  }
+
+  /** This player's colour in the running game, if any ("red", "blue"…). */
+  myColour() {
+    const seat = this.mySeat();
+    if (seat === null || this.state?.status !== 'playing') return null;
+    return this.state.game?.colours?.[seat] ?? this.state.seats[seat]?.colour ?? null;
+  }
+
+  /** "You are blue" in the header while a game runs; the board marks the player's pieces. */
+  myColourChip() {
+    const colour = this.myColour();
+    if (colour) this.el.dataset.myColour = colour;
+    else delete this.el.dataset.myColour;
+    return colour ? h('span', { class: `chip chip-colour c-${colour}`, id: 'my-colour' }, h('span', { class: `dot c-${colour}` }), t('you_are', { colour: t(colour) })) : null;
   }
 
   renderMain() {
@@ -364,7 +380,8 @@ export class RoomView {
     // hall's other searchers, strongest first.
     const botLevels = flight ? ['heuristic', 'hard', 'random'] : ['alphabeta', 'hard', 'easy', 'greedy', 'random'];
     const cards = st.seats.map((seat, i) => {
-      const colour = flight ? FLIGHT_COLOURS[i] : (i === 0 ? 'red' : 'yellow');
+      // Flight colours are drawn when the game starts (F-PLAYERS): a seat has none before.
+      const colour = flight ? null : (i === 0 ? 'red' : 'yellow');
       const filled = seat.player || seat.bot;
       let body;
       if (seat.player) {
@@ -392,8 +409,8 @@ export class RoomView {
             }, '🤖 ', t('add_bot'))] : null),
         ];
       }
-      return h('div', { class: `seat-card c-${colour} ${filled ? 'filled' : ''} ${i === me ? 'mine' : ''}`, 'data-seat': i },
-        h('div', { class: 'seat-colour' }, flight ? t(colour) : (i === 0 ? t('red') : t('yellow'))), body);
+      return h('div', { class: `seat-card ${colour ? `c-${colour}` : 'c-none'} ${filled ? 'filled' : ''} ${i === me ? 'mine' : ''}`, 'data-seat': i },
+        h('div', { class: 'seat-colour' }, colour ? t(colour) : t('seat_n', { n: i + 1 })), body);
     });
     const mine = me !== null ? st.seats[me] : null;
     const last = st.result;
