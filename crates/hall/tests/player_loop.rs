@@ -284,3 +284,48 @@ async fn p_quick_match_two_people_play_each_other_when_they_meet_in_time() {
     assert_eq!(seen["state"]["practice"], false);
     hall.stop().await;
 }
+
+/// A finished jungle game between two new guests in which `loser` resigns.
+async fn decided(winner: &mut Client, loser: &mut Client) {
+    let code = winner.create("jungle", json!({})).await;
+    loser.join(&code).await;
+    start_again(winner, loser).await;
+    resign(loser, winner, &code).await;
+    for client in [winner, loser] {
+        client.ok(json!({"type": "leave_room", "room": code})).await;
+        client.clear();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_quick_match_prefers_the_room_whose_players_ratings_are_closest() {
+    let hall = TestHall::start().await;
+    let (mut strong, mut weak, mut other) = (
+        hall.guest("strong").await,
+        hall.guest("weak").await,
+        hall.guest("other").await,
+    );
+    let mut low = hall.guest("low").await;
+    // strong ≈ 1662 (one win); weak lower still (two losses); low ≈ 1400 (one loss).
+    decided(&mut strong, &mut weak).await;
+    decided(&mut other, &mut weak).await;
+    decided(&mut other, &mut low).await;
+    // Two waiting rooms, one seat taken in each: as full as each other.
+    let high_room = strong.create("jungle", json!({})).await;
+    let low_room = weak.create("jungle", json!({})).await;
+    // low is nearer weak than strong, a newcomer nearer strong: the two land in different
+    // rooms, which the order by code alone never gives (both would take the same room).
+    let matched = low
+        .ok(json!({"type": "quick_match", "game": "jungle"}))
+        .await;
+    assert_eq!(matched["room"], low_room.as_str());
+    low.ok(json!({"type": "leave_room", "room": low_room}))
+        .await;
+    // A newcomer (1500) is nearer strong (≈1662) than weak (below 1338).
+    let mut new = hall.guest("new").await;
+    let matched = new
+        .ok(json!({"type": "quick_match", "game": "jungle"}))
+        .await;
+    assert_eq!(matched["room"], high_room.as_str());
+    hall.stop().await;
+}

@@ -441,6 +441,7 @@ impl Room {
             summary,
             self.seats.len() - taken,
             taken,
+            self.seats.iter().filter_map(Seat::player_id).collect(),
         );
     }
 }

@@ -2,9 +2,11 @@
 //! player's current rating of the game is read, the new ones computed (`crate::rating`), and
 //! both the rating and a line of its history are written.
 
+use std::collections::HashMap;
+
 use sqlx::{AnyConnection, Row};
 
-use super::ScoreLine;
+use super::{ScoreLine, Store, StoreError};
 use crate::protocol::GameKind;
 use crate::rating::{Skill, Standing, rate};
 use crate::time::now_ms;
@@ -86,4 +88,30 @@ pub(super) fn skill_from_row(row: &sqlx::any::AnyRow) -> Result<Skill, sqlx::Err
         volatility: row.try_get("volatility")?,
         games: row.try_get("games")?,
     })
+}
+
+impl Store {
+    /// The ratings of `game` of these players; players without one are left out.
+    pub async fn ratings_of(
+        &self,
+        game: GameKind,
+        players: &[i64],
+    ) -> Result<HashMap<i64, f64>, StoreError> {
+        if players.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let marks: Vec<String> = (0..players.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT player_id, rating FROM ratings WHERE game = $1 AND player_id IN ({})",
+            marks.join(", ")
+        );
+        let mut query = sqlx::query(&sql).bind(game.name());
+        for id in players {
+            query = query.bind(*id);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("player_id")?, row.try_get("rating")?)))
+            .collect()
+    }
 }

@@ -422,7 +422,7 @@ impl Conn {
             Ok(player) => player.clone(),
             Err(e) => return Err(e).into(),
         };
-        for code in self.hall.quick_candidates(game) {
+        for code in self.quick_order(game, player.id).await {
             let Some(handle) = self.hall.room(&code) else {
                 continue;
             };

@@ -5,6 +5,7 @@ use super::{Conn, internal, invalid};
 use crate::protocol::{
     Ack, BoardOrder, ErrorCode, GameKind, Leaderboard, MyGames, Outcome, Profile, ProtoError,
 };
+use crate::rating::Skill;
 
 /// Entries of a leaderboard page and games of a list, when the command names no number.
 const DEFAULT_PAGE: i64 = 20;
@@ -14,6 +15,40 @@ const MAX_PAGE: i64 = 100;
 const PROFILE_GAMES: i64 = 20;
 
 impl Conn {
+    /// The rooms quick match tries, in order (P-QUICK): the fullest first, and among rooms
+    /// equally full the one whose players' mean rating of the game is closest to this
+    /// player's (a player without a rating counts at the starting one). Should the ratings
+    /// not be readable, the fullest-first order stands.
+    pub(super) async fn quick_order(&self, game: GameKind, player: i64) -> Vec<String> {
+        let mut candidates = self.hall.quick_candidates(game);
+        let mut ids: Vec<i64> = candidates.iter().flat_map(|c| c.players.clone()).collect();
+        ids.push(player);
+        let ratings = match self.hall.store.ratings_of(game, &ids).await {
+            Ok(ratings) => ratings,
+            Err(e) => {
+                tracing::warn!(error = %e, "quick match without ratings");
+                return candidates.into_iter().map(|c| c.code).collect();
+            }
+        };
+        let start = Skill::initial(game).rating;
+        let rating = |id: &i64| ratings.get(id).copied().unwrap_or(start);
+        let mine = rating(&player);
+        let distance = |players: &[i64]| {
+            if players.is_empty() {
+                return 0.0;
+            }
+            let mean = players.iter().map(rating).sum::<f64>() / players.len() as f64;
+            (mean - mine).abs()
+        };
+        // Stable: rooms equally full and equally close keep the hall's order (by code).
+        candidates.sort_by(|a, b| {
+            b.taken
+                .cmp(&a.taken)
+                .then_with(|| distance(&a.players).total_cmp(&distance(&b.players)))
+        });
+        candidates.into_iter().map(|c| c.code).collect()
+    }
+
     /// `leaderboard`: a page of the board of one game (by score or rating) or of both games.
     pub(super) async fn leaderboard(
         &self,
