@@ -76,6 +76,9 @@ test('P-QUICK/P-PRACTICE: a quick match alone starts with bots, and says it is p
   await cy.locator('.tab[data-game=jungle]').click();
   await cy.locator('#quick-match').click();
   await cy.waitForURL(/#\/room\/[A-Z0-9]+/);
+  // The page counts the seconds of the search and offers a way out.
+  await cy.locator('#searching #cancel-search').waitFor();
+  assert.match(await cy.locator('#searching').textContent(), /Searching… \d+ s/);
   // Nobody else comes: a bot of middle strength sits down and the game starts.
   await cy.locator('.jungle-board').waitFor({ timeout: 60000 });
   await cy.locator('#practice-chip').waitFor();

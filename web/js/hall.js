@@ -223,6 +223,8 @@ export class HallView {
 
   async quickMatch() {
     const { room } = await this.app.conn.send('quick_match', { game: this.game });
+    // The room page shows how long the search runs (bots come after a while, P-QUICK).
+    this.app.quickMatch = { code: room, at: Date.now() };
     location.hash = `#/room/${room}`;
   }
 

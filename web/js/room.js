@@ -109,6 +109,11 @@ export function applyEvent(state, ev) {
       // The server clears every person's ready mark and auto-play with it (P-REMATCH) and sends
       // no event for that: without this the page offers "Not ready" to a player who is not.
       for (const seat of state.seats || []) Object.assign(seat, { ready: !!seat.bot, autoplay: false, away_until: null });
+      // The seat cards show the scores after the game, not before.
+      for (const line of ev.result?.players || []) {
+        const player = state.seats?.[line.seat]?.player;
+        if (player && line.score !== null && line.score !== undefined) Object.assign(player, { score: line.score, level: line.level });
+      }
       break;
     case 'closed':
       state.status = 'closed';
@@ -425,7 +430,18 @@ export class RoomView {
           class: `btn ${mine.ready ? '' : 'btn-primary'} btn-big`, type: 'button', id: 'ready-btn',
           onclick: () => this.cmd('ready', { ready: !mine.ready }),
         }, mine.ready ? t('not_ready') : `✔ ${t('ready')}`) : null,
+        this.searching(),
         h('p', { class: 'hint' }, t('waiting_for_players'))));
+  }
+
+  /** After a quick match: how long the search has run, and a way out (P-QUICK). */
+  searching() {
+    const quick = this.app.quickMatch;
+    if (!quick || quick.code !== this.code || this.state.result || this.state.status !== 'waiting') return null;
+    return h('p', { class: 'searching', id: 'searching' },
+      h('span', { class: 'searching-text', 'data-since': quick.at }, t('searching', { s: Math.floor((Date.now() - quick.at) / 1000) })),
+      ' ',
+      h('button', { class: 'btn btn-small', type: 'button', id: 'cancel-search', onclick: (e) => this.leave(e) }, t('cancel')));
   }
 
   /**
@@ -560,6 +576,9 @@ export class RoomView {
 
   tick() {
     this.gameView?.tick?.();
+    for (const el of this.el.querySelectorAll('.searching-text[data-since]')) {
+      el.textContent = t('searching', { s: Math.floor((Date.now() - Number(el.dataset.since)) / 1000) });
+    }
     for (const el of this.el.querySelectorAll('[data-until]')) {
       el.textContent = t('away', { s: secondsLeft(Number(el.dataset.until)) });
     }
