@@ -55,6 +55,9 @@ pub enum ErrorCode {
     ChatLimit,
     /// A server fault (logged); nothing was changed.
     Internal,
+    /// The hall cannot store games now (its storage is failing, `/health` says why): new
+    /// games and actions are refused until it recovers; nothing was changed.
+    Unavailable,
 }
 
 /// A refused command: its code and a reason for people. An error never changes anything.

@@ -144,7 +144,7 @@ mod tests {
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
         assert_eq!(variant_names::<HallCommand>("type").len(), 12);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
-        assert_eq!(name_variants::<ErrorCode>().len(), 24);
+        assert_eq!(name_variants::<ErrorCode>().len(), 25);
         assert!(name_variants::<ErrorCode>().contains(&"confirm_escape"));
     }
 

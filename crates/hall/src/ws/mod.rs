@@ -422,6 +422,9 @@ impl Conn {
             Ok(player) => player.clone(),
             Err(e) => return Err(e).into(),
         };
+        if let Err(e) = crate::room::storage_available(&self.hall) {
+            return Err(e).into();
+        }
         for code in self.quick_order(game, player.id).await {
             let Some(handle) = self.hall.room(&code) else {
                 continue;
@@ -486,13 +489,14 @@ impl Conn {
     }
 }
 
-/// Whether an answer frame is an `internal` error (only error frames are parsed).
+/// Whether an answer frame is an error to try again (`internal`, `unavailable`): not
+/// remembered, so that the same id runs once the fault is over (only error frames are parsed).
 fn is_internal_error(frame: &str) -> bool {
     frame.starts_with(r#"{"type":"error""#)
         && matches!(
             serde_json::from_str::<Answer>(frame),
             Ok(Answer::Error {
-                code: ErrorCode::Internal,
+                code: ErrorCode::Internal | ErrorCode::Unavailable,
                 ..
             })
         )

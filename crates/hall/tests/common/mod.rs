@@ -96,6 +96,7 @@ pub fn test_config(database: String) -> Config {
             max_connections_per_address: 0,
             ..hangar_hall::Limits::default()
         },
+        storage_failure_bound: hangar_hall::store::DEFAULT_FAILURE_BOUND,
     }
 }
 
