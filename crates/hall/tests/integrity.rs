@@ -8,18 +8,6 @@ use common::{TestHall, WAIT, sqlite_url, test_config};
 use serde_json::{Value, json};
 use sqlx::{Connection, Executor, SqliteConnection};
 
-/// The room as a new watcher (signed in to nothing: no write needed) sees it: its game and its turn (the parts an action changes).
-async fn watched(hall: &TestHall, code: &str) -> (Value, Value) {
-    let mut watcher = hall.client().await;
-    watcher.ok(json!({"type": "spectate", "room": code})).await;
-    let snapshot = watcher.wait_for(|v| v["type"] == "snapshot").await;
-    watcher.close().await;
-    (
-        snapshot["state"]["game"].clone(),
-        snapshot["state"]["turn"].clone(),
-    )
-}
-
 /// P-DURABLE: an action whose write fails (another process holds SQLite's write lock past the
 /// busy timeout) changes nothing: the sender gets a retryable `internal` error, a watcher sees
 /// the room as before (same turn, same deadline), the same command id sent again once the lock
@@ -41,7 +29,7 @@ async fn a_refused_write_changes_nothing(game: &str, options: Value, act: fn(&Va
     let seat = turn["event"]["seat"].as_u64().unwrap();
     // From here `a` is the player on turn.
     let (mut a, b) = if seat == 0 { (a, b) } else { (b, a) };
-    let seen_before = watched(&hall, &code).await;
+    let seen_before = hall.watched(&code).await;
     let mut command = act(&seen_before.0);
     command["room"] = json!(code);
     command["id"] = json!(700);
@@ -58,7 +46,7 @@ async fn a_refused_write_changes_nothing(game: &str, options: Value, act: fn(&Va
     assert_eq!(refused["type"], "error", "{refused}");
     assert_eq!(refused["code"], "internal", "{refused}");
     assert_eq!(
-        watched(&hall, &code).await,
+        hall.watched(&code).await,
         seen_before,
         "a refused {command} changes nothing a watcher sees"
     );
@@ -66,7 +54,7 @@ async fn a_refused_write_changes_nothing(game: &str, options: Value, act: fn(&Va
     locker.close().await.unwrap();
     // The write failed for as long as the busy timeout: the hall reported its storage failing
     // and refuses actions until its probe sees the database take writes again.
-    health_becomes(&hall, 200).await;
+    hall.health_becomes(200).await;
 
     // The same command once the database takes writes again: run, not answered from memory.
     a.send_text(&command).await;
@@ -79,7 +67,7 @@ async fn a_refused_write_changes_nothing(game: &str, options: Value, act: fn(&Va
     assert_eq!(again["repeat"], true, "{again}");
     assert_eq!(again["result"], done["result"]);
 
-    let seen = watched(&hall, &code).await;
+    let seen = hall.watched(&code).await;
     assert_ne!(
         seen.0, seen_before.0,
         "{command} changed the game once stored"
@@ -91,7 +79,7 @@ async fn a_refused_write_changes_nothing(game: &str, options: Value, act: fn(&Va
     // A restart rebuilds the game from the stored actions: exactly what was seen.
     let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
     assert_eq!(
-        watched(&hall, &code).await.0,
+        hall.watched(&code).await.0,
         seen.0,
         "the stored game is the game the players saw"
     );
@@ -226,19 +214,6 @@ async fn p_durable_automatic_actions_refused_by_storage_are_retried_and_the_game
     hall.stop().await;
 }
 
-/// Polls `/health` until it answers `status` (the writer probes a failing database every
-/// half second).
-async fn health_becomes(hall: &TestHall, status: u16) -> Value {
-    for _ in 0..200 {
-        let (now, health) = hall.get("/health").await;
-        if now == status {
-            return health;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("/health never answered {status}");
-}
-
 /// P-DURABLE: writes that keep failing (SQLite's write lock held by another process past the
 /// busy timeout, longer than the bound) make the hall unhealthy with the reason; new games
 /// and actions are refused at once with `unavailable` and change nothing; once the database
@@ -262,7 +237,7 @@ async fn p_durable_storage_failing_longer_than_the_bound_is_reported_refused_and
     } else {
         (b, a)
     };
-    let seen_before = watched(&hall, &code).await;
+    let seen_before = hall.watched(&code).await;
     // Signed in before the fault (a guest is a write too).
     let mut c = hall.guest("c").await;
 
@@ -277,7 +252,7 @@ async fn p_durable_storage_failing_longer_than_the_bound_is_reported_refused_and
         .unwrap();
     assert_eq!(first["code"], "internal", "{first}");
     // The write waited past the busy timeout, longer than the bound: the storage is failing.
-    let health = health_becomes(&hall, 503).await;
+    let health = hall.health_becomes(503).await;
     assert_eq!(health["status"], "unhealthy");
     assert!(
         health["reason"]
@@ -300,12 +275,12 @@ async fn p_durable_storage_failing_longer_than_the_bound_is_reported_refused_and
         "unavailable",
     )
     .await;
-    assert_eq!(watched(&hall, &code).await, seen_before);
+    assert_eq!(hall.watched(&code).await, seen_before);
 
     // The lock goes: the hall notices by itself, and the same command runs once.
     locker.execute("ROLLBACK").await.unwrap();
     locker.close().await.unwrap();
-    let health = health_becomes(&hall, 200).await;
+    let health = hall.health_becomes(200).await;
     assert_eq!(health["status"], "ok");
     on_turn.send_text(&roll.to_string()).await;
     let done = on_turn.answer(900).await;
@@ -372,7 +347,7 @@ async fn p_durable_a_postgres_database_turned_read_only_while_running_is_refused
         .as_str()
         .unwrap()
         .to_owned();
-    let seen_before = watched(&hall, &code).await;
+    let seen_before = hall.watched(&code).await;
 
     postgres_read_only(&url, true).await;
     let command = json!({"type": "move", "room": code, "move": first, "id": 901}).to_string();
@@ -383,7 +358,7 @@ async fn p_durable_a_postgres_database_turned_read_only_while_running_is_refused
         ["internal", "unavailable"].contains(&refused["code"].as_str().unwrap()),
         "{refused}"
     );
-    let health = health_becomes(&hall, 503).await;
+    let health = hall.health_becomes(503).await;
     assert!(
         health["reason"]
             .as_str()
@@ -398,13 +373,13 @@ async fn p_durable_a_postgres_database_turned_read_only_while_running_is_refused
         "unavailable",
     )
     .await;
-    assert_eq!(watched(&hall, &code).await, seen_before);
+    assert_eq!(hall.watched(&code).await, seen_before);
 
     postgres_read_only(&url, false).await;
-    health_becomes(&hall, 200).await;
+    hall.health_becomes(200).await;
     red.send_text(&command).await;
     let done = red.answer(901).await;
     assert_eq!(done["type"], "ack", "{done}");
-    assert_ne!(watched(&hall, &code).await.0, seen_before.0);
+    assert_ne!(hall.watched(&code).await.0, seen_before.0);
     hall.stop().await;
 }

@@ -157,6 +157,32 @@ impl TestHall {
         self.dir
     }
 
+    /// The room as a new watcher (signed in to nothing: no write needed) sees it: its game
+    /// and its turn (the parts an action changes).
+    pub async fn watched(&self, code: &str) -> (Value, Value) {
+        let mut watcher = self.client().await;
+        watcher.ok(json!({"type": "spectate", "room": code})).await;
+        let snapshot = watcher.wait_for(|v| v["type"] == "snapshot").await;
+        watcher.close().await;
+        (
+            snapshot["state"]["game"].clone(),
+            snapshot["state"]["turn"].clone(),
+        )
+    }
+
+    /// Polls `/health` until it answers `status` (a failing database is probed every half
+    /// second); its body.
+    pub async fn health_becomes(&self, status: u16) -> Value {
+        for _ in 0..300 {
+            let (now, health) = self.get("/health").await;
+            if now == status {
+                return health;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("/health never answered {status}");
+    }
+
     /// GET a path as JSON.
     pub async fn get(&self, path: &str) -> (u16, Value) {
         http_get(self.addr, path).await
