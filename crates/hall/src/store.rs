@@ -168,7 +168,14 @@ impl Store {
                 })
             })
         } else {
-            options
+            options.after_connect(|conn, _meta| {
+                Box::pin(async move {
+                    // As SQLite's busy_timeout: a write that waits for a lock held elsewhere
+                    // fails after 10 s instead of hanging the hall's only writer for ever.
+                    conn.execute("SET lock_timeout = '10s'").await?;
+                    Ok(())
+                })
+            })
         };
         let pool = options.connect(&url).await?;
         match backend {

@@ -4,19 +4,68 @@
 
 mod common;
 
-use common::{TestHall, WAIT, sqlite_url, test_config};
+use common::{TestHall, WAIT, databases, sqlite_url, test_config};
 use serde_json::{Value, json};
-use sqlx::{Connection, Executor, SqliteConnection};
+use sqlx::{Connection, Executor, PgConnection, SqliteConnection};
 
-/// P-DURABLE: an action whose write fails (another process holds SQLite's write lock past the
+/// Another process holding what the hall's next write needs: SQLite's write lock, or on
+/// PostgreSQL the action journal's table; held past the hall's busy (lock) timeout.
+enum Locker {
+    Sqlite(SqliteConnection),
+    Postgres(PgConnection),
+}
+
+impl Locker {
+    async fn take(url: &str) -> Locker {
+        if url.starts_with("postgres") {
+            let mut conn = PgConnection::connect(url).await.unwrap();
+            conn.execute("BEGIN").await.unwrap();
+            conn.execute("LOCK TABLE journal IN ACCESS EXCLUSIVE MODE")
+                .await
+                .unwrap();
+            Locker::Postgres(conn)
+        } else {
+            let mut conn = SqliteConnection::connect(&format!("sqlite:{url}"))
+                .await
+                .unwrap();
+            conn.execute("BEGIN EXCLUSIVE").await.unwrap();
+            Locker::Sqlite(conn)
+        }
+    }
+
+    async fn release(self) {
+        match self {
+            Locker::Sqlite(mut conn) => {
+                conn.execute("ROLLBACK").await.unwrap();
+                conn.close().await.unwrap();
+            }
+            Locker::Postgres(mut conn) => {
+                conn.execute("ROLLBACK").await.unwrap();
+                conn.close().await.unwrap();
+            }
+        }
+    }
+}
+
+/// P-DURABLE: an action whose write fails (another process holds the lock it needs past the
 /// busy timeout) changes nothing: the sender gets a retryable `internal` error, a watcher sees
 /// the room as before (same turn, same deadline), the same command id sent again once the lock
 /// is gone runs once, and a restart shows exactly what the players saw. `act` makes the
-/// command from the game view of the player on turn.
+/// command from the game view of the player on turn. On SQLite and, under CI, PostgreSQL.
 async fn a_refused_write_changes_nothing(game: &str, options: Value, act: fn(&Value) -> Value) {
     let dir = tempfile::tempdir().unwrap();
-    let url = sqlite_url(&dir);
-    let config = test_config(url.clone());
+    for url in databases(&dir).await {
+        a_refused_write_changes_nothing_on(&url, game, options.clone(), act).await;
+    }
+}
+
+async fn a_refused_write_changes_nothing_on(
+    url: &str,
+    game: &str,
+    options: Value,
+    act: fn(&Value) -> Value,
+) {
+    let config = test_config(url.to_owned());
     let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
     let mut a = hall.guest("a").await;
     let code = a.create(game, options).await;
@@ -35,11 +84,8 @@ async fn a_refused_write_changes_nothing(game: &str, options: Value, act: fn(&Va
     command["id"] = json!(700);
     let command = command.to_string();
 
-    // Another process takes the write lock and keeps it past the hall's busy timeout.
-    let mut locker = SqliteConnection::connect(&format!("sqlite:{url}"))
-        .await
-        .unwrap();
-    locker.execute("BEGIN EXCLUSIVE").await.unwrap();
+    // Another process takes the lock and keeps it past the hall's busy timeout.
+    let locker = Locker::take(url).await;
     a.clear();
     a.send_text(&command).await;
     let refused = tokio::time::timeout(2 * WAIT, a.answer(700)).await.unwrap();
@@ -50,8 +96,7 @@ async fn a_refused_write_changes_nothing(game: &str, options: Value, act: fn(&Va
         seen_before,
         "a refused {command} changes nothing a watcher sees"
     );
-    locker.execute("ROLLBACK").await.unwrap();
-    locker.close().await.unwrap();
+    locker.release().await;
     // The write failed for as long as the busy timeout: the hall reported its storage failing
     // and refuses actions until its probe sees the database take writes again.
     hall.health_becomes(200).await;
