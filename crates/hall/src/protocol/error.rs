@@ -33,6 +33,9 @@ pub enum ErrorCode {
     NotInRoom,
     /// The seat is occupied.
     SeatTaken,
+    /// The player already holds as many seats as one may (3, in rooms waiting or playing):
+    /// leave one first.
+    RoomLimit,
     /// The seat does not exist (or holds no bot to remove).
     NoSeat,
     /// Only the host may do that (add or remove bots).

@@ -16,11 +16,12 @@ use tokio::time::Instant;
 
 use crate::accounts::Player;
 use crate::answers::AnswerCache;
-use crate::hall::Hall;
+use crate::hall::{HALL_PAGE, Hall};
 use crate::outbox::{Out, Outbox};
 use crate::protocol::{
-    Ack, Answer, Command, ErrorCode, GameKind, HallCommand, MAX_MESSAGE_BYTES, Outcome, Pong,
-    ProtoError, RoomAction, RoomCommand, answer_frame, error_frame, parse_command, welcome_frame,
+    Ack, Answer, Command, ErrorCode, GameKind, HallCommand, HallPage, MAX_MESSAGE_BYTES, Outcome,
+    Pong, ProtoError, RoomAction, RoomCommand, answer_frame, error_frame, parse_command,
+    welcome_frame,
 };
 use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
 use crate::slots::Slot;
@@ -288,6 +289,7 @@ impl Conn {
                     | HallCommand::Leaderboard { .. }
                     | HallCommand::MyGames { .. }
                     | HallCommand::Profile { .. }
+                    | HallCommand::HallPage { .. }
             )
         );
         let (frame, action) = match command {
@@ -323,6 +325,16 @@ impl Conn {
                 self.hall.subscribe(game, &self.outbox);
                 Reply::Sent(frame)
             }
+            HallCommand::HallPage {
+                game,
+                offset,
+                limit,
+                open,
+            } => {
+                let limit = limit.unwrap_or(HALL_PAGE).clamp(1, HALL_PAGE);
+                let (rooms, total) = self.hall.page(game, offset, limit, open);
+                Ok(Ack::HallPage(HallPage { rooms, total })).into()
+            }
             HallCommand::CreateRoom {
                 game,
                 private,
@@ -332,6 +344,9 @@ impl Conn {
                     Ok(player) => player.clone(),
                     Err(e) => return Err(e).into(),
                 };
+                if let Err(e) = self.hall.check_seat_limit(player.id) {
+                    return Err(e).into();
+                }
                 match open_room(
                     &self.hall,
                     RoomSettings {
@@ -422,7 +437,9 @@ impl Conn {
             Ok(player) => player.clone(),
             Err(e) => return Err(e).into(),
         };
-        if let Err(e) = crate::room::storage_available(&self.hall) {
+        if let Err(e) = crate::room::storage_available(&self.hall)
+            .and_then(|()| self.hall.check_seat_limit(player.id))
+        {
             return Err(e).into();
         }
         for code in self.quick_order(game, player.id).await {
