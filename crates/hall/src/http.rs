@@ -33,6 +33,7 @@ pub const WS_WRITE_BUFFER: usize = 8 * 1024;
 pub fn app(hall: Arc<Hall>) -> Router {
     let mut router = Router::new()
         .route("/health", get(health))
+        .route("/metrics", get(metrics_text))
         .route("/ws", get(upgrade))
         .route("/api/games/{id}", get(game_record))
         .route("/api/games/{id}/replay", get(game_replay))
@@ -80,6 +81,18 @@ async fn health(State(hall): State<Arc<Hall>>) -> Response {
     (status, Json(health)).into_response()
 }
 
+/// `/metrics`: the Prometheus text format (see [`crate::metrics`]).
+async fn metrics_text(State(hall): State<Arc<Hall>>) -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        crate::metrics::render(&hall),
+    )
+        .into_response()
+}
+
 fn api_error(status: StatusCode, error: String) -> Response {
     (status, Json(ApiError { error })).into_response()
 }
@@ -101,12 +114,14 @@ async fn upgrade(
     ) {
         Ok(slot) => slot,
         Err(Refused::Full) => {
+            metrics::counter!(crate::metrics::REFUSED, "reason" => "full").increment(1);
             return api_error(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "the hall is full: try again later".to_owned(),
             );
         }
         Err(Refused::AddressFull) => {
+            metrics::counter!(crate::metrics::REFUSED, "reason" => "address").increment(1);
             return api_error(
                 StatusCode::TOO_MANY_REQUESTS,
                 format!(

@@ -204,6 +204,7 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>, slot: Slot) {
             }
         };
         if !rate.allow() {
+            metrics::counter!(crate::metrics::RATE_LIMITED).increment(1);
             let (id, _) = parse_command(&text);
             conn.error(
                 id,
