@@ -1,0 +1,160 @@
+// What a player reads and hears beside the board: the flight log says every roll, take-off,
+// bonus roll and capture with its actor; the Jungle move list, lost pieces and sliding moves;
+// the sound switch (off in automated browsers, remembered, and effects counted as they start).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  launch, newPage, guest, createRoom, fillWithBots, flightWait, flightAct, recordEvents, shot,
+} from './helpers.mjs';
+import { lostPieces } from '../../web/js/jungle/record.js';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** Keep every line the game log ever shows in `window.logLines` (it keeps only its last ones). */
+async function recordLog(page) {
+  await page.evaluate(() => {
+    const log = document.querySelector('#game-log');
+    window.logLines = [...log.children].map((line) => line.textContent);
+    new MutationObserver((changes) => {
+      for (const change of changes) for (const line of change.addedNodes) window.logLines.push(line.textContent);
+    }).observe(log, { childList: true });
+  });
+}
+
+/** The effects started by the page's sound module so far. */
+function played(page) {
+  return page.evaluate(async () => [...(await import('/js/sound.js')).sound.played]);
+}
+
+test('F-BONUS/F-CAPTURE: the flight log has a line for every roll, take-off, bonus roll and capture, naming the actor', { timeout: 600000 }, async () => {
+  const page = await newPage(browser);
+  await guest(page, 'Scribe');
+  const code = await createRoom(page, 'flight', { seats: 2, planes: 2, turn_seconds: 60 });
+  await fillWithBots(page, 'random');
+  await page.locator('#ready-btn').click();
+  await page.locator('.flight-board').waitFor({ timeout: 30000 });
+  await recordLog(page);
+  // Auto-play plays this seat, so the whole game runs on its own.
+  await page.locator('label.switch .switch-track').click();
+  await page.locator('#result').waitFor({ timeout: 500000 });
+  const { events, lines } = await page.evaluate((room) => ({
+    events: window.roomEvents.filter((e) => e.room === room),
+    lines: window.logLines,
+  }), code);
+  const effects = events.filter((e) => e.kind === 'moved').flatMap((e) => e.effects);
+  const count = (re) => lines.filter((line) => re.test(line)).length;
+  const ofType = (type) => effects.filter((e) => e.type === type);
+  // A 6 is needed to take off (traditional rules), and every 6 earns a bonus roll.
+  assert.ok(ofType('bonus_roll').length >= 1, 'the game had a bonus roll');
+  assert.equal(count(/rolled a 6: roll again$/), ofType('bonus_roll').length, 'a line per bonus roll');
+  assert.equal(count(/: plane \d takes off$/), ofType('took_off').length, 'a line per take-off');
+  assert.equal(count(/^🎲 .* rolled [1-6]$/), events.filter((e) => e.kind === 'rolled').length, 'a line per roll');
+  assert.equal(count(/: plane \d is home$/), ofType('finished').length, 'a line per finished plane');
+  // Each capture says who sent whose plane back (the bot is "🤖 random", this player "You").
+  const colours = events.find((e) => e.kind === 'game_started').colours;
+  const mine = await page.evaluate(() => window.hangar.view.mySeat());
+  const who = (colour) => (colours.indexOf(colour) === mine ? 'You' : '🤖 random');
+  const whose = (colour) => (colours.indexOf(colour) === mine ? 'your' : "🤖 random's");
+  for (const c of ofType('captured')) {
+    const want = `💥 ${who(c.by)} sent ${whose(c.colour)} plane ${c.plane + 1} back to the hangar`;
+    assert.ok(lines.includes(want), `the log says "${want}"`);
+  }
+  assert.equal(count(/sent .* plane \d back/), ofType('captured').length + ofType('crossing_capture').length);
+  assert.ok(lines.every((line) => !/\{\w+\}|undefined/.test(line)), 'no line has a hole');
+  await page.locator('#result button').last().click();
+  await shot(page, 'flight-log', '.players-card');
+  assert.deepEqual(page.errors, []);
+});
+
+test('J-CAPTURE: lost pieces are read off the position', () => {
+  assert.deepEqual(lostPieces('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r'), { red: [], yellow: [] });
+  // Red has lost its rat and its dog, yellow its elephant.
+  assert.deepEqual(lostPieces('l5t/1d3c1/r1p1w2/7/7/7/E1W1P2/1C5/T5L y'), { red: ['D', 'R'], yellow: ['E'] });
+});
+
+test('J-NOTATION: the Jungle move list numbers the moves, the moved piece slides, the lost-pieces tray follows the board', { timeout: 300000 }, async () => {
+  const page = await newPage(browser);
+  await guest(page, 'Clerk');
+  await createRoom(page, 'jungle', { turn_seconds: 60 });
+  await fillWithBots(page, 'easy');
+  await page.locator('#ready-btn').click();
+  await page.locator('.jungle-board .piece').first().waitFor();
+  assert.equal(await page.locator('#lost-red').getAttribute('data-count'), '0');
+  for (let i = 0; i < 4; i += 1) {
+    await page.waitForFunction(() => document.querySelector('.jungle-board .movable-from') || document.querySelector('#result'), null, { timeout: 60000 });
+    if (await page.locator('#result').count()) break;
+    const plies = Number(await page.locator('.jungle-board').getAttribute('data-plies'));
+    const mv = await page.evaluate(() => window.hangar.view.state.game.moves[0]);
+    await page.locator('#move-input').fill(mv);
+    await page.locator('#move-input').press('Enter');
+    // The page shows the move: the piece on its target came from its origin.
+    await page.waitForFunction(({ n, to, from }) => {
+      const board = document.querySelector('.jungle-board');
+      if (Number(board.dataset.plies) <= n) return false;
+      return [...board.querySelectorAll('.piece')].some((p) => p.dataset.square === to && p.dataset.movedFrom === from)
+        || Number(board.dataset.plies) > n + 1; // the bot answered at once: its piece slid last
+    }, { n: plies, to: mv.slice(2, 4), from: mv.slice(0, 2) }, { timeout: 20000 });
+  }
+  await page.waitForFunction(() => window.hangar.view.pendingEvents === 0);
+  const { moves, plies, fen } = await page.evaluate((room) => ({
+    moves: window.roomEvents.filter((e) => e.room === room && e.kind === 'jungle_moved').map((e) => e.move),
+    plies: window.hangar.view.state.game.plies,
+    fen: window.hangar.view.state.game.fen,
+  }), await page.evaluate(() => window.hangar.view.code));
+  assert.ok(moves.length >= 4, `${moves.length} moves`);
+  const listed = await page.locator('#move-list .move .move-text').allTextContents();
+  assert.deepEqual(listed.map((m) => m.split(' ')[0]), moves, 'the list shows every move in order');
+  assert.equal(await page.locator('#move-list .move').last().getAttribute('data-ply'), String(plies));
+  assert.equal(await page.locator('#move-list .move-no').first().textContent(), '1.');
+  // The last move slid: its piece is marked with the square it came from.
+  const last = moves.at(-1);
+  assert.equal(await page.locator(`.jungle-board .piece[data-square=${last.slice(2, 4)}]`).getAttribute('data-moved-from'), last.slice(0, 2));
+  const lost = lostPieces(fen);
+  assert.equal(await page.locator('#lost-red').getAttribute('data-count'), String(lost.red.length));
+  assert.equal(await page.locator('#lost-yellow').getAttribute('data-count'), String(lost.yellow.length));
+  await shot(page, 'jungle-record', '.jungle-record');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the sound switch: off in an automated browser, effects started only when on, the choice remembered', { timeout: 300000 }, async () => {
+  const page = await newPage(browser);
+  await guest(page, 'Listener');
+  await createRoom(page, 'flight', { seats: 2, planes: 2, turn_seconds: 60 });
+  await fillWithBots(page, 'random');
+  await page.locator('#ready-btn').click();
+  await page.locator('.flight-board').waitFor({ timeout: 30000 });
+  const toggle = page.locator('.sound-toggle');
+  assert.equal(await toggle.getAttribute('aria-pressed'), 'false');
+  // Muted: a turn and a roll start nothing.
+  assert.equal(await flightWait(page), 'roll');
+  await flightAct(page, 'roll');
+  assert.deepEqual(await played(page), []);
+  await toggle.click();
+  assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.evaluate(() => localStorage.getItem('hangar.sound')), 'on');
+  // On: this player's rolls and turns are heard.
+  for (let i = 0; i < 60; i += 1) {
+    const heard = await played(page);
+    if (heard.includes('roll') && heard.includes('turn')) break;
+    const what = await flightWait(page);
+    if (what === 'over') break;
+    await flightAct(page, what);
+  }
+  const heard = await played(page);
+  assert.ok(heard.includes('roll') && heard.includes('turn'), `heard ${heard}`);
+  // Remembered across a reload, and muted again by the switch.
+  await page.reload();
+  await recordEvents(page);
+  await page.locator('.flight-board').waitFor({ timeout: 30000 });
+  assert.equal(await page.locator('.sound-toggle').getAttribute('aria-pressed'), 'true');
+  await page.locator('.sound-toggle').click();
+  assert.equal(await page.locator('.sound-toggle').getAttribute('aria-pressed'), 'false');
+  assert.equal(await page.evaluate(() => localStorage.getItem('hangar.sound')), 'off');
+  const before = (await played(page)).length;
+  const what = await flightWait(page);
+  if (what !== 'over') await flightAct(page, what);
+  assert.equal((await played(page)).length, before, 'nothing is played while muted');
+  assert.deepEqual(page.errors, []);
+});
