@@ -68,13 +68,13 @@ test('F-BONUS/F-CAPTURE: the flight log has a line for every roll, take-off, bon
   assert.deepEqual(page.errors, []);
 });
 
-test('J-CAPTURE: lost pieces are read off the position', () => {
+test('J-PIECES: lost pieces are read off the position', () => {
   assert.deepEqual(lostPieces('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r'), { red: [], yellow: [] });
   // Red has lost its rat and its dog, yellow its elephant.
   assert.deepEqual(lostPieces('l5t/1d3c1/r1p1w2/7/7/7/E1W1P2/1C5/T5L y'), { red: ['D', 'R'], yellow: ['E'] });
 });
 
-test('J-NOTATION: the Jungle move list numbers the moves, the moved piece slides, the lost-pieces tray follows the board', { timeout: 300000 }, async () => {
+test('J-STEP: the Jungle move list (jungle.md §5 notation) numbers the moves, the moved piece slides, the lost-pieces tray follows the board', { timeout: 300000 }, async () => {
   const page = await newPage(browser);
   await guest(page, 'Clerk');
   await createRoom(page, 'jungle', { turn_seconds: 60 });

@@ -173,6 +173,30 @@ const DICT = {
     animals: { E: '象', L: '狮', T: '虎', P: '豹', D: '狗', W: '狼', C: '猫', R: '鼠' },
     river: '河', trap: '陷阱', den: '兽穴',
     error: '出错了',
+    err_bad_message: '消息格式不对',
+    err_unknown_type: '服务器不认识这个操作',
+    err_too_large: '消息太长了',
+    err_rate_limited: '操作太快了，请稍等',
+    err_unauthenticated: '请先登录或以游客身份进入',
+    err_bad_token: '登录已失效，请重新登录',
+    err_bad_credentials: '用户名或密码不对',
+    err_name_taken: '这个用户名已被注册',
+    err_invalid: '输入的值不在允许的范围内',
+    err_no_room: '没有房间号为 {code} 的房间',
+    err_not_in_room: '你不在这个房间里',
+    err_seat_taken: '这个座位已经有人了',
+    err_no_seat: '没有空座位了',
+    err_not_host: '只有房主可以这样做',
+    err_not_playing: '这个房间没有进行中的对局',
+    err_already_playing: '对局已经开始，座位和选项不能再改',
+    err_spectator: '观战者不能操作',
+    err_not_your_turn: '还没轮到你',
+    err_illegal: '这一步不合规则',
+    err_too_early: '15 回合后才能认输',
+    err_confirm_escape: '对局进行中，离开需要确认（扣 200 分）',
+    err_chat_limit: '聊天太快或太长了',
+    err_internal: '服务器出错了，什么都没有改变，请再试一次',
+    err_disconnected: '连接断开了',
     need_name: '请输入昵称',
     unsupported_replay: '此规则组合的回放暂不支持，只显示骰子与着法记录。',
     last_move: '上一步',
@@ -398,6 +422,30 @@ const DICT = {
     animals: { E: 'Elephant', L: 'Lion', T: 'Tiger', P: 'Leopard', D: 'Dog', W: 'Wolf', C: 'Cat', R: 'Rat' },
     river: 'river', trap: 'trap', den: 'den',
     error: 'Error',
+    err_bad_message: 'The message was not understood',
+    err_unknown_type: 'The server does not know that action',
+    err_too_large: 'The message is too long',
+    err_rate_limited: 'Too fast: please wait a moment',
+    err_unauthenticated: 'Please sign in or play as a guest first',
+    err_bad_token: 'Your sign-in has expired: please sign in again',
+    err_bad_credentials: 'Wrong name or password',
+    err_name_taken: 'That name is already registered',
+    err_invalid: 'A value is out of range',
+    err_no_room: 'There is no room with the code {code}',
+    err_not_in_room: 'You are not in this room',
+    err_seat_taken: 'That seat is taken',
+    err_no_seat: 'No seat is free',
+    err_not_host: 'Only the host can do that',
+    err_not_playing: 'No game is running in this room',
+    err_already_playing: 'The game has started: seats and options are fixed',
+    err_spectator: 'Watchers cannot play',
+    err_not_your_turn: 'It is not your turn',
+    err_illegal: 'That move is not allowed',
+    err_too_early: 'Resigning is allowed after 15 turns',
+    err_confirm_escape: 'The game is running: leaving must be confirmed (it costs 200 points)',
+    err_chat_limit: 'Chat too fast or too long',
+    err_internal: 'A server fault: nothing was changed, please try again',
+    err_disconnected: 'The connection was lost',
     need_name: 'Please enter a nickname',
     unsupported_replay: 'This rule combination cannot be replayed on the board yet: the dice and moves are listed.',
     last_move: 'Last move',
@@ -479,6 +527,15 @@ export function t(key, params = {}) {
   const value = DICT[lang][key] ?? DICT.en[key] ?? key;
   if (typeof value !== 'string') return value;
   return value.replace(/\{(\w+)\}/g, (_, name) => (params[name] ?? `{${name}}`));
+}
+
+/**
+ * A chat line in the reader's language: the server sends a quick phrase (protocol §7) as its
+ * English text, which is shown as this language's phrase; any other text as it was written.
+ */
+export function phraseText(text) {
+  const index = DICT.en.phrases.indexOf(text);
+  return index >= 0 ? t('phrases')[index] : text;
 }
 
 /** Translate every `[data-i18n]` element under `root`. */

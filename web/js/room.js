@@ -2,7 +2,8 @@
 // resume after reconnects (docs/protocol.md §5), and the game view of the running game.
 
 import { h, mount, toast, secondsLeft } from './dom.js';
-import { t } from './i18n.js';
+import { t, phraseText } from './i18n.js';
+import { errorText } from './errors.js';
 import { CLIENT_ID } from './net.js';
 import { signedIn, updatePlayer } from './app.js';
 import { FlightView } from './flight/view.js';
@@ -187,7 +188,7 @@ export class RoomView {
         this.watch = true;
         await this.app.conn.send('spectate', { room: this.code, ...since }, { priority: resume });
       } else if (err.code === 'no_room') {
-        toast(`${t('room')} ${this.code}: ${err.message}`, 'error');
+        toast(errorText(err, { code: this.code }), 'error');
         location.hash = '#/';
       } else throw err;
     }
@@ -458,7 +459,7 @@ export class RoomView {
   renderChat() {
     if (!this.chatBox) return;
     const list = h('div', { class: 'chat-lines', id: 'chat-lines' }, (this.state.chat || []).map((c) => h('div', { class: 'chat-line' },
-      h('b', {}, c.name || '?', ': '), h('span', {}, c.text))));
+      h('b', {}, c.name || '?', ': '), h('span', {}, phraseText(c.text)))));
     const input = h('input', { name: 'chat', maxlength: 200, placeholder: t('chat_placeholder'), autocomplete: 'off' });
     const phrases = t('phrases');
     mount(this.chatBox,
@@ -515,7 +516,7 @@ export class RoomView {
     try {
       return await this.app.conn.send(type, { room: this.code, ...fields });
     } catch (err) {
-      toast(`${t('error')}: ${err.message || err.code}`, 'error');
+      toast(errorText(err), 'error');
       return null;
     }
   }
