@@ -1,7 +1,7 @@
 // The fair-dice panel (P-FAIR-DICE): the SHA-256 commitment published at the start, the seed
 // revealed at the end, and the check sha256(seed bytes) == commitment done in the browser.
 
-import { h } from './dom.js';
+import { h, toast } from './dom.js';
 import { t } from './i18n.js';
 
 /** Bytes of a hex string (null when it is not hex). */
@@ -26,22 +26,60 @@ export async function verifySeed(seedHex, commitmentHex) {
   return bytesToHex(digest) === String(commitmentHex).trim().toLowerCase();
 }
 
+/** A button that copies `text` to the clipboard and says so. */
+function copyButton(id, text, what) {
+  return h('button', {
+    class: 'btn btn-small btn-ghost copy-btn', type: 'button', id, title: t('copy_value', { what }), 'aria-label': t('copy_value', { what }),
+    onclick: () => navigator.clipboard?.writeText(text)
+      .then(() => toast(t('copied_value', { what })))
+      .catch(() => toast(t('copy_failed'), 'error')),
+  }, '📋');
+}
+
+/**
+ * How anyone checks the dice without this page: the commitment is SHA-256 of the seed's 32
+ * bytes, the rolls come from ChaCha20 with that seed, and `hangar verify` replays a downloaded
+ * record (GET /api/games/{id}) and checks both.
+ */
+function howToCheck(seed, gameId) {
+  const record = `${location.origin}/api/games/${gameId ?? '<id>'}`;
+  return h('details', { class: 'fair-how', id: 'fair-how' },
+    h('summary', {}, t('fair_how_title')),
+    h('p', {}, t('fair_how_hash')),
+    h('pre', { class: 'fair-cmd' }, `printf %s ${seed || '<seed>'} | xxd -r -p | sha256sum`),
+    h('p', {}, t('fair_how_dice')),
+    h('p', {}, t('fair_how_verify')),
+    h('pre', { class: 'fair-cmd', id: 'fair-verify-cmd' }, `curl -s ${record} > game.json\nhangar verify game.json`));
+}
+
 /** The panel; `render` returns a fresh element and fills in the verdict when it is computed. */
 export class FairDicePanel {
   constructor() {
     this.cache = new Map();
   }
 
-  /** `rolls`: optional {checked, mismatches} from re-drawing the recorded rolls. */
-  render(commitment, seed, rolls = null) {
+  /**
+   * `rolls`: {checked, mismatches} from re-drawing the recorded rolls, or `{skipped: true}`
+   * when the page cannot re-draw them; `gameId` names the record in the "how to check" note.
+   */
+  render(commitment, seed, rolls = null, { gameId = null } = {}) {
     const verdict = h('span', { class: 'fair-verdict', id: 'fair-verdict' });
+    let rollsLine = null;
+    if (rolls?.skipped) {
+      rollsLine = h('div', { class: 'fair-rolls skipped', id: 'fair-rolls', 'data-skipped': 'true' }, t('rolls_skipped'));
+    } else if (rolls) {
+      rollsLine = h('div', { class: `fair-rolls ${rolls.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': rolls.checked, 'data-mismatches': rolls.mismatches.length },
+        rolls.mismatches.length ? t('rolls_bad', { n: rolls.mismatches.length }) : t('rolls_ok', { n: rolls.checked }));
+    }
     const el = h('section', { class: 'card fair-dice', id: 'fair-dice' },
       h('h2', {}, '🎲 ', t('fair_dice')),
-      h('div', { class: 'fair-row' }, h('span', {}, t('commitment')), h('code', { class: 'hash', id: 'commitment' }, commitment || '—')),
-      h('div', { class: 'fair-row' }, h('span', {}, t('seed')), seed ? h('code', { class: 'hash', id: 'seed' }, seed) : h('em', {}, t('seed_hidden'))),
+      h('div', { class: 'fair-row' }, h('span', {}, t('commitment')), h('code', { class: 'hash', id: 'commitment' }, commitment || '—'),
+        commitment ? copyButton('copy-commitment', commitment, t('commitment')) : null),
+      h('div', { class: 'fair-row' }, h('span', {}, t('seed')), seed ? h('code', { class: 'hash', id: 'seed' }, seed) : h('em', {}, t('seed_hidden')),
+        seed ? copyButton('copy-seed', seed, t('seed')) : null),
       verdict,
-      rolls ? h('div', { class: `fair-rolls ${rolls.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': rolls.checked, 'data-mismatches': rolls.mismatches.length },
-        rolls.mismatches.length ? t('rolls_bad', { n: rolls.mismatches.length }) : t('rolls_ok', { n: rolls.checked })) : null);
+      rollsLine,
+      howToCheck(seed, gameId));
     if (seed && commitment) {
       const key = `${seed}/${commitment}`;
       const show = (ok) => {

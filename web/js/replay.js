@@ -12,6 +12,16 @@ import { normalizeGame } from './room.js';
 
 const ICONS = { red: '🔴', yellow: '🟡', blue: '🔵', green: '🟢' };
 
+/** Play speeds offered, and the time a step is shown at 1×. */
+const SPEEDS = [0.5, 1, 2, 4];
+const STEP_MS = 450;
+const SPEED_KEY = 'hangar.replay_speed';
+
+function savedSpeed() {
+  const saved = Number(globalThis.localStorage?.getItem(SPEED_KEY));
+  return SPEEDS.includes(saved) ? saved : 1;
+}
+
 /**
  * Labels for the server's replay frames (GET /api/games/{id}/replay): the rules stay in the
  * Rust engines, which computed every frame's view; this only names the actions.
@@ -59,6 +69,7 @@ export class ReplayView {
     this.id = id;
     this.index = 0;
     this.timer = null;
+    this.speed = savedSpeed();
     this.el = h('div', { class: 'replay' }, h('p', { class: 'loading' }, t('loading')));
     this.keyHandler = (e) => {
       if (e.target.closest('input, select, textarea')) return;
@@ -100,8 +111,14 @@ export class ReplayView {
       this.board = new JungleBoard();
     } else {
       this.board = new FlightBoard();
-      this.board.speed = 4;
+      this.board.speed = 4 * this.speed;
     }
+    // Who sat where: names by seat from the result (the colours come with each frame's view).
+    this.names = [];
+    for (const p of r.result?.players || []) this.names[p.seat] = p.name;
+    this.playersLine = h('div', { class: 'replay-players', id: 'replay-players' });
+    this.speedSel = h('select', { id: 'replay-speed', 'aria-label': t('replay_speed'), onchange: (e) => this.setSpeed(Number(e.target.value)) },
+      SPEEDS.map((x) => h('option', { value: x, selected: x === this.speed }, `${x}×`)));
     this.slider = h('input', { type: 'range', min: 0, max: this.frames.length - 1, value: this.index, id: 'replay-slider', 'aria-label': t('jump_to'), oninput: (e) => this.go(Number(e.target.value)) });
     this.stepLabel = h('span', { class: 'replay-step', id: 'replay-step' });
     this.playBtn = h('button', { class: 'btn', type: 'button', id: 'replay-play', onclick: () => this.togglePlay() }, '▶ ', t('play'));
@@ -116,13 +133,15 @@ export class ReplayView {
         r.options?.preset ? h('span', { class: 'chip' }, t(`preset_${r.options.preset}`)) : null),
       h('div', { class: 'room-body' },
         h('div', { class: 'replay-main' },
+          this.playersLine,
           h('div', { class: 'board-wrap' }, this.board.svg),
-          h('div', { class: 'card replay-bar' },
+          h('div', { class: 'card replay-bar', id: 'replay-bar', 'data-step-ms': this.stepMs() },
             h('button', { class: 'btn', type: 'button', id: 'replay-first', onclick: () => this.go(0) }, '⏮'),
             h('button', { class: 'btn', type: 'button', id: 'replay-prev', onclick: () => this.go(this.index - 1) }, '◀ ', t('prev')),
             this.playBtn,
             h('button', { class: 'btn', type: 'button', id: 'replay-next', onclick: () => this.go(this.index + 1) }, t('next'), ' ▶'),
             h('button', { class: 'btn', type: 'button', id: 'replay-last', onclick: () => this.go(this.frames.length - 1) }, '⏭'),
+            h('label', { class: 'replay-speed' }, t('replay_speed'), ' ', this.speedSel),
             this.slider, this.stepLabel)),
         h('div', { class: 'room-side-col' },
           h('section', { class: 'card' }, h('h2', {}, t('game_over'), ' · ', t(`reason_${r.result?.reason}`)),
@@ -130,9 +149,45 @@ export class ReplayView {
               h('span', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
               h('span', { class: 'player-name' }, p.name),
               h('span', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
-          r.game === 'flight' ? fair.render(r.commitment, r.seed, checkRolls(r)) : null,
+          r.game === 'flight' ? fair.render(r.commitment, r.seed, this.rollCheck(r), { gameId: r.game_id }) : null,
           h('section', { class: 'card' }, this.log))));
     this.go(this.index);
+  }
+
+  /** The roll check of the panel: re-drawn rolls, or a note that this game's are not re-drawn. */
+  rollCheck(record) {
+    const rolls = checkRolls(record);
+    if (!rolls && (record.options?.items || record.options?.weather)) return { skipped: true };
+    return rolls;
+  }
+
+  /** How long a step is shown while playing. */
+  stepMs() {
+    return Math.round(STEP_MS / this.speed);
+  }
+
+  /** Play at `speed` (remembered in this browser); a running play goes on at the new pace. */
+  setSpeed(speed) {
+    if (!SPEEDS.includes(speed)) return;
+    this.speed = speed;
+    globalThis.localStorage?.setItem(SPEED_KEY, String(speed));
+    if (this.record.game !== 'jungle') this.board.speed = 4 * speed;
+    this.el.querySelector('#replay-bar').dataset.stepMs = this.stepMs();
+    if (this.timer) {
+      clearInterval(this.timer);
+      this.timer = setInterval(() => this.go(this.index + 1), this.stepMs());
+    }
+  }
+
+  /** The players by seat in their colours, the one to move marked (and named on a flight board). */
+  drawPlayers(view) {
+    const jungle = this.record.game === 'jungle';
+    const colourOf = (seat) => (jungle ? (seat === 0 ? 'red' : 'yellow') : view.colours?.[seat]);
+    const seats = this.names.map((name, seat) => ({ name, seat, colour: colourOf(seat) })).filter((p) => p.name !== undefined);
+    mount(this.playersLine, seats.map((p) => h('span', {
+      class: `replay-player ${view.to_move === p.seat ? 'to-move' : ''}`, 'data-seat': p.seat,
+    }, h('span', { class: `dot c-${p.colour}` }), p.name)));
+    if (!jungle) this.board.setLabels(this.names.map((name, seat) => (name === undefined ? null : { name, auto: false, toMove: view.to_move === seat })));
   }
 
   go(i) {
@@ -146,6 +201,7 @@ export class ReplayView {
       this.board.render(view);
       if (view.die) this.board.svg.dataset.die = view.die;
     }
+    this.drawPlayers(f.view);
     this.slider.value = this.index;
     this.stepLabel.textContent = t('step_of', { i: this.index, n: n - 1 });
     for (const li of this.log.querySelectorAll('.current')) li.classList.remove('current');
@@ -163,7 +219,7 @@ export class ReplayView {
       return;
     }
     if (this.index >= this.frames.length - 1) this.go(0);
-    this.timer = setInterval(() => this.go(this.index + 1), 450);
+    this.timer = setInterval(() => this.go(this.index + 1), this.stepMs());
     mount(this.playBtn, '⏸ ', t('pause'));
   }
 }

@@ -1,0 +1,94 @@
+// The fair-dice panel's copy buttons and its "how to check" note; the replay's speed control
+// and the players' names and colours beside and on the board.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, guest, createRoom, fillWithBots, shot, BASE } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** A short flight game played to the end by auto-play; returns the page on its result. */
+async function finishedGame(name, checks = []) {
+  const page = await newPage(browser);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE });
+  await guest(page, name);
+  await createRoom(page, 'flight', { seats: 2, planes: 2, turn_seconds: 60 }, checks);
+  await fillWithBots(page, 'heuristic');
+  await page.locator('#ready-btn').click();
+  await page.locator('.flight-board').waitFor({ timeout: 30000 });
+  await page.locator('label.switch .switch-track').click();
+  await page.locator('#result').waitFor({ timeout: 500000 });
+  return page;
+}
+
+const clipboard = (page) => page.evaluate(() => navigator.clipboard.readText());
+
+test('P-FAIR-DICE: copy buttons for the seed and the commitment, and how to check them with sha256 and hangar verify', { timeout: 600000 }, async () => {
+  const page = await finishedGame('Auditor');
+  await page.locator('#result #view-replay').click();
+  await page.locator('#replay-step').waitFor();
+  const id = page.url().match(/#\/replay\/(\d+)/)[1];
+  const seed = await page.locator('#seed').textContent();
+  const commitment = await page.locator('#commitment').textContent();
+  await page.locator('#copy-seed').click();
+  assert.equal(await clipboard(page), seed);
+  await page.locator('#copy-commitment').click();
+  assert.equal(await clipboard(page), commitment);
+  // The note names the algorithm and gives commands that check the game without this page.
+  await page.locator('#fair-how summary').click();
+  const how = await page.locator('#fair-how').textContent();
+  assert.match(how, /SHA-256/);
+  assert.match(how, /ChaCha20/);
+  assert.ok(how.includes(`printf %s ${seed} | xxd -r -p | sha256sum`), how);
+  const cmd = await page.locator('#fair-verify-cmd').textContent();
+  assert.equal(cmd, `curl -s ${BASE}/api/games/${id} > game.json\nhangar verify game.json`);
+  // The address in the command serves the record with this commitment.
+  const record = await (await fetch(`${BASE}/api/games/${id}`)).json();
+  assert.equal(record.commitment, commitment);
+  await shot(page, 'fair-dice-how', '#fair-dice');
+  assert.deepEqual(page.errors, []);
+});
+
+test('P-RECORD: the replay names the players in their colours, on the board too, and plays at a chosen speed it remembers', { timeout: 600000 }, async () => {
+  const page = await finishedGame('Director');
+  await page.locator('#result #view-replay').click();
+  await page.locator('#replay-step').waitFor();
+  const players = page.locator('#replay-players .replay-player');
+  assert.equal(await players.count(), 2);
+  assert.match(await page.locator('#replay-players').textContent(), /Director/);
+  assert.match(await page.locator('#replay-players').textContent(), /bot/);
+  // Each name has its seat's colour dot, and the hangar of that colour is labelled with it.
+  const colours = await page.evaluate(() => window.hangar.view.frames[0].view.colours);
+  for (let seat = 0; seat < 2; seat += 1) {
+    assert.equal(await page.locator(`#replay-players [data-seat="${seat}"] .dot`).getAttribute('class'), `dot c-${colours[seat]}`);
+  }
+  assert.ok((await page.locator('.flight-board .hangar-label').allTextContents()).some((l) => l.includes('Director')));
+  // One player is marked to move at a time, and it follows the frames.
+  await page.locator('#replay-next').click();
+  assert.equal(await page.locator('#replay-players .to-move').count(), 1);
+  // Speed: a step lasts 450 ms at 1×, a quarter of it at 4×, and the choice outlives a reload.
+  assert.equal(await page.locator('#replay-bar').getAttribute('data-step-ms'), '450');
+  await page.locator('#replay-speed').selectOption('4');
+  assert.equal(await page.locator('#replay-bar').getAttribute('data-step-ms'), '113');
+  await page.locator('#replay-play').click();
+  await page.waitForFunction(() => !/^Step 1 /.test(document.querySelector('#replay-step').textContent));
+  await page.locator('#replay-play').click();
+  await page.reload();
+  await page.locator('#replay-step').waitFor();
+  assert.equal(await page.locator('#replay-speed').inputValue(), '4');
+  assert.equal(await page.locator('#replay-bar').getAttribute('data-step-ms'), '113');
+  await shot(page, 'replay-players');
+  assert.deepEqual(page.errors, []);
+});
+
+test('P-FAIR-DICE: a game with items says why its rolls are not re-drawn in the page', { timeout: 600000 }, async () => {
+  const page = await finishedGame('Gambler', ['items']);
+  await page.locator('#result #view-replay').click();
+  await page.locator('#replay-step').waitFor();
+  assert.equal(await page.locator('#fair-rolls').getAttribute('data-skipped'), 'true');
+  assert.match(await page.locator('#fair-rolls').textContent(), /hangar verify/);
+  await page.locator('#fair-verdict[data-verified]').waitFor();
+  assert.equal(await page.locator('#fair-verdict').getAttribute('data-verified'), 'true');
+  assert.deepEqual(page.errors, []);
+});
