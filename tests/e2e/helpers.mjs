@@ -186,6 +186,9 @@ export async function flightAct(page, what, { keyboard = false, prefer = null } 
     }
     if (keyboard) await page.keyboard.press(String(pick.plane + 1));
     else await page.mouse.click(pick.x, pick.y);
+    // Planes on one square that go different ways open a chooser: pick the first listed.
+    const chooser = page.locator('#plane-chooser .chooser-plane');
+    if (!keyboard && await chooser.count()) await chooser.first().click();
   } else {
     throw new Error(`no flight decision "${what}"`);
   }
