@@ -97,7 +97,9 @@ test('J-STEP: the Jungle move list (jungle.md §5 notation) numbers the moves, t
         || Number(board.dataset.plies) > n + 1; // the bot answered at once: its piece slid last
     }, { n: plies, to: mv.slice(2, 4), from: mv.slice(0, 2) }, { timeout: 20000 });
   }
-  await page.waitForFunction(() => window.hangar.view.pendingEvents === 0);
+  // The bot has answered and the page shows it: nothing moves until this player does.
+  await page.waitForFunction(() => (document.querySelector('.jungle-board .movable-from') || document.querySelector('#result'))
+    && window.hangar.view.pendingEvents === 0, null, { timeout: 60000 });
   const { moves, plies, fen } = await page.evaluate((room) => ({
     moves: window.roomEvents.filter((e) => e.room === room && e.kind === 'jungle_moved').map((e) => e.move),
     plies: window.hangar.view.state.game.plies,
@@ -156,5 +158,26 @@ test('the sound switch: off in an automated browser, effects started only when o
   const what = await flightWait(page);
   if (what !== 'over') await flightAct(page, what);
   assert.equal((await played(page)).length, before, 'nothing is played while muted');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a language switch mid-game rewrites the lines already in the log', { timeout: 300000 }, async () => {
+  const page = await newPage(browser, { locale: 'en-US' });
+  await guest(page, '双语'); // a Chinese name, so that any Latin word left is the page's
+  await createRoom(page, 'flight', { seats: 2, planes: 2, turn_seconds: 60 });
+  await fillWithBots(page, 'random');
+  await page.locator('#ready-btn').click();
+  await page.locator('.flight-board').waitFor({ timeout: 30000 });
+  for (let i = 0; i < 40 && (await page.locator('#game-log .log-line').count()) < 4; i += 1) {
+    const what = await flightWait(page);
+    if (what === 'over') break;
+    await flightAct(page, what);
+  }
+  const latin = () => page.locator('#game-log .log-line').evaluateAll((lines) => lines.map((l) => l.textContent).filter((l) => /[A-Za-z]{3}/.test(l)));
+  assert.ok((await latin()).length >= 4, 'the English log has English lines');
+  await page.locator('#lang').click();
+  assert.deepEqual(await latin(), [], 'no English line is left in the Chinese log');
+  assert.match(await page.locator('#game-log').textContent(), /掷出/);
+  assert.equal(await page.locator('.sound-toggle').textContent(), '🔇 音效');
   assert.deepEqual(page.errors, []);
 });

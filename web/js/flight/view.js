@@ -3,12 +3,12 @@
 // keyboard (space / enter to roll, 1–4 to move a plane).
 
 import { h, secondsLeft, toast } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, currentLang } from '../i18n.js';
 import { TurnClock, seatName } from '../turn.js';
 import { FlightBoard, PALETTE } from './board.js';
 import { Die } from './die.js';
 import { optionHelp } from '../rules.js';
-import { effectLines, rollLine } from './log.js';
+import { effectLine, rollLine } from './log.js';
 import { sound } from '../sound.js';
 
 /** How many lines the game log keeps (a whole game is a few hundred; the oldest go first). */
@@ -67,6 +67,7 @@ export class FlightView {
     if (!g) return;
     this.board.render(g);
     this.log.setAttribute('aria-label', t('game_log_label'));
+    this.relabelLog();
     this.board.setLabels(state.seats.map((seat, i) => (seat.player || seat.bot ? {
       name: seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`,
       auto: !!seat.autoplay,
@@ -168,9 +169,22 @@ export class FlightView {
       this.log);
   }
 
-  addLog(text) {
-    this.log.prepend(h('div', { class: 'log-line' }, text));
+  /**
+   * Add a line to the log. `say` makes its text: it is called again when the language changes,
+   * so that the lines written before a switch read in the new language too.
+   */
+  addLog(say) {
+    const line = h('div', { class: 'log-line' }, say());
+    line.say = say;
+    this.log.prepend(line);
     while (this.log.childElementCount > LOG_LINES) this.log.lastChild.remove();
+  }
+
+  /** Rewrite the log's lines after a language switch. */
+  relabelLog() {
+    if (this.logLang === currentLang()) return;
+    this.logLang = currentLang();
+    for (const line of this.log.children) if (line.say) line.textContent = line.say();
   }
 
   /** Who plays `colour`, as the subject of a log line and as an owner ("your", "Ana's"). */
@@ -199,7 +213,7 @@ export class FlightView {
         sound.play('roll');
         await this.die.roll(ev.value, 420 / speed);
       }
-      this.addLog(rollLine(ev, this.seatName(ev.seat)));
+      this.addLog(() => rollLine(ev, this.seatName(ev.seat)));
     } else if (ev.kind === 'moved') {
       if (!hurry) {
         this.busy = true;
@@ -211,20 +225,23 @@ export class FlightView {
           this.busy = false;
         }
       }
-      for (const line of effectLines(ev.effects, this.logNames())) this.addLog(line);
+      const names = this.logNames();
+      for (const e of ev.effects || []) {
+        if (effectLine(e, names) !== null) this.addLog(() => effectLine(e, this.logNames()));
+      }
       if (!hurry) sound.play(movedSound(ev));
     } else if (ev.kind === 'turn') {
       this.lastRoll = null;
       if (!hurry && ev.seat === this.room.mySeat()) sound.play('turn');
     } else if (ev.kind === 'passed') {
       const mine = ev.seat === this.room.mySeat();
-      if (ev.reason === 'timeout') this.addLog(mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) }));
-      else this.addLog(mine ? t('no_move_you') : t('no_move', { name: this.seatName(ev.seat) }));
+      if (ev.reason === 'timeout') this.addLog(() => (mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })));
+      else this.addLog(() => (mine ? t('no_move_you') : t('no_move', { name: this.seatName(ev.seat) })));
     } else if (ev.kind === 'autoplay') {
       const mine = ev.seat === this.room.mySeat();
       if (mine) this.autoWanted = undefined;
       // A clock that ran out puts the player on auto-play (P-AUTOPLAY): say why in the log.
-      if (ev.on && ev.reason === 'timeout') this.addLog(`⏱ ${mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })}`);
+      if (ev.on && ev.reason === 'timeout') this.addLog(() => `⏱ ${mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })}`);
       if (ev.on && mine) toast(`🤖 ${t('autoplay_on')}`);
     }
     if (!hurry) {
