@@ -64,6 +64,11 @@ test('P-RECORD: the replay names the players in their colours, on the board too,
     assert.equal(await page.locator(`#replay-players [data-seat="${seat}"] .dot`).getAttribute('class'), `dot c-${colours[seat]}`);
   }
   assert.ok((await page.locator('.flight-board .hangar-label').allTextContents()).some((l) => l.includes('Director')));
+  // The step list says who did what in the log's words.
+  const steps = await page.locator('#replay-log li').allTextContents();
+  assert.ok(steps.some((l) => /Director 🎲 [1-6]🎲 Director rolled [1-6]/.test(l)), steps.slice(0, 8).join('\n'));
+  assert.ok(steps.some((l) => /🛫 (Director|bot:heuristic): plane \d takes off/.test(l)), 'a take-off names its player');
+  assert.ok(steps.some((l) => l.endsWith('Director Auto-play')), 'the switch to auto-play is named in words');
   // One player is marked to move at a time, and it follows the frames.
   await page.locator('#replay-next').click();
   assert.equal(await page.locator('#replay-players .to-move').count(), 1);

@@ -9,8 +9,15 @@ import { JungleBoard } from './jungle/board.js';
 import { Dice, drawSeating } from './dice.js';
 import { FairDicePanel, hexToBytes } from './fairdice.js';
 import { normalizeGame } from './room.js';
+import { effectLines, rollLine } from './flight/log.js';
 
 const ICONS = { red: '🔴', yellow: '🟡', blue: '🔵', green: '🟢' };
+
+/** The words of the recorded actions other than rolls and moves (their dictionary keys). */
+const ACTION_WORDS = {
+  autoplay: 'autoplay', timeout: 'act_timeout', resign: 'out_resigned', escape: 'out_escaped', disconnect: 'out_disconnected',
+  abandon: 'act_abandon', use_item: 'use_item', draw_offer: 'offer_draw', draw_answer: 'act_draw_answer',
+};
 
 /** Play speeds offered, and the time a step is shown at 1×. */
 const SPEEDS = [0.5, 1, 2, 4];
@@ -24,20 +31,37 @@ function savedSpeed() {
 
 /**
  * Labels for the server's replay frames (GET /api/games/{id}/replay): the rules stay in the
- * Rust engines, which computed every frame's view; this only names the actions.
+ * Rust engines, which computed every frame's view; this only names the actions and who took
+ * them (`names[seat]`).
  */
-export function frameLabels(game, frames) {
+export function frameLabels(game, frames, names = []) {
   const colours = frames[0]?.view?.colours || [];
   const icon = (seat) => (game === 'jungle' ? (seat === 0 ? '🔴' : '🟡') : ICONS[colours[seat]] || `#${seat}`);
   return frames.map((f) => {
     const a = f.action;
     if (!a) return '—';
     const kind = a.action?.kind;
-    if (kind === 'roll') return `${icon(a.seat)} 🎲 ${a.roll ?? '?'}`;
-    if (kind === 'move' && a.action.move) return `${icon(a.seat)} ${a.action.move}`;
-    if (kind === 'move') return `${icon(a.seat)} ✈${a.action.plane + 1}`;
-    return `${icon(a.seat)} ${kind}`;
+    const who = `${icon(a.seat)}${names[a.seat] ? ` ${names[a.seat]}` : ''}`;
+    if (kind === 'roll') return `${who} 🎲 ${a.roll ?? '?'}`;
+    if (kind === 'move' && a.action.move) return `${who} ${a.action.move}`;
+    if (kind === 'move') return `${who} ✈${a.action.plane + 1}`;
+    return `${who} ${ACTION_WORDS[kind] ? t(ACTION_WORDS[kind]) : kind}`;
   });
+}
+
+/**
+ * What happened in each flight frame, in the game log's words (flight/log.js): the roll, then
+ * every effect of the move, naming the players by `names[seat]`.
+ */
+export function frameDetails(frames, names = []) {
+  const colours = frames[0]?.view?.colours || [];
+  const nameOf = (colour) => names[colours.indexOf(colour)] ?? t(colour);
+  const logNames = { who: nameOf, whose: (colour) => t('owner_of', { name: nameOf(colour) }) };
+  return frames.map((f) => (f.events || []).flatMap((ev) => {
+    if (ev.kind === 'rolled') return [rollLine(ev, names[ev.seat] ?? '?')];
+    if (ev.kind === 'moved') return effectLines(ev.effects, logNames);
+    return [];
+  }));
 }
 
 /**
@@ -105,24 +129,26 @@ export class ReplayView {
 
   build() {
     const r = this.record;
-    const labels = frameLabels(r.game, this.replay.frames);
-    this.frames = this.replay.frames.map((f, i) => ({ view: f.view, label: labels[i] }));
+    // Who sat where: names by seat from the result (the colours come with each frame's view).
+    this.names = [];
+    for (const p of r.result?.players || []) this.names[p.seat] = p.name;
+    const labels = frameLabels(r.game, this.replay.frames, this.names);
+    const details = r.game === 'flight' ? frameDetails(this.replay.frames, this.names) : [];
+    this.frames = this.replay.frames.map((f, i) => ({ view: f.view, label: labels[i], details: details[i] || [] }));
     if (r.game === 'jungle') {
       this.board = new JungleBoard();
     } else {
       this.board = new FlightBoard();
       this.board.speed = 4 * this.speed;
     }
-    // Who sat where: names by seat from the result (the colours come with each frame's view).
-    this.names = [];
-    for (const p of r.result?.players || []) this.names[p.seat] = p.name;
     this.playersLine = h('div', { class: 'replay-players', id: 'replay-players' });
     this.speedSel = h('select', { id: 'replay-speed', 'aria-label': t('replay_speed'), onchange: (e) => this.setSpeed(Number(e.target.value)) },
       SPEEDS.map((x) => h('option', { value: x, selected: x === this.speed }, `${x}×`)));
     this.slider = h('input', { type: 'range', min: 0, max: this.frames.length - 1, value: this.index, id: 'replay-slider', 'aria-label': t('jump_to'), oninput: (e) => this.go(Number(e.target.value)) });
     this.stepLabel = h('span', { class: 'replay-step', id: 'replay-step' });
     this.playBtn = h('button', { class: 'btn', type: 'button', id: 'replay-play', onclick: () => this.togglePlay() }, '▶ ', t('play'));
-    this.log = h('ol', { class: 'replay-log', id: 'replay-log', start: 0 }, this.frames.map((f, i) => h('li', { 'data-step': i, onclick: () => this.go(i) }, f.label)));
+    this.log = h('ol', { class: 'replay-log', id: 'replay-log', start: 0 }, this.frames.map((f, i) => h('li', { 'data-step': i, onclick: () => this.go(i) },
+      f.label, f.details.length ? h('small', { class: 'replay-detail' }, f.details.join(' · ')) : null)));
     const fair = new FairDicePanel();
     const players = (r.result?.players || []).slice().sort((a, b) => a.rank - b.rank);
     mount(this.el,
