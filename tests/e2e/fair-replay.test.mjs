@@ -26,6 +26,15 @@ const clipboard = (page) => page.evaluate(() => navigator.clipboard.readText());
 
 test('P-FAIR-DICE: copy buttons for the seed and the commitment, and how to check them with sha256 and hangar verify', { timeout: 600000 }, async () => {
   const page = await finishedGame('Auditor');
+  // In the room, once the seed is out, the panel re-draws every roll of the game's record too
+  // (the page saw only the rolls since it joined), and the note names this game's record.
+  const gameId = await page.evaluate(() => window.hangar.view.state.result.game_id);
+  await page.locator('#result button').last().click();
+  await page.locator('#fair-rolls[data-checked]').waitFor();
+  assert.ok(Number(await page.locator('#fair-rolls').getAttribute('data-checked')) > 10);
+  assert.equal(await page.locator('#fair-rolls').getAttribute('data-mismatches'), '0');
+  assert.match(await page.locator('#fair-verify-cmd').textContent(), new RegExp(`/api/games/${gameId} `));
+  await page.locator('.last-game button').click();
   await page.locator('#result #view-replay').click();
   await page.locator('#replay-step').waitFor();
   const id = page.url().match(/#\/replay\/(\d+)/)[1];

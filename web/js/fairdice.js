@@ -1,8 +1,10 @@
 // The fair-dice panel (P-FAIR-DICE): the SHA-256 commitment published at the start, the seed
-// revealed at the end, and the check sha256(seed bytes) == commitment done in the browser.
+// revealed at the end, the check sha256(seed bytes) == commitment done in the browser, and the
+// recorded rolls re-drawn from the seed.
 
 import { h, toast } from './dom.js';
 import { t } from './i18n.js';
+import { Dice, drawSeating } from './dice.js';
 
 /** Bytes of a hex string (null when it is not hex). */
 export function hexToBytes(hex) {
@@ -24,6 +26,35 @@ export async function verifySeed(seedHex, commitmentHex) {
   if (!bytes || !commitmentHex) return false;
   const digest = await crypto.subtle.digest('SHA-256', bytes);
   return bytesToHex(digest) === String(commitmentHex).trim().toLowerCase();
+}
+
+/**
+ * Re-draw every recorded roll from the revealed seed: {checked, mismatches}, or null when the
+ * game drew other things from the dice too (items, weather). This verifies the dice; it plays
+ * no rule: the seating draws come first, as the hall draws them (F-D-SEATS).
+ */
+export function checkRolls(record) {
+  if (record.options?.items || record.options?.weather) return null;
+  const bytes = hexToBytes(record.seed);
+  if (!bytes || bytes.length !== 32) return null;
+  const dice = new Dice(bytes);
+  drawSeating(dice, record.seats?.length || record.options?.seats || 4, !!record.options?.teams);
+  let checked = 0;
+  const mismatches = [];
+  record.actions.forEach((a, index) => {
+    if (a.action?.kind !== 'roll' || a.roll === undefined || a.roll === null) return;
+    const drawn = dice.roll();
+    checked += 1;
+    if (drawn !== a.roll) mismatches.push({ index, drawn, recorded: a.roll });
+  });
+  return { checked, mismatches };
+}
+
+/** The panel's roll check of a record: re-drawn rolls, or why they are not (`skipped`). */
+export function rollCheck(record) {
+  const rolls = checkRolls(record);
+  if (!rolls && (record.options?.items || record.options?.weather)) return { skipped: true };
+  return rolls;
 }
 
 /** A button that copies `text` to the clipboard and says so. */
@@ -56,6 +87,22 @@ function howToCheck(seed, gameId) {
 export class FairDicePanel {
   constructor() {
     this.cache = new Map();
+    /** Roll checks of finished games fetched by the panel, by game id (promises). */
+    this.records = new Map();
+  }
+
+  /**
+   * The roll check of finished game `gameId`, fetched once (GET /api/games/{id}): the live
+   * room has not seen every roll, the record has.
+   */
+  fetchRolls(gameId) {
+    if (!this.records.has(gameId)) {
+      this.records.set(gameId, fetch(`/api/games/${gameId}`)
+        .then((res) => (res.ok ? res.json() : null))
+        .then((record) => (record ? rollCheck(record) : null))
+        .catch(() => null));
+    }
+    return this.records.get(gameId);
   }
 
   /**
@@ -64,13 +111,18 @@ export class FairDicePanel {
    */
   render(commitment, seed, rolls = null, { gameId = null } = {}) {
     const verdict = h('span', { class: 'fair-verdict', id: 'fair-verdict' });
-    let rollsLine = null;
-    if (rolls?.skipped) {
-      rollsLine = h('div', { class: 'fair-rolls skipped', id: 'fair-rolls', 'data-skipped': 'true' }, t('rolls_skipped'));
-    } else if (rolls) {
-      rollsLine = h('div', { class: `fair-rolls ${rolls.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': rolls.checked, 'data-mismatches': rolls.mismatches.length },
-        rolls.mismatches.length ? t('rolls_bad', { n: rolls.mismatches.length }) : t('rolls_ok', { n: rolls.checked }));
-    }
+    const rollsLine = h('div', { class: 'fair-rolls-slot' });
+    const showRolls = (check) => {
+      if (check?.skipped) {
+        rollsLine.replaceChildren(h('div', { class: 'fair-rolls skipped', id: 'fair-rolls', 'data-skipped': 'true' }, t('rolls_skipped')));
+      } else if (check) {
+        rollsLine.replaceChildren(h('div', {
+          class: `fair-rolls ${check.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': check.checked, 'data-mismatches': check.mismatches.length,
+        }, check.mismatches.length ? t('rolls_bad', { n: check.mismatches.length }) : t('rolls_ok', { n: check.checked })));
+      }
+    };
+    if (rolls) showRolls(rolls);
+    else if (seed && gameId) this.fetchRolls(gameId).then(showRolls);
     const el = h('section', { class: 'card fair-dice', id: 'fair-dice' },
       h('h2', {}, '🎲 ', t('fair_dice')),
       h('div', { class: 'fair-row' }, h('span', {}, t('commitment')), h('code', { class: 'hash', id: 'commitment' }, commitment || '—'),

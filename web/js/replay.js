@@ -1,13 +1,12 @@
 // Replays of finished games (P-RECORD): step through the frames the hall's rule engines
 // computed (GET /api/games/{id}/replay: next, previous, play, jump to a step) on the board, and
-// check the fair-dice commitment and the recorded rolls (P-FAIR-DICE).
+// the fair-dice panel checks the commitment and the recorded rolls (P-FAIR-DICE).
 
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { FlightBoard } from './flight/board.js';
 import { JungleBoard } from './jungle/board.js';
-import { Dice, drawSeating } from './dice.js';
-import { FairDicePanel, hexToBytes } from './fairdice.js';
+import { FairDicePanel, rollCheck } from './fairdice.js';
 import { normalizeGame } from './room.js';
 import { effectLines, rollLine } from './flight/log.js';
 
@@ -62,28 +61,6 @@ export function frameDetails(frames, names = []) {
     if (ev.kind === 'moved') return effectLines(ev.effects, logNames);
     return [];
   }));
-}
-
-/**
- * Re-draw every recorded roll from the revealed seed (P-FAIR-DICE): {checked, mismatches}, or
- * null when the game drew other things from the dice too (items, weather). This verifies the
- * dice; it plays no rule: the seating draws come first, as the hall draws them (F-D-SEATS).
- */
-export function checkRolls(record) {
-  if (record.options?.items || record.options?.weather) return null;
-  const bytes = hexToBytes(record.seed);
-  if (!bytes || bytes.length !== 32) return null;
-  const dice = new Dice(bytes);
-  drawSeating(dice, record.seats?.length || record.options?.seats || 4, !!record.options?.teams);
-  let checked = 0;
-  const mismatches = [];
-  record.actions.forEach((a, index) => {
-    if (a.action?.kind !== 'roll' || a.roll === undefined || a.roll === null) return;
-    const drawn = dice.roll();
-    checked += 1;
-    if (drawn !== a.roll) mismatches.push({ index, drawn, recorded: a.roll });
-  });
-  return { checked, mismatches };
 }
 
 /** The replay page of game `id`. */
@@ -175,16 +152,9 @@ export class ReplayView {
               h('span', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
               h('span', { class: 'player-name' }, p.name),
               h('span', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
-          r.game === 'flight' ? fair.render(r.commitment, r.seed, this.rollCheck(r), { gameId: r.game_id }) : null,
+          r.game === 'flight' ? fair.render(r.commitment, r.seed, rollCheck(r), { gameId: r.game_id }) : null,
           h('section', { class: 'card' }, this.log))));
     this.go(this.index);
-  }
-
-  /** The roll check of the panel: re-drawn rolls, or a note that this game's are not re-drawn. */
-  rollCheck(record) {
-    const rolls = checkRolls(record);
-    if (!rolls && (record.options?.items || record.options?.weather)) return { skipped: true };
-    return rolls;
   }
 
   /** How long a step is shown while playing. */

@@ -446,7 +446,7 @@ export class RoomView {
     if (this.gameView?.dock) parts.push(this.gameView.dock);
     if (this.gameView?.sidePanel) parts.push(this.gameView.sidePanel());
     if (this.state.game_kind !== 'jungle' && (this.state.commitment || this.state.status !== 'waiting')) {
-      parts.push(this.fair.render(this.state.commitment, this.state.seed));
+      parts.push(this.fair.render(this.state.commitment, this.state.seed, null, { gameId: this.state.result?.game_id }));
     }
     // How to play stays the same element, so a panel opened mid-game survives redraws.
     const kind = this.state.game_kind === 'jungle' ? 'jungle' : 'flight';
