@@ -284,6 +284,8 @@ export class FlightView {
 
   onKey(e) {
     if (e.target.closest('input, textarea, select')) return;
+    // Enter and Space on a focused control press that control (resign, auto-play, the die).
+    if ((e.key === 'Enter' || e.key === ' ') && e.target.closest('button, a[href], summary, label')) return;
     if (e.key === ' ' || e.key === 'Enter') {
       if (this.myTurn() && this.state.game.need === 'roll') {
         e.preventDefault();

@@ -40,6 +40,9 @@ export class JungleView {
     this.moves = new MoveList();
     this.keyHandler = (e) => {
       if (e.target.closest('input, textarea, select')) return;
+      // Enter and Space on a focused control press that control (resign, draw, sound), not
+      // the square under the board's cursor.
+      if ((e.key === 'Enter' || e.key === ' ') && e.target.closest('button, a[href], summary, label')) return;
       if (this.canMove() && this.board.key(e.key)) e.preventDefault();
     };
     document.addEventListener('keydown', this.keyHandler);
