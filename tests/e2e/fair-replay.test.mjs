@@ -2,7 +2,9 @@
 // and the players' names and colours beside and on the board.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, guest, createRoom, fillWithBots, shot, BASE } from './helpers.mjs';
+import {
+  launch, newPage, guest, createRoom, fillWithBots, shot, axeViolations, BASE,
+} from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -56,6 +58,11 @@ test('P-FAIR-DICE: copy buttons for the seed and the commitment, and how to chec
   const record = await (await fetch(`${BASE}/api/games/${id}`)).json();
   assert.equal(record.commitment, commitment);
   await shot(page, 'fair-dice-how', '#fair-dice');
+  // The replay page with the note open, in both languages: nothing serious for axe-core.
+  for (let i = 0; i < 2; i += 1) {
+    assert.deepEqual(await axeViolations(page), [], await page.evaluate(() => document.documentElement.lang));
+    await page.locator('#lang').click();
+  }
   assert.deepEqual(page.errors, []);
 });
 

@@ -2,7 +2,7 @@
 // listing them (a phone cannot aim at one plane of a fanned-out stack); one choice moves at once.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, shot } from './helpers.mjs';
+import { launch, newPage, shot, axeViolations } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -48,6 +48,7 @@ test('F-CHOICE: a tap on two stacked planes that go different ways lists both, a
   assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, JSON.stringify(box));
   assert.ok((await options.first().boundingBox()).height >= 44);
   await shot(page, 'stack-chooser');
+  assert.deepEqual((await axeViolations(page)).filter((v) => v.includes('plane-chooser')), [], 'the chooser passes axe-core');
   await options.nth(0).click();
   assert.deepEqual(await page.evaluate(() => window.picked), [0]);
   assert.equal(await page.locator('#plane-chooser').count(), 0);

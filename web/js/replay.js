@@ -124,7 +124,8 @@ export class ReplayView {
     this.slider = h('input', { type: 'range', min: 0, max: this.frames.length - 1, value: this.index, id: 'replay-slider', 'aria-label': t('jump_to'), oninput: (e) => this.go(Number(e.target.value)) });
     this.stepLabel = h('span', { class: 'replay-step', id: 'replay-step' });
     this.playBtn = h('button', { class: 'btn', type: 'button', id: 'replay-play', onclick: () => this.togglePlay() }, '▶ ', t('play'));
-    this.log = h('ol', { class: 'replay-log', id: 'replay-log', start: 0 }, this.frames.map((f, i) => h('li', { 'data-step': i, onclick: () => this.go(i) },
+    // It scrolls, so it takes the keyboard focus too.
+    this.log = h('ol', { class: 'replay-log', id: 'replay-log', start: 0, tabindex: 0, 'aria-label': t('replay_steps') }, this.frames.map((f, i) => h('li', { 'data-step': i, onclick: () => this.go(i) },
       f.label, f.details.length ? h('small', { class: 'replay-detail' }, f.details.join(' · ')) : null)));
     const fair = new FairDicePanel();
     const players = (r.result?.players || []).slice().sort((a, b) => a.rank - b.rank);
