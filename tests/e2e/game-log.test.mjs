@@ -181,3 +181,19 @@ test('a language switch mid-game rewrites the lines already in the log', { timeo
   assert.equal(await page.locator('.sound-toggle').textContent(), '🔇 音效');
   assert.deepEqual(page.errors, []);
 });
+
+test('P-JUNGLE-TIMEOUT: a timed-out Jungle move stands in the move list as a pass', { timeout: 120000 }, async () => {
+  const page = await newPage(browser);
+  await guest(page, 'Sleeper');
+  const code = await createRoom(page, 'jungle', { turn_seconds: 5 });
+  await fillWithBots(page, 'easy');
+  await page.locator('#ready-btn').click();
+  await page.locator('.jungle-board .piece').first().waitFor();
+  // Nothing is played: the clock runs out on this seat's turn and the move passes.
+  await page.waitForFunction((room) => window.roomEvents.some((e) => e.room === room && e.kind === 'passed'), code, { timeout: 30000 });
+  const passed = await page.evaluate((room) => window.roomEvents.find((e) => e.room === room && e.kind === 'passed'), code);
+  const ply = passed.game.plies;
+  await page.locator(`#move-list .move[data-ply="${ply}"]`).waitFor();
+  assert.equal(await page.locator(`#move-list .move[data-ply="${ply}"] .move-text`).textContent(), '⏱');
+  assert.deepEqual(page.errors, []);
+});

@@ -140,6 +140,9 @@ export class JungleView {
         this.slideNext = SLIDE_MS / (Number(this.room.app.anim) || 1);
         sound.play(state.game?.outcome ? 'over' : taken ? 'capture' : 'move');
       }
+    } else if (ev.kind === 'passed') {
+      // A timed-out move is a ply too (the engine counts it): the list keeps the numbering.
+      this.moves.add(state.game?.plies ?? (this.moves.plies.length + 1), '⏱', null);
     } else if (ev.kind === 'turn' && !hurry && me !== null && ev.seat === me) {
       sound.play('turn');
     }
