@@ -197,3 +197,31 @@ test('P-JUNGLE-TIMEOUT: a timed-out Jungle move stands in the move list as a pas
   assert.equal(await page.locator(`#move-list .move[data-ply="${ply}"] .move-text`).textContent(), '⏱');
   assert.deepEqual(page.errors, []);
 });
+
+test('P-REMATCH: a new game drawn by the same Jungle view starts with an empty move list', { timeout: 180000 }, async () => {
+  const page = await newPage(browser);
+  await guest(page, 'Again');
+  await createRoom(page, 'jungle', { turn_seconds: 60 });
+  await fillWithBots(page, 'easy');
+  await page.locator('#ready-btn').click();
+  await page.locator('.jungle-board .piece').first().waitFor();
+  for (let i = 0; i < 2; i += 1) {
+    await page.locator('.jungle-board .movable-from').first().waitFor({ timeout: 60000 });
+    const plies = Number(await page.locator('.jungle-board').getAttribute('data-plies'));
+    const mv = await page.evaluate(() => window.hangar.view.state.game.moves[0]);
+    await page.locator('#move-input').fill(mv);
+    await page.locator('#move-input').press('Enter');
+    await page.waitForFunction((n) => Number(document.querySelector('.jungle-board').dataset.plies) > n + 1, plies, { timeout: 30000 });
+  }
+  assert.ok(await page.locator('#move-list .move').count() >= 4);
+  // The room's next game reaches the view that drew this one (P-REMATCH keeps the room and
+  // its view): drawn from its first position, the list holds none of the last game's moves.
+  await page.evaluate(async () => {
+    const { START_FEN } = await import('/js/jungle/position.js');
+    const view = window.hangar.view;
+    const state = { ...view.state, game: { ...view.state.game, fen: START_FEN, plies: 0, last: null } };
+    view.gameView.update(state, view.mySeat());
+  });
+  assert.equal(await page.locator('#move-list .move').count(), 0);
+  assert.deepEqual(page.errors, []);
+});

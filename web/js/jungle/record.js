@@ -31,6 +31,11 @@ export class MoveList {
       h('h2', { 'data-i18n': 'move_list' }, t('move_list')), this.list, this.tray);
   }
 
+  /** Forget the moves (a new game in the same room). */
+  reset() {
+    this.plies = [];
+  }
+
   /** Note ply `ply` (1 = red's first move): `move` in notation, `taken` the kind taken or null. */
   add(ply, move, taken) {
     if (this.plies.some((p) => p.ply === ply)) return;

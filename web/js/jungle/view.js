@@ -68,6 +68,8 @@ export class JungleView {
     this.board.wolfOverDog = state.options?.order === 'wolf-over-dog';
     this.board.render(g.fen, g.last, this.slideNext || 0);
     this.slideNext = 0;
+    // A game with fewer plies than the list is the room's next game: its list starts empty.
+    if ((g.plies ?? 0) < (this.moves.plies.at(-1)?.ply ?? 0)) this.moves.reset();
     this.moves.render(g.fen);
     this.board.svg.dataset.plies = g.plies ?? 0;
     this.board.svg.dataset.fen = g.fen;
