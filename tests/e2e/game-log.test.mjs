@@ -225,3 +225,27 @@ test('P-REMATCH: a new game drawn by the same Jungle view starts with an empty m
   assert.equal(await page.locator('#move-list .move').count(), 0);
   assert.deepEqual(page.errors, []);
 });
+
+test('J-STEP: a capture slides the taker onto the square while the taken piece fades out and goes', { timeout: 60000 }, async () => {
+  const page = await newPage(browser);
+  const seen = await page.evaluate(async () => {
+    const { JungleBoard } = await import('/js/jungle/board.js');
+    const board = new JungleBoard();
+    document.body.append(board.svg);
+    // Red's rat on a3 next to yellow's cat on a4 (any position will do: the board draws, it
+    // does not judge), then the rat takes it.
+    board.render('7/7/7/7/7/c6/R6/7/7 r', null);
+    board.render('7/7/7/7/7/R6/7/7/7 y', 'a3a4', 2000);
+    const ghost = board.svg.querySelector('.piece-taken');
+    const during = {
+      ghost: ghost ? { piece: ghost.dataset.piece, named: ghost.hasAttribute('aria-label'), square: ghost.dataset.square ?? null } : null,
+      pieces: [...board.svg.querySelectorAll('.piece')].map((p) => `${p.dataset.square}${p.dataset.piece}${p.dataset.movedFrom}`),
+    };
+    await Promise.all(board.svg.getAnimations({ subtree: true }).map((a) => a.finished));
+    return { ...during, after: board.svg.querySelectorAll('.piece-taken').length };
+  });
+  assert.deepEqual(seen.ghost, { piece: 'C', named: false, square: null }, 'the cat fades out, unnamed and off the squares');
+  assert.deepEqual(seen.pieces, ['a4Ra3'], 'one piece on the board: the rat, come from a3');
+  assert.equal(seen.after, 0, 'the taken piece is gone once the slide is over');
+  assert.deepEqual(page.errors, []);
+});

@@ -129,9 +129,26 @@ export class JungleBoard {
       s('circle', { cx: C / 2 - 12, cy: -(C / 2 - 12), r: 9, class: 'piece-rank-disc' }),
       s('text', { x: C / 2 - 12, y: -(C / 2 - 12) + 4, class: 'piece-rank', 'text-anchor': 'middle' }, String(this.rankOf(p.kind)))));
     }
+    // The piece the move took, as it was drawn, fades out under the one sliding onto it.
+    const taken = slideMs > 0 && last ? this.pieces.querySelector(`.piece[data-square="${last.slice(2, 4)}"]`) : null;
     this.pieces.replaceChildren(...out);
+    if (taken) this.fadeTaken(taken, slideMs);
     if (slideMs > 0 && last) this.slide(last, slideMs);
     this.drawMarks();
+  }
+
+  /** Keep the taken piece `el` on its square while the taker slides in, fading, then drop it. */
+  fadeTaken(el, ms) {
+    // No longer a piece of the position: not named, not counted, not clickable.
+    el.setAttribute('class', 'piece-taken');
+    el.setAttribute('aria-hidden', 'true');
+    el.removeAttribute('role');
+    el.removeAttribute('aria-label');
+    el.removeAttribute('data-square');
+    this.pieces.prepend(el);
+    const fade = el.animate?.([{ opacity: 1 }, { opacity: 0 }], { duration: ms, fill: 'forwards' });
+    if (fade) fade.finished.then(() => el.remove(), () => el.remove());
+    else el.remove();
   }
 
   /** Slide the piece now on the target of `move` from the move's origin (SVG user units). */
