@@ -103,12 +103,42 @@ test('P-RECORD: the replay names the players in their colours, on the board too,
   assert.deepEqual(page.errors, []);
 });
 
-test('P-FAIR-DICE: a game with items says why its rolls are not re-drawn in the page', { timeout: 600000 }, async () => {
-  const page = await finishedGame('Gambler', ['items']);
+test('P-FAIR-DICE/F-ITEM-SPAWN/F-WEATHER: the replay of a game with items and weather re-draws its rolls and chance draws from the seed', { timeout: 900000 }, async () => {
+  const page = await finishedGame('Gambler', ['items', 'weather']);
+  // In the room the page has only the record: it says why it does not re-draw these rolls.
+  await page.locator('#result button').last().click();
+  await page.locator('#fair-rolls[data-skipped]').waitFor();
+  assert.match(await page.locator('#fair-rolls').textContent(), /hangar verify/);
+  await page.locator('.last-game button').click();
   await page.locator('#result #view-replay').click();
   await page.locator('#replay-step').waitFor();
-  assert.equal(await page.locator('#fair-rolls').getAttribute('data-skipped'), 'true');
-  assert.match(await page.locator('#fair-rolls').textContent(), /hangar verify/);
+  // The replay has what appeared where: every roll and every draw is re-drawn and matches.
+  const { rolls, draws } = await page.evaluate(() => {
+    const frames = window.hangar.view.replay.frames;
+    const events = frames.flatMap((f) => f.events || []);
+    const effects = events.filter((e) => e.kind === 'moved').flatMap((e) => e.effects);
+    return {
+      rolls: events.filter((e) => e.kind === 'rolled' && e.item !== 'six_die').length,
+      draws: effects.filter((e) => e.type === 'item_appeared' || e.type === 'weather_appeared').length
+        + (frames[0].view.items || []).length + (frames[0].view.weather ? 1 : 0),
+    };
+  });
+  assert.ok(draws >= 2, `${draws} draws`);
+  assert.equal(await page.locator('#fair-rolls').getAttribute('data-mismatches'), '0');
+  assert.equal(Number(await page.locator('#fair-rolls').getAttribute('data-checked')), rolls + draws);
+  // A forged roll or a moved item does not pass.
+  const forged = await page.evaluate(async () => {
+    const { checkDraws } = await import('/js/fairdice.js');
+    const { record, replay } = window.hangar.view;
+    const rollForged = structuredClone(replay.frames);
+    const roll = rollForged.flatMap((f) => f.events || []).find((e) => e.kind === 'rolled' && e.item !== 'six_die');
+    roll.value = (roll.value % 6) + 1;
+    const itemForged = structuredClone(replay.frames);
+    const item = itemForged[0].view.items[0];
+    item.item = item.item === 'booster' ? 'six_die' : 'booster';
+    return [checkDraws(record, rollForged).mismatches.length, checkDraws(record, itemForged).mismatches.length];
+  });
+  assert.deepEqual(forged.map((n) => n > 0), [true, true], `mismatches found: ${forged}`);
   await page.locator('#fair-verdict[data-verified]').waitFor();
   assert.equal(await page.locator('#fair-verdict').getAttribute('data-verified'), 'true');
   assert.deepEqual(page.errors, []);

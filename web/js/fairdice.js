@@ -50,11 +50,78 @@ export function checkRolls(record) {
   return { checked, mismatches };
 }
 
-/** The panel's roll check of a record: re-drawn rolls, or why they are not (`skipped`). */
-export function rollCheck(record) {
-  const rolls = checkRolls(record);
-  if (!rolls && (record.options?.items || record.options?.weather)) return { skipped: true };
-  return rolls;
+const WEATHER_KINDS = ['storm', 'tailwind', 'headwind'];
+const ITEM_KINDS = ['six_die', 'booster'];
+const TRACK = 52;
+
+/**
+ * Re-draw the rolls and the chance draws of a game with items or weather from its seed, using
+ * the server's replay `frames` (GET /api/games/{id}/replay) for what appeared where. The stream
+ * (docs/rules-flight.md, "Order of the dice stream"): the seating, the start's weather and item
+ * draws, then in play order one `roll()` per die thrown (a six die throws none) and one
+ * `roll_below(n)` per appearance — weather over the 52 squares × 3 kinds, an item over the
+ * squares holding no item × 2 kinds — whose outcome must name the square and kind that appeared.
+ * {checked, mismatches, draws: true}, or null when the seed is not readable.
+ */
+export function checkDraws(record, frames) {
+  const bytes = hexToBytes(record.seed);
+  if (!bytes || bytes.length !== 32 || !frames?.length) return null;
+  const dice = new Dice(bytes);
+  drawSeating(dice, record.seats?.length || record.options?.seats || 4, !!record.options?.teams);
+  let checked = 0;
+  const mismatches = [];
+  const expect = (drawn, wanted, what) => {
+    checked += 1;
+    if (drawn !== wanted) mismatches.push({ what, drawn, recorded: wanted });
+  };
+  // Appearances in one frame, drawn in order after its action; `items` is the board after all of them.
+  const drawAppearances = (appeared, items) => {
+    const later = appeared.filter((a) => a.item).map((a) => a.square);
+    for (const a of appeared) {
+      if (a.weather) {
+        expect(dice.rollBelow(TRACK * 3), a.square * 3 + WEATHER_KINDS.indexOf(a.weather), 'weather');
+      } else {
+        later.splice(later.indexOf(a.square), 1);
+        // The squares holding an item when this one was drawn: the board after the frame less
+        // the items that appeared from this one on.
+        const held = new Set(items.filter((sq) => sq !== a.square && !later.includes(sq)));
+        const free = [];
+        for (let sq = 0; sq < TRACK; sq += 1) if (!held.has(sq)) free.push(sq);
+        expect(dice.rollBelow(free.length * 2), free.indexOf(a.square) * 2 + ITEM_KINDS.indexOf(a.item), 'item');
+      }
+    }
+  };
+  // The start: the first round's weather cell, then its item (no events: read off the view).
+  const start = frames[0].view || {};
+  const startItems = (start.items || []).map((i) => i.square);
+  drawAppearances([
+    ...(start.weather ? [{ weather: start.weather.kind, square: start.weather.square }] : []),
+    ...(start.items || []).map((i) => ({ item: i.item, square: i.square })),
+  ], startItems);
+  for (const f of frames.slice(1)) {
+    const appeared = [];
+    for (const ev of f.events || []) {
+      if (ev.kind === 'rolled' && ev.item !== 'six_die') expect(dice.roll(), ev.value, 'roll');
+      if (ev.kind !== 'moved') continue;
+      for (const e of ev.effects || []) {
+        if (e.type === 'weather_appeared') appeared.push({ weather: e.weather, square: e.square });
+        if (e.type === 'item_appeared') appeared.push({ item: e.item, square: e.square });
+      }
+    }
+    drawAppearances(appeared, (f.view?.items || []).map((i) => i.square));
+  }
+  return { checked, mismatches, draws: true };
+}
+
+/**
+ * The panel's roll check of a record: re-drawn rolls (and, with the replay's `frames`, the
+ * chance draws of an items or weather game), or why they are not (`skipped`).
+ */
+export function rollCheck(record, frames = null) {
+  if (record.options?.items || record.options?.weather) {
+    return (frames && checkDraws(record, frames)) || { skipped: true };
+  }
+  return checkRolls(record);
 }
 
 /** A button that copies `text` to the clipboard and says so. */
@@ -118,7 +185,7 @@ export class FairDicePanel {
       } else if (check) {
         rollsLine.replaceChildren(h('div', {
           class: `fair-rolls ${check.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': check.checked, 'data-mismatches': check.mismatches.length,
-        }, check.mismatches.length ? t('rolls_bad', { n: check.mismatches.length }) : t('rolls_ok', { n: check.checked })));
+        }, check.mismatches.length ? t('rolls_bad', { n: check.mismatches.length }) : t(check.draws ? 'draws_ok' : 'rolls_ok', { n: check.checked })));
       }
     };
     if (rolls) showRolls(rolls);

@@ -153,7 +153,7 @@ export class ReplayView {
               h('span', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
               h('span', { class: 'player-name' }, p.name),
               h('span', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
-          r.game === 'flight' ? fair.render(r.commitment, r.seed, rollCheck(r), { gameId: r.game_id }) : null,
+          r.game === 'flight' ? fair.render(r.commitment, r.seed, rollCheck(r, this.replay.frames), { gameId: r.game_id }) : null,
           h('section', { class: 'card' }, this.log))));
     this.go(this.index);
   }
