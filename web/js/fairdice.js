@@ -160,13 +160,19 @@ export class FairDicePanel {
 
   /**
    * The roll check of finished game `gameId`, fetched once (GET /api/games/{id}): the live
-   * room has not seen every roll, the record has.
+   * room has not seen every roll, the record has. A game with items or weather needs its
+   * replay's frames too (what appeared where).
    */
   fetchRolls(gameId) {
+    const json = (url) => fetch(url).then((res) => (res.ok ? res.json() : null));
     if (!this.records.has(gameId)) {
-      this.records.set(gameId, fetch(`/api/games/${gameId}`)
-        .then((res) => (res.ok ? res.json() : null))
-        .then((record) => (record ? rollCheck(record) : null))
+      this.records.set(gameId, json(`/api/games/${gameId}`)
+        .then(async (record) => {
+          if (!record) return null;
+          const chance = record.options?.items || record.options?.weather;
+          const frames = chance ? (await json(`/api/games/${gameId}/replay`))?.frames : null;
+          return rollCheck(record, frames);
+        })
         .catch(() => null));
     }
     return this.records.get(gameId);
