@@ -249,3 +249,22 @@ test('J-STEP: a capture slides the taker onto the square while the taken piece f
   assert.equal(seen.after, 0, 'the taken piece is gone once the slide is over');
   assert.deepEqual(page.errors, []);
 });
+
+test('J-STEP: with reduced motion asked for, a capture is drawn at once, with no slide or fade', { timeout: 60000 }, async () => {
+  const page = await newPage(browser);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const seen = await page.evaluate(async () => {
+    const { JungleBoard } = await import('/js/jungle/board.js');
+    const board = new JungleBoard();
+    document.body.append(board.svg);
+    board.render('7/7/7/7/7/c6/R6/7/7 r', null);
+    board.render('7/7/7/7/7/R6/7/7/7 y', 'a3a4', 2000);
+    return {
+      animations: board.svg.getAnimations({ subtree: true }).length,
+      taken: board.svg.querySelectorAll('.piece-taken').length,
+      pieces: [...board.svg.querySelectorAll('.piece')].map((p) => p.dataset.square + p.dataset.piece),
+    };
+  });
+  assert.deepEqual(seen, { animations: 0, taken: 0, pieces: ['a4R'] });
+  assert.deepEqual(page.errors, []);
+});

@@ -101,6 +101,8 @@ export class JungleBoard {
    * that made the last move slides to its square from where it stood (marked `data-moved-from`).
    */
   render(fen, last, slideMs = 0) {
+    // A player who asks for less motion gets the move at once (CSS cannot stop these).
+    if (globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches) slideMs = 0;
     this.fen = fen;
     this.last = last;
     // The pieces are drawn again only when something they show changed: a redraw for another
