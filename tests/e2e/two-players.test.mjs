@@ -53,6 +53,8 @@ test('P-SEATS/P-SPECTATE/P-DISCONNECT: two players see each other\'s moves; a re
   await bo.locator('.join-form button').click();
   await bo.locator('.seat-card.mine').waitFor();
   await ana.locator('.seat-card.filled[data-seat="1"]').waitFor();
+  // The host may free the seat of a player who is not ready (Bo is not yet).
+  await ana.locator('.seat-card[data-seat="1"] .btn-kick').waitFor();
   await ana.locator('#ready-btn').click();
   await bo.locator('#ready-btn').click();
   await ana.locator('.flight-board').waitFor();

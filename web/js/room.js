@@ -399,6 +399,10 @@ export class RoomView {
             st.host === seat.player.id ? h('span', { class: 'chip chip-host' }, '👑 ', t('host')) : null),
           h('div', { class: 'seat-meta' }, `${t('score')} ${seat.player.score} · Lv ${seat.player.level}`),
           h('div', { class: `seat-ready ${seat.ready ? 'yes' : ''}` }, seat.ready ? `✔ ${t('is_ready')}` : '…'),
+          // The host frees a seat held by someone who does not ready.
+          isHost && !seat.ready && seat.player.id !== this.app.player?.id
+            ? h('button', { class: 'btn btn-small btn-kick', type: 'button', onclick: () => this.cmd('kick', { seat: i }) }, t('kick'))
+            : null,
         ];
       } else if (seat.bot) {
         body = [

@@ -23,6 +23,9 @@ pub struct Config {
     /// How long a quick match waits for other people before bots fill its empty seats
     /// (P-QUICK): 10 s.
     pub quick_fill_after: Duration,
+    /// How long a person may sit in a public waiting room without readying before the seat
+    /// is freed (one connection cannot hold every public room): 60 s.
+    pub ready_timeout: Duration,
     /// Directory of the web client served at `/`, if any.
     pub web_dir: Option<PathBuf>,
     /// How long one second of a turn timer lasts: one second, except in tests that need
@@ -86,6 +89,7 @@ impl Default for Config {
             reconnect_grace: Duration::from_secs(180),
             bot_delay: Duration::from_millis(600),
             quick_fill_after: Duration::from_secs(10),
+            ready_timeout: Duration::from_secs(60),
             web_dir: None,
             turn_unit: Duration::from_secs(1),
             messages_per_second: crate::protocol::MESSAGES_PER_SECOND,

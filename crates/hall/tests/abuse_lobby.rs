@@ -99,3 +99,51 @@ async fn one_player_holds_seats_in_at_most_three_rooms() {
     assert_eq!(joined["seat"], 1);
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_public_seat_not_readied_in_time_is_freed_and_the_host_may_free_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = common::test_config(common::sqlite_url(&dir));
+    config.ready_timeout = std::time::Duration::from_millis(400);
+    let hall = TestHall::with(dir, config).await;
+    // A public room: the host readies, the camper does not and loses the seat.
+    let mut host = hall.guest("host").await;
+    let code = host.create("flight", json!({"seats": 3})).await;
+    host.ready().await;
+    let mut camper = hall.guest("camper").await;
+    camper.join(&code).await;
+    let left = host
+        .wait_for(|v| v["event"]["kind"] == "left" && v["event"]["seat"] == 1)
+        .await;
+    assert_eq!(left["room"], code.as_str());
+    let state = host.ok(json!({"type": "join_room", "room": code})).await;
+    assert_eq!(state["seat"], 0, "the ready host keeps the seat");
+    // A private room waits for its friends.
+    let mut friend = hall.guest("friend").await;
+    let private = friend
+        .ok(json!({"type": "create_room", "game": "jungle", "private": true}))
+        .await["room"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut other = hall.guest("other").await;
+    other.join(&private).await;
+    tokio::time::sleep(std::time::Duration::from_millis(900)).await;
+    let again = other
+        .ok(json!({"type": "join_room", "room": private}))
+        .await;
+    assert_eq!(again["seat"], 1, "a private room keeps its seats");
+    // The host frees the seat of a person who is not ready; not of one who is.
+    let mut keen = hall.guest("keen").await;
+    keen.join(&code).await;
+    camper
+        .fails(json!({"type": "kick", "room": code, "seat": 1}), "not_host")
+        .await;
+    host.ok(json!({"type": "kick", "room": code, "seat": 1}))
+        .await;
+    keen.join(&code).await;
+    keen.ready().await;
+    host.fails(json!({"type": "kick", "room": code, "seat": 1}), "invalid")
+        .await;
+    hall.stop().await;
+}

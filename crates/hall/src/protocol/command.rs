@@ -161,6 +161,12 @@ pub enum RoomAction {
         /// The bot's seat.
         seat: usize,
     },
+    /// Host: free the seat of a person who is not ready (the game waits for nobody who
+    /// will not play).
+    Kick {
+        /// The person's seat.
+        seat: usize,
+    },
     /// Say something: a line of text or one of the quick phrases (P-CHAT).
     Chat {
         /// 1–200 characters, no control characters.

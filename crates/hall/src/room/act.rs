@@ -399,6 +399,7 @@ impl Room {
             game.and_then(|running| running.deadline),
             away,
             self.quick_fill_at,
+            self.next_idle_deadline(),
         ]
         .into_iter()
         .flatten()
@@ -428,6 +429,10 @@ impl Room {
         }
         if self.quick_fill_at.is_some_and(|at| at <= now) {
             self.quick_fill().await;
+        }
+        if self.next_idle_deadline().is_some_and(|at| at <= now) {
+            self.free_idle_seats(now);
+            self.persist_waiting().await;
         }
         let Some(running) = self.game.as_ref() else {
             self.release_expired_holds(now);

@@ -3,6 +3,7 @@
 //! engine, keeps the timers, plays for bots and absent players, and broadcasts versioned events.
 
 mod act;
+mod camping;
 mod finish;
 mod quick;
 mod seats;
@@ -151,6 +152,8 @@ struct Seat {
     away_until: Option<i64>,
     away_deadline: Option<Instant>,
     out: Option<OutReason>,
+    /// A person in a public waiting room who is not ready loses the seat then (seat camping).
+    ready_by: Option<Instant>,
     /// Finished planes when the player left (flight scoring of a resigner).
     out_finished: u32,
     /// Order of leaving among those who left (0 first).
@@ -330,6 +333,8 @@ fn spawn(mut room: Room) -> RoomHandle {
     room.publish();
     tokio::spawn(async move {
         loop {
+            // After whatever the last message or timer changed.
+            room.track_readiness();
             let wake = room.next_wake();
             tokio::select! {
                 msg = rx.recv() => match msg {
@@ -476,6 +481,7 @@ impl Room {
             RoomAction::Ready { ready } => self.set_ready(player.id, ready).await,
             RoomAction::AddBot { seat, bot } => self.add_bot(player.id, seat, &bot).await,
             RoomAction::RemoveBot { seat } => self.remove_bot(player.id, seat),
+            RoomAction::Kick { seat } => self.kick(player.id, seat),
             RoomAction::Chat { text, phrase } => self.chat(player.id, text, phrase),
             RoomAction::LeaveRoom { escape } => self.leave(outbox, player.id, escape).await,
             RoomAction::Roll => self.player_act(player.id, Act::Roll).await,

@@ -183,7 +183,7 @@ impl Room {
         }))
     }
 
-    fn require_waiting(&self) -> Result<(), ProtoError> {
+    pub(super) fn require_waiting(&self) -> Result<(), ProtoError> {
         if self.status == Status::Playing {
             return Err(err(
                 ErrorCode::AlreadyPlaying,

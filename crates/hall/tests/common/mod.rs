@@ -85,6 +85,8 @@ pub fn test_config(database: String) -> Config {
         // Long: tests of quick match between people must not see bots arrive; the quick-bots
         // test sets its own.
         quick_fill_after: Duration::from_secs(600),
+        // Long: tests take their time to ready; the seat-camping test sets its own.
+        ready_timeout: Duration::from_secs(600),
         web_dir: None,
         turn_unit: Duration::from_secs(1),
         // Test players act as fast as the server answers; the flood test sets 20/40.

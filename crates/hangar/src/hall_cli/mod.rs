@@ -35,6 +35,11 @@ pub struct ServeArgs {
     #[arg(long, env = "HANGAR_QUICK_BOTS_AFTER_SECONDS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub quick_bots_after_seconds: u64,
+    /// How long a person may sit in a public waiting room without readying before the seat
+    /// is freed, in seconds.
+    #[arg(long, env = "HANGAR_READY_TIMEOUT_SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(5..=3600))]
+    pub ready_timeout_seconds: u64,
     /// How long a disconnected player keeps the seat, in seconds (P-DISCONNECT: 180).
     #[arg(long, env = "HANGAR_RECONNECT_SECONDS", default_value_t = 180)]
     pub reconnect_seconds: u64,
@@ -116,6 +121,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         reconnect_grace: Duration::from_secs(args.reconnect_seconds),
         bot_delay: Duration::from_millis(args.bot_delay_ms),
         quick_fill_after: Duration::from_secs(args.quick_bots_after_seconds),
+        ready_timeout: Duration::from_secs(args.ready_timeout_seconds),
         web_dir: args.web_dir.clone().or_else(find_web_dir),
         turn_unit: Duration::from_secs(1),
         messages_per_second: args.rate_limit,
