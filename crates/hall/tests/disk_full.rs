@@ -57,14 +57,8 @@ async fn p_durable_a_full_disk_refuses_the_action_and_frees_nothing_then_recover
         test_config(db.display().to_string()),
     )
     .await;
-    let mut a = hall.guest("a").await;
-    let code = a.create("jungle", json!({})).await;
-    let mut b = hall.guest("b").await;
-    b.join(&code).await;
-    b.ready().await;
-    a.ready().await;
-    a.event("game_started").await;
-    let mut players = if a.seat == Some(0) { [a, b] } else { [b, a] };
+    let (red, yellow, code) = hall.two_players("jungle", json!({})).await;
+    let mut players = [red, yellow];
 
     let filler = dir.path().join("filler");
     fill(&filler);

@@ -67,17 +67,8 @@ async fn a_refused_write_changes_nothing_on(
 ) {
     let config = test_config(url.to_owned());
     let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
-    let mut a = hall.guest("a").await;
-    let code = a.create(game, options).await;
-    // Two people (no bot): nothing acts but the test's own commands.
-    let mut b = hall.guest("b").await;
-    b.join(&code).await;
-    b.ready().await;
-    a.ready().await;
-    let turn = a.wait_for(|v| v["event"]["kind"] == "turn").await;
-    let seat = turn["event"]["seat"].as_u64().unwrap();
-    // From here `a` is the player on turn.
-    let (mut a, b) = if seat == 0 { (a, b) } else { (b, a) };
+    // Two people (no bot): nothing acts but the test's own commands. `a` is on turn.
+    let (mut a, b, code) = hall.two_players(game, options).await;
     let seen_before = hall.watched(&code).await;
     let mut command = act(&seen_before.0);
     command["room"] = json!(code);
@@ -190,18 +181,9 @@ async fn p_durable_a_deleted_database_file_is_noticed_and_nothing_more_is_acknow
     let hall = TestHall::with(tempfile::tempdir().unwrap(), test_config(path.clone())).await;
     let (status, health) = hall.get("/health").await;
     assert_eq!((status, &health["status"]), (200, &json!("ok")), "{health}");
-    let mut a = hall.guest("a").await;
-    let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
-    let mut b = hall.guest("b").await;
-    b.join(&code).await;
-    b.ready().await;
-    a.ready().await;
-    let turn = a.wait_for(|v| v["event"]["kind"] == "turn").await;
-    let (mut on_turn, _b) = if turn["event"]["seat"] == 0 {
-        (a, b)
-    } else {
-        (b, a)
-    };
+    let (mut on_turn, _b, code) = hall
+        .two_players("flight", json!({"seats": 2, "planes": 2}))
+        .await;
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{path}{suffix}"));
     }
@@ -270,18 +252,9 @@ async fn p_durable_storage_failing_longer_than_the_bound_is_reported_refused_and
     let mut config = test_config(url.clone());
     config.storage_failure_bound = std::time::Duration::from_secs(1);
     let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
-    let mut a = hall.guest("a").await;
-    let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
-    let mut b = hall.guest("b").await;
-    b.join(&code).await;
-    b.ready().await;
-    a.ready().await;
-    let turn = a.wait_for(|v| v["event"]["kind"] == "turn").await;
-    let (mut on_turn, _other) = if turn["event"]["seat"] == 0 {
-        (a, b)
-    } else {
-        (b, a)
-    };
+    let (mut on_turn, _other, code) = hall
+        .two_players("flight", json!({"seats": 2, "planes": 2}))
+        .await;
     let seen_before = hall.watched(&code).await;
     // Signed in before the fault (a guest is a write too).
     let mut c = hall.guest("c").await;
@@ -379,16 +352,9 @@ async fn p_durable_a_postgres_database_turned_read_only_while_running_is_refused
     let mut config = test_config(url.clone());
     config.storage_failure_bound = std::time::Duration::from_secs(1);
     let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
-    let mut a = hall.guest("a").await;
-    let code = a.create("jungle", json!({})).await;
-    let mut b = hall.guest("b").await;
-    b.join(&code).await;
-    b.ready().await;
-    a.ready().await;
-    let started = a.event("game_started").await;
     // Red (seat 0) moves first.
-    let (mut red, _yellow) = if a.seat == Some(0) { (a, b) } else { (b, a) };
-    let first = started["event"]["game"]["moves"][0]
+    let (mut red, _yellow, code) = hall.two_players("jungle", json!({})).await;
+    let first = hall.watched(&code).await.0["moves"][0]
         .as_str()
         .unwrap()
         .to_owned();

@@ -159,6 +159,24 @@ impl TestHall {
         self.dir
     }
 
+    /// Two guests, "a" and "b", in a new room of `game` with its game started: the one whose
+    /// turn it is first, the other one, and the room's code.
+    pub async fn two_players(&self, game: &str, options: Value) -> (Client, Client, String) {
+        let mut a = self.guest("a").await;
+        let code = a.create(game, options).await;
+        let mut b = self.guest("b").await;
+        b.join(&code).await;
+        b.ready().await;
+        a.ready().await;
+        let turn = a.wait_for(|v| v["event"]["kind"] == "turn").await;
+        let (first, other) = if turn["event"]["seat"] == 0 {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        (first, other, code)
+    }
+
     /// The room as a new watcher (signed in to nothing: no write needed) sees it: its game
     /// and its turn (the parts an action changes).
     pub async fn watched(&self, code: &str) -> (Value, Value) {
