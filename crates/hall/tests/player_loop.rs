@@ -329,3 +329,31 @@ async fn p_quick_match_prefers_the_room_whose_players_ratings_are_closest() {
     assert_eq!(matched["room"], high_room.as_str());
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_rematch_a_flight_room_with_a_bot_plays_again_with_the_bot_still_seated_and_ready() {
+    let hall = TestHall::start().await;
+    let mut host = hall.guest("host").await;
+    let code = host
+        .create("flight", json!({"seats": 2, "planes": 2}))
+        .await;
+    host.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
+        .await;
+    for game in 1..=2 {
+        host.ready().await;
+        host.event("game_started").await;
+        host.ok(json!({"type": "autoplay", "room": code, "on": true}))
+            .await;
+        let over = host.event("game_over").await;
+        assert_eq!(over["event"]["result"]["practice"], true, "game {game}");
+        // Waiting again: the person not ready, the bot in its seat and ready, auto-play off.
+        let state = snapshot(&mut host, &code).await;
+        assert_eq!(state["status"], "waiting");
+        assert_eq!(state["seats"][0]["ready"], false);
+        assert_eq!(state["seats"][0]["autoplay"], false);
+        assert_eq!(state["seats"][1]["bot"], "random");
+        assert_eq!(state["seats"][1]["ready"], true);
+        host.clear();
+    }
+    hall.stop().await;
+}
