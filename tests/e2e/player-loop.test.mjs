@@ -4,7 +4,7 @@
 // P-PRACTICE).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, guest, createRoom, BASE } from './helpers.mjs';
+import { launch, newPage, guest, createRoom, axeViolations, BASE } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -37,6 +37,7 @@ test('P-REMATCH/P-RATING/P-PROFILE: play again in the same room, then the winner
   const ratings = await bo.locator('#result .result-rating').allTextContents();
   assert.equal(ratings.length, 2);
   for (const text of ratings) assert.match(text, /^\d{4}\?? \([+−]\d+\)$/);
+  assert.deepEqual(await axeViolations(bo), [], 'the result dialog');
 
   // Play again: both press it, and a second game starts in the same room.
   await ana.locator('#play-again').click();
@@ -64,6 +65,12 @@ test('P-REMATCH/P-RATING/P-PROFILE: play again in the same room, then the winner
   assert.equal(await jungle.locator('.stat-played').textContent(), '1');
   assert.equal(await jungle.locator('.stat-wins').textContent(), '1');
   assert.match(await jungle.locator('.stat-rating').textContent(), /^\d{4}\??$/);
+  // The profile reads well to everyone, in both languages (axe-core), and so does the result.
+  assert.deepEqual(await axeViolations(ana), [], 'the profile (en)');
+  await ana.locator('#lang').click();
+  await ana.locator('#profile-name', { hasText: 'Bo' }).waitFor();
+  assert.deepEqual(await axeViolations(ana), [], 'the profile (zh)');
+  await ana.locator('#lang').click();
   // The game is listed with its opponent and opens its replay.
   const row = ana.locator('#profile-games .game-row').first();
   assert.match(await row.textContent(), /Win vs Ana/);
