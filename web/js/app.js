@@ -1,68 +1,18 @@
-// The Hangar browser client: connection, identity, routing between hall, room and replay.
+// The Hangar browser client: the page's entry point — reconnection, routing between the hall,
+// rooms, replays and profiles, the language switch. The shared state lives in session.js, so
+// that no view imports this module (no import cycles).
 
-import { h, mount, toast } from './dom.js';
+import { mount, toast } from './dom.js';
 import { t, translate, setLang, currentLang, onLangChange } from './i18n.js';
 import { errorText } from './errors.js';
-import { Connection, savedToken, saveToken, CLIENT_ID } from './net.js';
+import { saveToken, CLIENT_ID } from './net.js';
+import { app, renderMe, signedIn } from './session.js';
 import { HallView } from './hall.js';
 import { RoomView } from './room.js';
 import { ReplayView } from './replay.js';
 import { ProfileView } from './profile.js';
 
-const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
-
-/** Shared client state: the connection, the signed-in player, the current view. */
-export const app = {
-  conn: new Connection(wsUrl),
-  player: null,
-  token: savedToken(),
-  view: null,
-  myRooms: [],
-  anim: Number(new URLSearchParams(location.search).get('anim') || localStorage.getItem('hangar.anim') || 1),
-};
-window.hangar = app; // handy for debugging and for the browser tests
-
 const root = document.getElementById('app');
-
-function renderMe() {
-  const box = document.getElementById('me');
-  if (!app.player) {
-    mount(box);
-    return;
-  }
-  const p = app.player;
-  mount(box,
-    h('span', { class: 'me-name', title: p.guest ? t('guest') : '' }, p.name, p.guest ? h('small', {}, ` (${t('guest')})`) : null),
-    h('span', { class: 'chip' }, `${t('score')} ${p.score}`),
-    h('span', { class: 'chip chip-level' }, `Lv ${p.level}`),
-    h('button', { class: 'btn btn-ghost btn-small', type: 'button', onclick: logout }, t('logout')));
-}
-
-/** Sign in with a result carrying {token, player}. */
-export function signedIn(result) {
-  if (result.token) {
-    app.token = result.token;
-    saveToken(result.token);
-  }
-  app.player = result.player;
-  if (result.rooms) app.myRooms = result.rooms;
-  renderMe();
-}
-
-/** Update the shown score after a game. */
-export function updatePlayer(player) {
-  app.player = { ...app.player, ...player };
-  renderMe();
-}
-
-function logout() {
-  saveToken(null);
-  app.token = null;
-  app.player = null;
-  renderMe();
-  location.hash = '#/';
-  location.reload();
-}
 
 // After every (re)connection: authenticate with the saved token, then let the view resume.
 app.conn.onReconnect = async () => {

@@ -5,7 +5,7 @@ import { h, mount, toast } from './dom.js';
 import { gameRow, playerLink, ratingText } from './games.js';
 import { t } from './i18n.js';
 import { CLIENT_ID } from './net.js';
-import { signedIn } from './app.js';
+import { signedIn } from './session.js';
 import { RulesPanel, optionHelp } from './rules.js';
 
 const COLOUR_NAMES = ['red', 'yellow', 'blue', 'green'];

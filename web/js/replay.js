@@ -7,7 +7,7 @@ import { t } from './i18n.js';
 import { FlightBoard } from './flight/board.js';
 import { JungleBoard } from './jungle/board.js';
 import { FairDicePanel, rollCheck } from './fairdice.js';
-import { normalizeGame } from './room.js';
+import { normalizeGame } from './gameview.js';
 import { effectLines, rollLine } from './flight/log.js';
 
 const ICONS = { red: '🔴', yellow: '🟡', blue: '🔵', green: '🟢' };

@@ -5,22 +5,13 @@ import { h, mount, toast, secondsLeft } from './dom.js';
 import { t, phraseText } from './i18n.js';
 import { errorText } from './errors.js';
 import { CLIENT_ID } from './net.js';
-import { signedIn, updatePlayer } from './app.js';
+import { signedIn, updatePlayer } from './session.js';
 import { FlightView } from './flight/view.js';
 import { JungleView } from './jungle/view.js';
 import { FairDicePanel } from './fairdice.js';
 import { RulesPanel } from './rules.js';
 import { botName, playerLink, ratingText } from './games.js';
-
-/**
- * Bring a game view to one shape: planes in the hangar are `null` (the engine may write -1).
- */
-export function normalizeGame(game) {
-  if (game && game.kind === 'flight' && Array.isArray(game.planes)) {
-    game.planes = game.planes.map((list) => (list || []).map((p) => (p === null || p === undefined || p < 0 ? null : p)));
-  }
-  return game;
-}
+import { normalizeGame } from './gameview.js';
 
 /** Apply one room event to the room state (everything but animation). */
 export function applyEvent(state, ev) {
