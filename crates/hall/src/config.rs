@@ -55,6 +55,9 @@ pub struct Limits {
     pub idle_timeout: Duration,
     /// Time allowed to send a request's headers; slower connections are closed.
     pub header_timeout: Duration,
+    /// Frames refused (over the rate or the size) a connection may send before it is closed
+    /// as a flood (1008); one is forgiven every ten seconds.
+    pub flood_refusals: u32,
 }
 
 impl Default for Limits {
@@ -67,6 +70,7 @@ impl Default for Limits {
             max_connections_per_address: 50,
             idle_timeout: Duration::from_secs(60),
             header_timeout: Duration::from_secs(10),
+            flood_refusals: 5,
         }
     }
 }

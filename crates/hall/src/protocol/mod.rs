@@ -21,7 +21,7 @@ pub use answer::{
 pub use command::{Command, HallCommand, RoomAction, RoomCommand};
 pub use error::{ErrorCode, ProtoError};
 pub use hall::{HallMessage, RoomSummary, SummarySeat};
-pub use parse::{name_variants, names_variant, parse_command, variant_names};
+pub use parse::{name_variants, names_variant, parse_command, peek_id, variant_names};
 pub use room::{
     AutoplayReason, ChatLine, GameEvent, GameResult, OutReason, ResultLine, RoomEvent, RoomMessage,
     RoomState, RoomStatus, SeatView, TurnView,

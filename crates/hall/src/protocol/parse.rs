@@ -152,3 +152,16 @@ impl serde::de::Error for ProbeError {
         ProbeError::UnknownVariant(expected)
     }
 }
+
+/// The id of a message that will not be handled (over a limit), read without building
+/// anything: `None` when the text is not an object with a valid id.
+pub fn peek_id(text: &str) -> Option<u64> {
+    #[derive(Deserialize)]
+    struct IdOnly {
+        id: Option<u64>,
+    }
+    serde_json::from_str::<IdOnly>(text)
+        .ok()
+        .and_then(|m| m.id)
+        .filter(|id| *id < ID_LIMIT)
+}

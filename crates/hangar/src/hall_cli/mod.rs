@@ -62,6 +62,11 @@ pub struct ServeArgs {
     #[arg(long, env = "HANGAR_HEADER_TIMEOUT_SECONDS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub header_timeout_seconds: u64,
+    /// Messages over the rate or size limits a connection may send (each gets an error)
+    /// before it is closed as a flood (code 1008); one is forgiven every ten seconds.
+    #[arg(long, env = "HANGAR_FLOOD_REFUSALS", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub flood_refusals: u32,
     /// How long the answers of a client are kept for repeated ids after its last connection
     /// closed, in seconds.
     #[arg(long, env = "HANGAR_ANSWER_WINDOW_SECONDS", default_value_t = 60)]
@@ -116,6 +121,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             idle_timeout: Duration::from_secs(args.idle_timeout_seconds),
             header_timeout: Duration::from_secs(args.header_timeout_seconds),
             answer_window: Duration::from_secs(args.answer_window_seconds),
+            flood_refusals: args.flood_refusals,
             ..Limits::default()
         },
     };
