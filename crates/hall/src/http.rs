@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
+use axum::{Extension, Router};
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, Path, Query, State};
@@ -19,7 +19,7 @@ use crate::protocol::{Leaderboard, MAX_MESSAGE_BYTES, MyGames};
 use crate::record::record_json;
 use crate::replay::replay_frames;
 use crate::slots::Refused;
-use crate::ws::{HARD_MAX_MESSAGE_BYTES, serve_socket};
+use crate::ws::{HARD_MAX_MESSAGE_BYTES, LoginGuard, serve_socket};
 
 /// Read buffer per WebSocket: small, since commands are tens of bytes (a larger frame, up to
 /// the limits, grows it as needed). tungstenite zero-fills the buffer before every read, so a
@@ -31,6 +31,8 @@ pub const WS_WRITE_BUFFER: usize = 8 * 1024;
 
 /// The hall's router (tests run it on port 0).
 pub fn app(hall: Arc<Hall>) -> Router {
+    // Shared by every connection of this router: sign-in throttling is hall-wide.
+    let logins = Arc::new(LoginGuard::new(&hall.config.limits));
     let mut router = Router::new()
         .route("/health", get(health))
         .route("/ws", get(upgrade))
@@ -41,7 +43,7 @@ pub fn app(hall: Arc<Hall>) -> Router {
     if let Some(dir) = hall.config.web_dir.clone() {
         router = router.fallback_service(ServeDir::new(dir));
     }
-    router.with_state(hall)
+    router.layer(Extension(logins)).with_state(hall)
 }
 
 /// The body of `/health`.
@@ -87,6 +89,7 @@ fn api_error(status: StatusCode, error: String) -> Response {
 async fn upgrade(
     ws: WebSocketUpgrade,
     State(hall): State<Arc<Hall>>,
+    Extension(logins): Extension<Arc<LoginGuard>>,
     extensions: Extensions,
 ) -> Response {
     // The peer address is known when served by `Running::serve` (not in a bare router).
@@ -122,7 +125,7 @@ async fn upgrade(
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(HARD_MAX_MESSAGE_BYTES.max(MAX_MESSAGE_BYTES))
         .max_frame_size(HARD_MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| serve_socket(socket, hall, slot))
+        .on_upgrade(move |socket| serve_socket(socket, hall, slot, logins))
 }
 
 fn not_found(what: &str) -> Response {

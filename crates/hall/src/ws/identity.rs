@@ -35,22 +35,29 @@ impl Conn {
         client: Option<String>,
     ) -> Outcome {
         check_client(client.as_deref())?;
-        let found = self.hall.store.account(&name).await.map_err(internal)?;
-        let Some((player, hash)) = found else {
-            return Err(ProtoError::new(
-                ErrorCode::BadCredentials,
-                "wrong name or password",
-            ));
+        // A locked account or address is refused before anything is looked up or hashed.
+        self.logins.check(&name, self.address)?;
+        let wrong = || ProtoError::new(ErrorCode::BadCredentials, "wrong name or password");
+        // No account has a name that fails the check: nothing to look up.
+        let found = match check_name(&name) {
+            Ok(()) => self.hall.store.account(&name).await.map_err(internal)?,
+            Err(_) => None,
         };
-        let ok = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
-            .await
-            .unwrap_or(false);
-        if !ok {
-            return Err(ProtoError::new(
-                ErrorCode::BadCredentials,
-                "wrong name or password",
-            ));
-        }
+        let ok = match found {
+            Some((player, hash)) => {
+                let ok = self
+                    .logins
+                    .hash(move || verify_password(&password, &hash))
+                    .await?;
+                ok.then_some(player)
+            }
+            None => None,
+        };
+        let Some(player) = ok else {
+            self.logins.failed(&name, self.address);
+            return Err(wrong());
+        };
+        self.logins.succeeded(&name);
         let token = self
             .hall
             .store
@@ -138,9 +145,7 @@ impl Conn {
                 format!("the name {name:?} is taken"),
             ));
         }
-        let hash = tokio::task::spawn_blocking(move || hash_password(&password))
-            .await
-            .map_err(|_| ProtoError::new(ErrorCode::Internal, "hashing failed"))?;
+        let hash = self.logins.hash(move || hash_password(&password)).await?;
         let (player, token) = match self.player.clone().filter(|p| p.guest) {
             Some(mut guest) => {
                 self.hall

@@ -5,8 +5,12 @@
 
 mod gate;
 mod identity;
+mod logins;
+
+pub use logins::LoginGuard;
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -80,12 +84,20 @@ struct Conn {
     client: Option<Arc<str>>,
     answers: Answers,
     rooms: HashMap<String, RoomHandle>,
+    /// The peer's address, for the sign-in throttle.
+    address: Option<IpAddr>,
+    logins: Arc<LoginGuard>,
 }
 
 /// Serves one upgraded WebSocket until it closes. One task per connection both reads
 /// commands and writes what rooms and the hall queued: no split socket, no second task, and
 /// everything queued while a command ran (its answer, then its events) leaves in one write.
-pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>, slot: Slot) {
+pub async fn serve_socket(
+    mut socket: WebSocket,
+    hall: Arc<Hall>,
+    slot: Slot,
+    logins: Arc<LoginGuard>,
+) {
     let (outbox, mut rx) = Outbox::new();
     outbox.send_text(welcome_frame());
     let mut conn = Conn {
@@ -95,6 +107,8 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>, slot: Slot) {
         client: None,
         answers: Answers::Local(hall.answers.local()),
         rooms: HashMap::new(),
+        address: slot.address(),
+        logins,
     };
     let (per_second, burst) = (hall.config.messages_per_second, hall.config.message_burst);
     let mut gate = Gate::new(

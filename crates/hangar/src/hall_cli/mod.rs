@@ -67,6 +67,21 @@ pub struct ServeArgs {
     #[arg(long, env = "HANGAR_FLOOD_REFUSALS", default_value_t = 5,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub flood_refusals: u32,
+    /// Password hashes run at once (argon2, about 19 MiB each); more sign-ins wait.
+    #[arg(long, env = "HANGAR_PASSWORD_HASHING", default_value_t = 2,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub password_hashing: u16,
+    /// Sign-ins that may wait for a password hash; beyond, `rate_limited` at once.
+    #[arg(long, env = "HANGAR_PASSWORD_QUEUE", default_value_t = 64)]
+    pub password_queue: usize,
+    /// After 3 failed logins of an account (10 from an address), each further one locks it
+    /// for this long, doubled every time (at most 5 minutes), in milliseconds.
+    #[arg(long, env = "HANGAR_LOGIN_DELAY_MS", default_value_t = 1000)]
+    pub login_delay_ms: u64,
+    /// Failed logins from one IP address (any names) before it locks like an account (0: no
+    /// such lock, for a hall behind a proxy).
+    #[arg(long, env = "HANGAR_LOGIN_FAILURES_PER_ADDRESS", default_value_t = 10)]
+    pub login_failures_per_address: u32,
     /// How long the answers of a client are kept for repeated ids after its last connection
     /// closed, in seconds.
     #[arg(long, env = "HANGAR_ANSWER_WINDOW_SECONDS", default_value_t = 60)]
@@ -122,6 +137,10 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             header_timeout: Duration::from_secs(args.header_timeout_seconds),
             answer_window: Duration::from_secs(args.answer_window_seconds),
             flood_refusals: args.flood_refusals,
+            password_hashing: usize::from(args.password_hashing),
+            password_queue: args.password_queue,
+            login_delay: Duration::from_millis(args.login_delay_ms),
+            login_failures_per_address: args.login_failures_per_address,
             ..Limits::default()
         },
     };
