@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use super::{Answers, Conn, internal, invalid};
 use crate::accounts::{
-    Player, check_name, check_password, hash_password, token_well_formed, verify_password,
+    Player, check_name, check_password, hash_password, normalize_name, token_well_formed,
+    verify_password,
 };
 use crate::answers::MAX_CLIENT_BYTES;
 use crate::protocol::{
@@ -16,7 +17,7 @@ impl Conn {
     /// `guest`: a new guest player and its token (P-GUEST).
     pub(super) async fn guest(&mut self, name: String, client: Option<String>) -> Outcome {
         check_client(client.as_deref())?;
-        check_name(&name).map_err(|e| invalid(e.to_string()))?;
+        let name = check_name(&name).map_err(|e| invalid(e.to_string()))?;
         let (player, token) = self
             .hall
             .store
@@ -35,12 +36,14 @@ impl Conn {
         client: Option<String>,
     ) -> Outcome {
         check_client(client.as_deref())?;
+        // Names are compared as accounts keep them: `Ａｎａ` signs in to `ana`.
+        let name = normalize_name(&name);
         // A locked account or address is refused before anything is looked up or hashed.
         self.logins.check(&name, self.address)?;
         let wrong = || ProtoError::new(ErrorCode::BadCredentials, "wrong name or password");
         // No account has a name that fails the check: nothing to look up.
         let found = match check_name(&name) {
-            Ok(()) => self.hall.store.account(&name).await.map_err(internal)?,
+            Ok(name) => self.hall.store.account(&name).await.map_err(internal)?,
             Err(_) => None,
         };
         let ok = match found {
@@ -137,7 +140,8 @@ impl Conn {
         client: Option<String>,
     ) -> Outcome {
         check_client(client.as_deref())?;
-        check_name(&name).map_err(|e| invalid(e.to_string()))?;
+        // Kept normalised: unique among accounts regardless of case and width.
+        let name = check_name(&name).map_err(|e| invalid(e.to_string()))?;
         check_password(&password).map_err(|e| invalid(e.to_string()))?;
         if self.hall.store.name_taken(&name).await.map_err(internal)? {
             return Err(ProtoError::new(
