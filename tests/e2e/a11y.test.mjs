@@ -44,12 +44,17 @@ test('axe-core: the hall, a flight room with a ready bot, a flight game and a Ju
   await axeBothLanguages(page, 'the hall');
   await createRoom(page, 'flight', { seats: 2, turn_seconds: 60 });
   await fillWithBots(page, 'heuristic');
-  // The red seat's label and the bot's green ready mark are on screen (contrast).
-  await page.locator('.seat-card.c-red .seat-colour').waitFor();
+  // The seat's label (no colour yet: colours are drawn at the start) and the bot's green ready
+  // mark are on screen (contrast).
+  await page.locator('.seat-card.c-none .seat-colour').first().waitFor();
   await page.locator('.seat-ready.yes').first().waitFor();
   await axeBothLanguages(page, 'a flight room');
   await page.locator('#ready-btn').click();
   await page.locator('.flight-board .plane').first().waitFor();
+  // The game says which colour the player is (the header chip, and the planes' rings).
+  await page.locator('#my-colour').waitFor();
+  const colour = await page.evaluate(() => window.hangar.view.myColour());
+  assert.equal(await page.locator('.room').getAttribute('data-my-colour'), colour);
   await axeBothLanguages(page, 'a flight game');
   // The board groups the planes (an image cannot hold buttons); the log announces itself.
   assert.equal(await page.locator('.flight-board').getAttribute('role'), 'group');

@@ -53,9 +53,11 @@ test('P-HALL/P-QUICK: rooms appear live, join from the list, quick match, privat
   await watcher.locator('.join-form input').fill(secret.toLowerCase());
   await watcher.locator('.join-form button').click();
   await watcher.locator('.seat-card.mine').waitFor();
-  // The leaderboard lists players with their scores.
+  // The leaderboard lists players with a finished scored game only (P-RATING): none of these
+  // guests, who have played nothing.
   await third.goto(third.url().replace(/#.*$/, '#/'));
-  await third.locator('#leaderboard li').first().waitFor();
-  assert.match(await third.locator('#leaderboard').textContent(), /\d{3,}/);
+  await third.locator('#leaderboard .leader-list, #leaderboard .empty').first().waitFor();
+  const board = await third.locator('#leaderboard').textContent();
+  for (const name of ['Wen', 'Hao', 'Tao']) assert.ok(!board.includes(name), `${name} on the board: ${board}`);
   for (const p of [watcher, host, third]) assert.deepEqual(p.errors, []);
 });

@@ -33,6 +33,7 @@ if has "--database"; then EXTRA+=(--database "sqlite:$WORK/hangar.db"); fi
 if has "--bot-delay-ms"; then EXTRA+=(--bot-delay-ms "${HANGAR_BOT_DELAY_MS:-40}"); fi
 if has "--web-dir"; then EXTRA+=(--web-dir "$ROOT/web"); fi
 if has "--reconnect-seconds"; then EXTRA+=(--reconnect-seconds 30); fi
+if has "--quick-bots-after-seconds"; then EXTRA+=(--quick-bots-after-seconds 6); fi
 
 # Port 0: the server binds a free port itself and logs it ("the hall is open on http://ADDR"), so
 # no other process can take the port between choosing it and binding it. No colours in the log.

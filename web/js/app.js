@@ -6,6 +6,7 @@ import { Connection, savedToken, saveToken, CLIENT_ID } from './net.js';
 import { HallView } from './hall.js';
 import { RoomView } from './room.js';
 import { ReplayView } from './replay.js';
+import { ProfileView } from './profile.js';
 
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 
@@ -100,6 +101,8 @@ function route() {
     app.view = new RoomView(app, m[1].toUpperCase(), { watch: hash.includes('watch') });
   } else if ((m = hash.match(/^#\/replay\/(\d+)/))) {
     app.view = new ReplayView(app, Number(m[1]));
+  } else if ((m = hash.match(/^#\/player\/(\d+)/))) {
+    app.view = new ProfileView(app, Number(m[1]));
   } else {
     app.view = new HallView(app);
   }

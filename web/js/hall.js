@@ -2,6 +2,7 @@
 // option, join by code, quick match, the leaderboard and the player's finished games.
 
 import { h, mount, toast } from './dom.js';
+import { gameRow, playerLink, ratingText } from './games.js';
 import { t } from './i18n.js';
 import { CLIENT_ID } from './net.js';
 import { signedIn } from './app.js';
@@ -178,7 +179,8 @@ export class HallView {
           h('span', { class: `badge badge-${r.status}` }, t(`status_${r.status}`)),
           opts.preset ? h('span', { class: 'chip' }, t(`preset_${opts.preset}`)) : null,
           opts.stake ? h('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
-          opts.level ? h('span', { class: 'chip' }, `${t('room_level')} ${opts.level}`) : null),
+          opts.level ? h('span', { class: 'chip' }, `${t('room_level')} ${opts.level}`) : null,
+          r.practice ? h('span', { class: 'chip chip-practice', title: t('practice_note') }, t('practice')) : null),
         h('div', { class: 'room-seats' }, r.seats.map((x, i) => h('span', {
           class: `seat-dot ${x.name || x.bot ? 'taken' : ''} ${this.game === 'flight' ? `c-${COLOUR_NAMES[i]}` : (i === 0 ? 'c-red' : 'c-yellow')}`,
           title: x.bot ? `${t('bot')} ${x.bot}` : (x.name || t('empty_seat')),
@@ -193,22 +195,20 @@ export class HallView {
   async loadSide() {
     if (!this.leaderBox) return;
     try {
-      const { entries } = await this.app.conn.send('leaderboard', { limit: 10 });
-      mount(this.leaderBox, entries.length ? h('ol', { class: 'leader-list' }, entries.map((e) => h('li', {},
+      // This tab's game, by rating (P-RATING); names open the player's page (P-PROFILE).
+      const game = this.game;
+      const { entries } = await this.app.conn.send('leaderboard', { game, by: 'rating', limit: 10 });
+      mount(this.leaderBox, entries.length ? h('ol', { class: 'leader-list', 'data-game': game }, entries.map((e) => h('li', {},
         h('span', { class: 'leader-rank' }, e.rank),
-        h('span', { class: 'leader-name' }, e.player.name),
+        h('span', { class: 'leader-name' }, playerLink(e.player.name, e.player.id)),
         h('span', { class: 'chip chip-level' }, `Lv ${e.player.level}`),
-        h('b', {}, e.player.score)))) : h('p', { class: 'empty' }, '—'));
+        h('b', { title: e.rating?.provisional ? t('provisional') : t('rating') }, ratingText(game, e.rating))))) : h('p', { class: 'empty' }, '—'));
     } catch (err) {
       mount(this.leaderBox, h('p', { class: 'empty' }, err.message));
     }
     try {
       const { games } = await this.app.conn.send('my_games', { limit: 20 });
-      mount(this.gamesBox, games.length ? h('ul', { class: 'games-list' }, games.map((g) => h('li', {},
-        h('span', {}, g.game === 'flight' ? '✈' : '🐘'),
-        h('span', { class: 'games-players' }, g.players ? g.players.join(' · ') : `${t('room')} ${g.room} · ${t('result_rank', { n: g.rank })}`),
-        h('span', { class: `delta ${g.delta >= 0 ? 'up' : 'down'}` }, g.delta >= 0 ? `+${g.delta}` : g.delta),
-        h('a', { class: 'btn btn-small', href: `#/replay/${g.game_id}` }, t('replay'))))) : h('p', { class: 'empty' }, t('no_games')));
+      mount(this.gamesBox, games.length ? h('ul', { class: 'games-list' }, games.map(gameRow)) : h('p', { class: 'empty' }, t('no_games')));
     } catch (err) {
       mount(this.gamesBox, h('p', { class: 'empty' }, err.message));
     }
@@ -223,6 +223,8 @@ export class HallView {
 
   async quickMatch() {
     const { room } = await this.app.conn.send('quick_match', { game: this.game });
+    // The room page shows how long the search runs (bots come after a while, P-QUICK).
+    this.app.quickMatch = { code: room, at: Date.now() };
     location.hash = `#/room/${room}`;
   }
 

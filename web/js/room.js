@@ -9,8 +9,7 @@ import { FlightView } from './flight/view.js';
 import { JungleView } from './jungle/view.js';
 import { FairDicePanel } from './fairdice.js';
 import { RulesPanel } from './rules.js';
-
-const FLIGHT_COLOURS = ['red', 'yellow', 'blue', 'green'];
+import { botName, playerLink, ratingText } from './games.js';
 
 /**
  * Bring a game view to one shape: planes in the hangar are `null` (the engine may write -1).
@@ -110,6 +109,11 @@ export function applyEvent(state, ev) {
       // The server clears every person's ready mark and auto-play with it (P-REMATCH) and sends
       // no event for that: without this the page offers "Not ready" to a player who is not.
       for (const seat of state.seats || []) Object.assign(seat, { ready: !!seat.bot, autoplay: false, away_until: null });
+      // The seat cards show the scores after the game, not before.
+      for (const line of ev.result?.players || []) {
+        const player = state.seats?.[line.seat]?.player;
+        if (player && line.score !== null && line.score !== undefined) Object.assign(player, { score: line.score, level: line.level });
+      }
       break;
     case 'closed':
       state.status = 'closed';
@@ -117,6 +121,8 @@ export function applyEvent(state, ev) {
     default:
       break;
   }
+  // The next game is practice while a bot sits (P-PRACTICE); a running game keeps what it was.
+  if (state.status === 'waiting' && state.seats) state.practice = state.seats.some((x) => !!x.bot);
   return state;
 }
 
@@ -269,6 +275,8 @@ export class RoomView {
     if (ev.kind === 'game_started') {
       this.el.querySelector('.result-overlay')?.remove();
       this.render();
+      const colour = this.myColour();
+      if (colour) toast(t('you_are', { colour: t(colour) }));
       return;
     }
     if (ev.kind === 'game_over') {
@@ -324,8 +332,26 @@ export class RoomView {
       opts.preset ? h('span', { class: 'chip' }, t(`preset_${opts.preset}`)) : null,
       opts.stake ? h('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
       h('span', { class: 'chip' }, `⏱ ${opts.turn_seconds || 20}s`),
+      // P-PRACTICE: said before the game starts, not discovered in the result.
+      st.practice ? h('span', { class: 'chip chip-practice', id: 'practice-chip', title: t('practice_note') }, t('practice')) : null,
       this.mySeat() === null ? h('span', { class: 'chip chip-watch' }, '👁 ', t('spectating')) : null,
+      this.myColourChip(),
       h('span', { class: 'chip', id: 'spectator-count' }, t('spectators', { n: st.spectators || 0 })));
+  }
+
+  /** This player's colour in the running game, if any ("red", "blue"…). */
+  myColour() {
+    const seat = this.mySeat();
+    if (seat === null || this.state?.status !== 'playing') return null;
+    return this.state.game?.colours?.[seat] ?? this.state.seats[seat]?.colour ?? null;
+  }
+
+  /** "You are blue" in the header while a game runs; the board marks the player's pieces. */
+  myColourChip() {
+    const colour = this.myColour();
+    if (colour) this.el.dataset.myColour = colour;
+    else delete this.el.dataset.myColour;
+    return colour ? h('span', { class: `chip chip-colour c-${colour}`, id: 'my-colour' }, h('span', { class: `dot c-${colour}` }), t('you_are', { colour: t(colour) })) : null;
   }
 
   renderMain() {
@@ -359,7 +385,8 @@ export class RoomView {
     // hall's other searchers, strongest first.
     const botLevels = flight ? ['heuristic', 'hard', 'random'] : ['alphabeta', 'hard', 'easy', 'greedy', 'random'];
     const cards = st.seats.map((seat, i) => {
-      const colour = flight ? FLIGHT_COLOURS[i] : (i === 0 ? 'red' : 'yellow');
+      // Flight colours are drawn when the game starts (F-PLAYERS): a seat has none before.
+      const colour = flight ? null : (i === 0 ? 'red' : 'yellow');
       const filled = seat.player || seat.bot;
       let body;
       if (seat.player) {
@@ -387,8 +414,8 @@ export class RoomView {
             }, '🤖 ', t('add_bot'))] : null),
         ];
       }
-      return h('div', { class: `seat-card c-${colour} ${filled ? 'filled' : ''} ${i === me ? 'mine' : ''}`, 'data-seat': i },
-        h('div', { class: 'seat-colour' }, flight ? t(colour) : (i === 0 ? t('red') : t('yellow'))), body);
+      return h('div', { class: `seat-card ${colour ? `c-${colour}` : 'c-none'} ${filled ? 'filled' : ''} ${i === me ? 'mine' : ''}`, 'data-seat': i },
+        h('div', { class: 'seat-colour' }, colour ? t(colour) : t('seat_n', { n: i + 1 })), body);
     });
     const mine = me !== null ? st.seats[me] : null;
     const last = st.result;
@@ -403,7 +430,18 @@ export class RoomView {
           class: `btn ${mine.ready ? '' : 'btn-primary'} btn-big`, type: 'button', id: 'ready-btn',
           onclick: () => this.cmd('ready', { ready: !mine.ready }),
         }, mine.ready ? t('not_ready') : `✔ ${t('ready')}`) : null,
+        this.searching(),
         h('p', { class: 'hint' }, t('waiting_for_players'))));
+  }
+
+  /** After a quick match: how long the search has run, and a way out (P-QUICK). */
+  searching() {
+    const quick = this.app.quickMatch;
+    if (!quick || quick.code !== this.code || this.state.result || this.state.status !== 'waiting') return null;
+    return h('p', { class: 'searching', id: 'searching' },
+      h('span', { class: 'searching-text', 'data-since': quick.at }, t('searching', { s: Math.floor((Date.now() - quick.at) / 1000) })),
+      ' ',
+      h('button', { class: 'btn btn-small', type: 'button', id: 'cancel-search', onclick: (e) => this.leave(e) }, t('cancel')));
   }
 
   /**
@@ -480,31 +518,67 @@ export class RoomView {
     list.scrollTop = list.scrollHeight;
   }
 
+  /** The result dialog: a headline for this player, everyone's rank, planes home, captures,
+   * score and rating changes, and Play again / Replay / Back to hall (P-REMATCH). */
   showResult() {
     const r = this.state.result;
     if (!r || this.el.querySelector('.result-overlay')) return;
     const me = this.app.player?.id;
+    const flight = this.state.game_kind === 'flight';
     const rows = [...r.players].sort((a, b) => a.rank - b.rank);
-    const overlay = h('div', { class: 'result-overlay', role: 'dialog', 'aria-modal': 'true', id: 'result' },
+    const mine = r.players.find((p) => p.player_id && p.player_id === me);
+    let headline = t('game_over');
+    if (mine) {
+      const drawn = r.players.every((p) => p.rank === 1);
+      if (drawn) headline = t('headline_draw');
+      else if (mine.rank === 1) headline = t('headline_win');
+      else if (r.players.length > 2) headline = t('headline_place', { n: mine.rank });
+      else headline = t('headline_loss');
+    }
+    const name = (p) => (p.player_id ? playerLink(p.name, p.player_id) : botName(p.name.replace(/^bot:/, '')));
+    const rating = (p) => {
+      if (!p.rating) return '—';
+      const change = p.rating.after.rating - p.rating.before;
+      const shown = (v) => (flight ? v.toFixed(1) : Math.round(v));
+      return `${ratingText(this.state.game_kind, p.rating.after)} (${change >= 0 ? '+' : '−'}${shown(Math.abs(change))})`;
+    };
+    const again = this.mySeat() !== null ? h('button', {
+      class: 'btn btn-primary', type: 'button', id: 'play-again',
+      onclick: async () => {
+        overlay.remove();
+        await this.cmd('ready', { ready: true });
+      },
+    }, '↻ ', t('play_again')) : null;
+    const overlay = h('div', { class: 'result-overlay', role: 'dialog', 'aria-modal': 'true', id: 'result', 'aria-labelledby': 'result-headline' },
       h('div', { class: 'result-card card' },
-        h('h2', {}, '🏁 ', t('game_over')),
+        h('h2', { id: 'result-headline' }, mine?.rank === 1 ? '🏆 ' : '🏁 ', headline),
         h('p', { class: 'result-reason' }, t(`reason_${r.reason}`)),
+        r.practice ? h('p', { class: 'result-practice' }, t('practice_note')) : null,
         h('table', { class: 'result-table' },
-          h('thead', {}, h('tr', {}, h('th', {}, t('rank')), h('th', {}, t('player')), this.state.game_kind === 'flight' ? h('th', {}, '✈') : null, h('th', {}, t('delta')))),
+          h('thead', {}, h('tr', {}, h('th', {}, t('rank')), h('th', {}, t('player')),
+            flight ? h('th', {}, t('planes_home')) : null,
+            flight ? h('th', {}, t('captures_label')) : null,
+            h('th', {}, t('delta')), h('th', {}, t('rating')))),
           h('tbody', {}, rows.map((p) => h('tr', { class: p.player_id && p.player_id === me ? 'me-row' : '' },
             h('td', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
-            h('td', {}, h('span', { class: `dot c-${this.state.seats[p.seat]?.colour || ''}` }), p.name),
-            this.state.game_kind === 'flight' ? h('td', {}, `${p.finished ?? 0}`, p.captures ? ` · 💥${p.captures}` : '') : null,
-            h('td', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
+            h('td', {}, h('span', { class: `dot c-${this.state.seats[p.seat]?.colour || ''}` }), name(p)),
+            flight ? h('td', {}, `${p.finished ?? 0}`) : null,
+            flight ? h('td', {}, `${p.captures ?? 0}`) : null,
+            h('td', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta),
+            h('td', { class: 'result-rating' }, rating(p)))))),
         h('div', { class: 'row' },
-          r.game_id ? h('a', { class: 'btn btn-primary', href: `#/replay/${r.game_id}`, id: 'view-replay' }, '▶ ', t('view_replay')) : null,
+          again,
+          r.game_id ? h('a', { class: 'btn', href: `#/replay/${r.game_id}`, id: 'view-replay' }, '▶ ', t('view_replay')) : null,
           h('a', { class: 'btn', href: '#/' }, t('back_to_hall')),
-          h('button', { class: 'btn btn-ghost', type: 'button', onclick: () => overlay.remove() }, '✕'))));
+          h('button', { class: 'btn btn-ghost', type: 'button', 'aria-label': t('close'), onclick: () => overlay.remove() }, '✕'))));
     this.el.append(overlay);
   }
 
   tick() {
     this.gameView?.tick?.();
+    for (const el of this.el.querySelectorAll('.searching-text[data-since]')) {
+      el.textContent = t('searching', { s: Math.floor((Date.now() - Number(el.dataset.since)) / 1000) });
+    }
     for (const el of this.el.querySelectorAll('[data-until]')) {
       el.textContent = t('away', { s: secondsLeft(Number(el.dataset.until)) });
     }

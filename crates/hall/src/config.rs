@@ -20,6 +20,9 @@ pub struct Config {
     pub reconnect_grace: Duration,
     /// Pause before a bot or auto-play acts, so people can follow.
     pub bot_delay: Duration,
+    /// How long a quick match waits for other people before bots fill its empty seats
+    /// (P-QUICK): 10 s.
+    pub quick_fill_after: Duration,
     /// Directory of the web client served at `/`, if any.
     pub web_dir: Option<PathBuf>,
     /// How long one second of a turn timer lasts: one second, except in tests that need
@@ -97,6 +100,7 @@ impl Default for Config {
             turn_seconds: 20,
             reconnect_grace: Duration::from_secs(180),
             bot_delay: Duration::from_millis(600),
+            quick_fill_after: Duration::from_secs(10),
             web_dir: None,
             turn_unit: Duration::from_secs(1),
             messages_per_second: crate::protocol::MESSAGES_PER_SECOND,

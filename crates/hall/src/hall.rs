@@ -22,6 +22,19 @@ struct Listing {
     summary: RoomSummary,
     free_seats: usize,
     taken_seats: usize,
+    /// The people seated (for quick match by rating).
+    players: Vec<i64>,
+}
+
+/// A waiting public room quick match may put a player in (P-QUICK).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuickCandidate {
+    /// The room's code.
+    pub code: String,
+    /// Seats taken (people and bots).
+    pub taken: usize,
+    /// The people seated.
+    pub players: Vec<i64>,
 }
 
 impl Listing {
@@ -129,6 +142,7 @@ impl Hall {
         summary: Option<RoomSummary>,
         free_seats: usize,
         taken_seats: usize,
+        players: Vec<i64>,
     ) {
         let Some(summary) = summary else {
             self.unlist(code);
@@ -145,6 +159,7 @@ impl Hall {
                 summary,
                 free_seats,
                 taken_seats,
+                players,
             },
         );
         self.tell_subscribers(game, frame);
@@ -196,16 +211,21 @@ impl Hall {
             .remove(&conn);
     }
 
-    /// Waiting public rooms of a game with a free seat, fullest first (P-QUICK).
-    pub fn quick_candidates(&self, game: GameKind) -> Vec<String> {
+    /// Waiting public rooms of a game with a free seat, fullest first (P-QUICK); the caller
+    /// orders equally full rooms by their players' ratings.
+    pub fn quick_candidates(&self, game: GameKind) -> Vec<QuickCandidate> {
         let listings = self.listings.lock().expect("listings lock");
-        let mut found: Vec<(usize, &String)> = listings
+        let mut found: Vec<QuickCandidate> = listings
             .iter()
             .filter(|(_, l)| l.game == game && l.waiting() && l.free_seats > 0)
-            .map(|(code, l)| (l.taken_seats, code))
+            .map(|(code, l)| QuickCandidate {
+                code: code.clone(),
+                taken: l.taken_seats,
+                players: l.players.clone(),
+            })
             .collect();
-        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-        found.into_iter().map(|(_, code)| code.clone()).collect()
+        found.sort_by(|a, b| b.taken.cmp(&a.taken).then_with(|| a.code.cmp(&b.code)));
+        found
     }
 
     /// The answer memory of a player's client (created on first use).

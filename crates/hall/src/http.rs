@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use tower_http::services::ServeDir;
 
 use crate::hall::Hall;
-use crate::protocol::{Leaderboard, MAX_MESSAGE_BYTES, MyGames};
+use crate::protocol::{BoardOrder, Leaderboard, MAX_MESSAGE_BYTES, MyGames};
 use crate::record::record_json;
 use crate::replay::replay_frames;
 use crate::slots::Refused;
@@ -182,7 +182,8 @@ async fn player_games(
     Query(limit): Query<Limit>,
 ) -> Response {
     let limit = limit.limit.unwrap_or(20).clamp(1, 100);
-    match hall.store.player_games(id, limit).await {
+    // Another player's list: private rooms' codes stay private.
+    match hall.store.player_games(id, limit, false).await {
         Ok(games) => Json(MyGames { games }).into_response(),
         Err(_) => failed(),
     }
@@ -190,8 +191,12 @@ async fn player_games(
 
 async fn leaderboard(State(hall): State<Arc<Hall>>, Query(limit): Query<Limit>) -> Response {
     let limit = limit.limit.unwrap_or(20).clamp(1, 100);
-    match hall.store.leaderboard(limit).await {
-        Ok(players) => Json(Leaderboard::ranking(&players)).into_response(),
+    match hall
+        .store
+        .leaderboard(None, BoardOrder::Score, 0, limit)
+        .await
+    {
+        Ok(lines) => Json(Leaderboard::page(lines, None, 0)).into_response(),
         Err(_) => failed(),
     }
 }

@@ -13,6 +13,7 @@ pub mod http;
 pub mod latency;
 pub mod outbox;
 pub mod protocol;
+pub mod rating;
 pub mod record;
 pub mod replay;
 pub mod room;

@@ -5,7 +5,6 @@
 //! commits many rooms' actions in a single transaction (group commit), so the rule "an action is
 //! stored before it is acknowledged" (P-DURABLE) stays cheap under load.
 
-use serde::{Deserialize, Serialize};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Executor, Row};
 use std::sync::Arc;
@@ -13,10 +12,14 @@ use std::sync::Arc;
 use tokio::sync::{Notify, mpsc};
 
 use crate::accounts::{Player, hash_token, new_token};
+use crate::protocol::GameKind;
+use crate::rating::Skill;
 use crate::time::now_ms;
 
 mod batch;
 mod log;
+mod profiles;
+mod ratings;
 mod tails;
 mod waiting;
 mod writer;
@@ -102,23 +105,28 @@ pub struct ScoreLine {
     pub delta: i64,
     /// The final rank (1 is best).
     pub rank: i64,
+    /// The player's team, for the rating (flight F-TEAMS; otherwise one per seat).
+    pub team: usize,
+    /// Ranked first while another seat ranked lower (a draw is no win).
+    pub won: bool,
 }
 
-/// A finished game in a player's list.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameSummary {
-    /// Database id of the game.
-    pub game_id: i64,
-    /// `flight` or `jungle`.
-    pub game: String,
-    /// The room code.
-    pub room: String,
-    /// Unix ms.
-    pub finished_at: i64,
-    /// This player's score change.
-    pub delta: i64,
-    /// This player's rank.
-    pub rank: i64,
+/// How a finished game counts (P-PRACTICE, P-RATING).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scoring {
+    /// Scores and ratings of `GameKind` change.
+    Rated(GameKind),
+    /// A practice game: listed for its players, scored and rated for no one.
+    Practice,
+}
+
+/// A player's standing after a finished game was stored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settled {
+    /// The score after the game.
+    pub score: i64,
+    /// The rating before and after, when the game was rated.
+    pub rating: Option<(Skill, Skill)>,
 }
 
 /// The database handle: cheap to clone.
@@ -331,17 +339,6 @@ impl Store {
         row.map(|row| player_from_row(&row)).transpose()
     }
 
-    /// The best scores, highest first.
-    pub async fn leaderboard(&self, limit: i64) -> Result<Vec<Player>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, name, guest, score FROM players ORDER BY score DESC, id ASC LIMIT $1",
-        )
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(player_from_row).collect()
-    }
-
     /// Stores a game that starts now; returns its id.
     pub async fn start_game(&self, game: &NewGame) -> Result<i64, StoreError> {
         let game = game.clone();
@@ -368,15 +365,19 @@ impl Store {
         .await
     }
 
-    /// Writes a game's result and every score change in ONE transaction (P-SCORE); returns
-    /// the new scores of the players, in the order of `lines`.
+    /// Writes a game's result, every score change and every rating change in ONE transaction
+    /// (P-SCORE, P-RATING); returns where each player stands, in the order of `lines`. A
+    /// practice game (P-PRACTICE) changes no score or rating; its lines must have no delta.
     pub async fn finish_game(
         &self,
         game_id: i64,
         result: &str,
         lines: &[ScoreLine],
-    ) -> Result<Vec<i64>, StoreError> {
+        scoring: Scoring,
+    ) -> Result<Vec<Settled>, StoreError> {
         let (result, lines) = (result.to_owned(), lines.to_vec());
+        let practice = scoring == Scoring::Practice;
+        debug_assert!(!practice || lines.iter().all(|l| l.delta == 0));
         // One write: the writer's savepoint makes it all or nothing, its commit durable; the
         // game's last actions are chunked in the same transaction.
         self.write_sealing(Some(game_id), move |conn| {
@@ -390,7 +391,7 @@ impl Store {
                 .execute(&mut *conn)
                 .await?;
                 let mut scores = Vec::with_capacity(lines.len());
-                for line in lines {
+                for line in &lines {
                     let row = sqlx::query(
                         "UPDATE players SET score = score + $1 WHERE id = $2 RETURNING score",
                     )
@@ -398,19 +399,34 @@ impl Store {
                     .bind(line.player_id)
                     .fetch_one(&mut *conn)
                     .await?;
-                    scores.push(row.try_get("score")?);
+                    scores.push(row.try_get::<i64, _>("score")?);
                     sqlx::query(
-                        "INSERT INTO game_players (game_id, player_id, seat, delta, rank) VALUES ($1, $2, $3, $4, $5)",
+                        "INSERT INTO game_players (game_id, player_id, seat, delta, rank, practice, won) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
                     )
                     .bind(game_id)
                     .bind(line.player_id)
                     .bind(line.seat)
                     .bind(line.delta)
                     .bind(line.rank)
+                    .bind(i64::from(practice))
+                    .bind(i64::from(line.won))
                     .execute(&mut *conn)
                     .await?;
                 }
-                Ok(scores)
+                let ratings = match scoring {
+                    Scoring::Rated(game) => ratings::rate_game(conn, game, game_id, &lines)
+                        .await?
+                        .into_iter()
+                        .map(Some)
+                        .collect(),
+                    Scoring::Practice => vec![None; lines.len()],
+                };
+                Ok(scores
+                    .into_iter()
+                    .zip(ratings)
+                    .map(|(score, rating)| Settled { score, rating })
+                    .collect())
             })
         })
         .await
@@ -447,33 +463,6 @@ impl Store {
             .remove(&id)
             .unwrap_or_default();
         stored_game(&row, actions).map(Some)
-    }
-    /// A player's finished games, newest first.
-    pub async fn player_games(
-        &self,
-        player_id: i64,
-        limit: i64,
-    ) -> Result<Vec<GameSummary>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT g.id, g.game, g.room, g.finished_at, gp.delta, gp.rank FROM game_players gp \
-             JOIN games g ON g.id = gp.game_id WHERE gp.player_id = $1 ORDER BY g.id DESC LIMIT $2",
-        )
-        .bind(player_id)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(GameSummary {
-                    game_id: row.try_get("id")?,
-                    game: row.try_get("game")?,
-                    room: row.try_get("room")?,
-                    finished_at: row.try_get::<Option<i64>, _>("finished_at")?.unwrap_or(0),
-                    delta: row.try_get("delta")?,
-                    rank: row.try_get("rank")?,
-                })
-            })
-            .collect()
     }
 }
 

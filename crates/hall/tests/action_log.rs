@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use common::databases;
 use hangar_hall::Store;
-use hangar_hall::store::NewGame;
+use hangar_hall::store::{NewGame, Scoring};
 use serde_json::json;
 use sqlx::{AnyPool, Row};
 
@@ -107,7 +107,12 @@ async fn p_durable_long_logs_survive_chunking_and_reopening_on_every_database() 
         assert_log(&running_log(&store, long).await, long, 1_500, &url);
         assert_log(&running_log(&store, short).await, short, 70, &url);
         store
-            .finish_game(ended, &json!({"reason": "finished"}).to_string(), &[])
+            .finish_game(
+                ended,
+                &json!({"reason": "finished"}).to_string(),
+                &[],
+                Scoring::Practice,
+            )
             .await
             .unwrap();
         let finished = store.game(ended).await.unwrap().unwrap();
@@ -128,7 +133,12 @@ async fn p_durable_long_logs_survive_chunking_and_reopening_on_every_database() 
         append(&store, long, 1_500, 1_540).await;
         append(&store, short, 70, 75).await;
         store
-            .finish_game(long, &json!({"reason": "finished"}).to_string(), &[])
+            .finish_game(
+                long,
+                &json!({"reason": "finished"}).to_string(),
+                &[],
+                Scoring::Practice,
+            )
             .await
             .unwrap();
         store.close().await;
@@ -142,7 +152,12 @@ async fn p_durable_long_logs_survive_chunking_and_reopening_on_every_database() 
         );
         assert_log(&running_log(&store, short).await, short, 75, &url);
         store
-            .finish_game(short, &json!({"reason": "finished"}).to_string(), &[])
+            .finish_game(
+                short,
+                &json!({"reason": "finished"}).to_string(),
+                &[],
+                Scoring::Practice,
+            )
             .await
             .unwrap();
         assert_log(

@@ -101,13 +101,14 @@ async fn p_account_register_login_and_unique_names() {
         .ok(json!({"type": "login", "name": "ZED", "password": "correct horse"}))
         .await;
     assert_eq!(login["player"]["id"], guest["player"]["id"]);
+    // P-RATING: a player without a finished scored game is on no leaderboard.
     let board = d.ok(json!({"type": "leaderboard", "limit": 5})).await;
     assert!(
         board["entries"]
             .as_array()
             .unwrap()
             .iter()
-            .any(|e| e["player"]["name"] == "Zed")
+            .all(|e| e["player"]["name"] != "Zed")
     );
     hall.stop().await;
 }
@@ -538,19 +539,23 @@ async fn p_escape_the_winner_gains_v_per_finished_plane() {
 async fn p_escape_costs_200_and_the_game_goes_on_without_the_escaper() {
     let hall = TestHall::start().await;
     let mut a = hall.guest("a").await;
+    // Three people (a bot would make it a practice game, scored for no one: P-PRACTICE).
     let code = a.create("flight", json!({"seats": 3, "planes": 2})).await;
-    a.ok(json!({"type": "add_bot", "room": code, "seat": 2, "bot": "random"}))
-        .await;
     let mut b = hall.guest("b").await;
     b.join(&code).await;
+    let mut c = hall.guest("c").await;
+    c.join(&code).await;
     a.ready().await;
     b.ready().await;
+    c.ready().await;
     b.event("game_started").await;
     a.ok(json!({"type": "leave_room", "room": code, "escape": true}))
         .await;
     let out = b.event("out").await;
     assert_eq!(out["event"]["reason"], "escaped");
     b.ok(json!({"type": "autoplay", "room": code, "on": true}))
+        .await;
+    c.ok(json!({"type": "autoplay", "room": code, "on": true}))
         .await;
     let over = b.event("game_over").await;
     let result = &over["event"]["result"];

@@ -69,6 +69,7 @@ fn ack_name(ack: &Ack) -> &'static str {
         Ack::Authed(_) => "authed",
         Ack::Leaderboard(_) => "leaderboard",
         Ack::MyGames(_) => "my_games",
+        Ack::Profile(_) => "profile",
         Ack::Joined(_) => "joined",
         Ack::Matched(_) => "matched",
         Ack::Seated(_) => "seated",
@@ -79,12 +80,13 @@ fn ack_name(ack: &Ack) -> &'static str {
 }
 
 /// Every result shape an ack may have, as [`ack_name`] names them.
-const ACKS: [&str; 11] = [
+const ACKS: [&str; 12] = [
     "pong",
     "signed_in",
     "authed",
     "leaderboard",
     "my_games",
+    "profile",
     "joined",
     "matched",
     "seated",
@@ -104,6 +106,7 @@ fn answers_of(command: &Command) -> &'static [&'static str] {
             HallCommand::Auth { .. } => &["authed"],
             HallCommand::Leaderboard { .. } => &["leaderboard"],
             HallCommand::MyGames { .. } => &["my_games"],
+            HallCommand::Profile { .. } => &["profile"],
             HallCommand::HallSubscribe { .. } | HallCommand::HallUnsubscribe => &["done"],
             HallCommand::CreateRoom { .. } => &["joined"],
             HallCommand::QuickMatch { .. } => &["joined", "matched"],

@@ -9,7 +9,8 @@ mod common;
 
 use common::{TestHall, databases, test_config};
 use hangar_hall::Store;
-use hangar_hall::store::{NewGame, ScoreLine, WaitingRoom};
+use hangar_hall::protocol::{BoardOrder, GameKind};
+use hangar_hall::store::{NewGame, ScoreLine, Scoring, WaitingRoom};
 use serde_json::json;
 
 fn unique(prefix: &str) -> String {
@@ -84,19 +85,34 @@ async fn p_durable_store_round_trips_on_every_database() {
                 seat: 0,
                 delta: 40,
                 rank: 1,
+                team: 0,
+                won: true,
             },
             ScoreLine {
                 player_id: account.id,
                 seat: 1,
                 delta: -40,
                 rank: 2,
+                team: 1,
+                won: false,
             },
         ];
-        let scores = store
-            .finish_game(id, "{\"reason\":\"finished\"}", &lines)
+        let settled = store
+            .finish_game(
+                id,
+                "{\"reason\":\"finished\"}",
+                &lines,
+                Scoring::Rated(GameKind::Flight),
+            )
             .await
             .unwrap();
+        let scores: Vec<i64> = settled.iter().map(|s| s.score).collect();
         assert_eq!(scores, vec![1040, 960]);
+        // P-RATING: both rated in the same transaction, the winner up, the loser down.
+        let (before, after) = settled[0].rating.unwrap();
+        assert!(after.rating > before.rating && after.games == 1);
+        let (before, after) = settled[1].rating.unwrap();
+        assert!(after.rating < before.rating);
         assert!(
             store
                 .running_games()
@@ -105,13 +121,28 @@ async fn p_durable_store_round_trips_on_every_database() {
                 .iter()
                 .all(|g| g.id != id)
         );
-        let mine = store.player_games(account.id, 10).await.unwrap();
+        let mine = store.player_games(account.id, 10, true).await.unwrap();
         assert_eq!((mine[0].game_id, mine[0].delta, mine[0].rank), (id, -40, 2));
         // P-SCORE: a failing transaction changes no score (the same game cannot be scored twice).
-        assert!(store.finish_game(id, "{}", &lines).await.is_err());
+        assert!(
+            store
+                .finish_game(id, "{}", &lines, Scoring::Rated(GameKind::Flight))
+                .await
+                .is_err()
+        );
         assert_eq!(store.player(guest.id).await.unwrap().unwrap().score, 1040);
-        let board = store.leaderboard(1000).await.unwrap();
-        assert!(board.windows(2).all(|w| w[0].score >= w[1].score));
+        let board = store
+            .leaderboard(Some(GameKind::Flight), BoardOrder::Rating, 0, 1000)
+            .await
+            .unwrap();
+        assert_eq!(board.len(), 2, "only the two rated players");
+        assert_eq!(board[0].0.id, guest.id);
+        let rated = |i: usize| board[i].1.unwrap();
+        assert_eq!(
+            rated(0),
+            settled[0].rating.unwrap().1,
+            "rated once, not twice"
+        );
         store.close().await;
     }
 }
@@ -155,7 +186,12 @@ async fn p_durable_waiting_rooms_are_kept_on_every_database() {
         let kept = store.waiting_rooms().await.unwrap();
         assert!(kept.iter().all(|r| r.code != code), "the running game wins");
         store
-            .finish_game(id, &json!({"reason": "finished"}).to_string(), &[])
+            .finish_game(
+                id,
+                &json!({"reason": "finished"}).to_string(),
+                &[],
+                Scoring::Practice,
+            )
             .await
             .unwrap();
         assert!(

@@ -137,6 +137,14 @@ pub fn bot_levels(game: GameKind) -> Vec<&'static str> {
     }
 }
 
+/// The bots of middle strength that fill a quick match nobody else joined (P-QUICK).
+pub fn quick_bot_level(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Flight => FlightLevel::Heuristic.name(),
+        GameKind::Jungle => JungleLevel::Normal.name(),
+    }
+}
+
 /// The level auto-play (P-AUTOPLAY) plays for a person, as a wire name.
 pub fn autoplay_level(game: GameKind) -> &'static str {
     match game {

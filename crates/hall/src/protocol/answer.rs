@@ -4,8 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ErrorCode, ProtoError};
+use super::{GameKind, GameStats, GameSummary, Ranked};
 use crate::accounts::{Player, PlayerView};
-use crate::store::GameSummary;
+use crate::rating::Skill;
 
 /// The answer to one command: an `ack` with its result, or an `error`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -88,6 +89,8 @@ pub enum Ack {
     Leaderboard(Leaderboard),
     /// `my_games`: the player's finished games.
     MyGames(MyGames),
+    /// `profile`: a player's figures per game and recent games.
+    Profile(Profile),
     /// `create_room`, `join_room`, `quick_match` into a new room: the room and the seat
     /// taken (`null`: watching).
     Joined(Joined),
@@ -132,40 +135,49 @@ pub struct Authed {
 }
 
 /// The result of `leaderboard`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Leaderboard {
-    /// Best first.
+    /// Best first, from the page's offset.
     pub entries: Vec<Ranked>,
 }
 
 impl Leaderboard {
-    /// The leaderboard of players listed best first.
-    pub fn ranking(players: &[Player]) -> Leaderboard {
-        let entries = players
-            .iter()
+    /// The board page of `lines` (best first) that starts after `offset` entries, with the
+    /// ratings of `game` when the board is one game's.
+    pub fn page(
+        lines: Vec<(Player, Option<Skill>)>,
+        game: Option<GameKind>,
+        offset: i64,
+    ) -> Leaderboard {
+        let first = usize::try_from(offset).unwrap_or(0) + 1;
+        let entries = lines
+            .into_iter()
             .enumerate()
-            .map(|(i, p)| Ranked {
-                rank: i + 1,
-                player: p.view(),
+            .map(|(i, (player, skill))| Ranked {
+                rank: first + i,
+                player: player.view(),
+                rating: game.zip(skill).map(|(game, skill)| skill.view(game)),
             })
             .collect();
         Leaderboard { entries }
     }
 }
 
-/// One line of the leaderboard.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The result of `profile` (P-PROFILE).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Ranked {
-    /// 1 for the best score.
-    pub rank: usize,
+pub struct Profile {
     /// The player, with score and level.
     pub player: PlayerView,
+    /// One entry per game the player has finished.
+    pub stats: Vec<GameStats>,
+    /// The player's last finished games, newest first.
+    pub recent: Vec<GameSummary>,
 }
 
 /// The result of `my_games`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MyGames {
     /// Newest first.

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::GameKind;
+use super::{BoardOrder, GameKind};
 
 /// A command the connection answers itself: identity, leaderboards, the hall list, creating a
 /// room and quick match (§3, §4). Tagged by `type` like every message.
@@ -48,10 +48,24 @@ pub enum HallCommand {
         /// The client's own string (§2).
         client: Option<String>,
     },
-    /// The best scores.
+    /// A page of a leaderboard (P-RATING): players with a finished scored game, best first.
     Leaderboard {
+        /// The game whose board; absent: players of either game, by score.
+        #[serde(default)]
+        game: Option<GameKind>,
+        /// `score` (default) or `rating` (needs a game).
+        #[serde(default)]
+        by: BoardOrder,
+        /// How many entries to skip (default 0).
+        #[serde(default)]
+        offset: Option<i64>,
         /// How many entries (1–100, default 20).
         limit: Option<i64>,
+    },
+    /// A player's page (P-PROFILE): figures and rating history per game, recent games.
+    Profile {
+        /// The player.
+        player_id: i64,
     },
     /// The signed-in player's finished games, newest first (P-RECORD).
     MyGames {

@@ -27,6 +27,8 @@ pub enum ErrorCode {
     Invalid,
     /// No room has that code (or it has closed).
     NoRoom,
+    /// No player has that id.
+    NoPlayer,
     /// The sender is not in that room (join or spectate first).
     NotInRoom,
     /// The seat is occupied.

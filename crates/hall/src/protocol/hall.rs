@@ -41,6 +41,8 @@ pub struct RoomSummary {
     pub game: GameKind,
     /// Waiting (seats to take) or playing (to watch).
     pub status: RoomStatus,
+    /// A bot sits in it: its game is practice, scored for no one (P-PRACTICE).
+    pub practice: bool,
     /// Every option of the room.
     pub options: Value,
     /// One entry per seat.

@@ -9,19 +9,21 @@ mod command;
 mod error;
 mod hall;
 mod parse;
+mod profile;
 mod room;
 mod welcome;
 
 use serde::{Deserialize, Serialize};
 
 pub use answer::{
-    Ack, Answer, Authed, Done, Joined, Leaderboard, Matched, MyGames, Pong, Ranked, Rolled, Seated,
-    SignedIn, Watching,
+    Ack, Answer, Authed, Done, Joined, Leaderboard, Matched, MyGames, Pong, Profile, Rolled,
+    Seated, SignedIn, Watching,
 };
 pub use command::{Command, HallCommand, RoomAction, RoomCommand};
 pub use error::{ErrorCode, ProtoError};
 pub use hall::{HallMessage, RoomSummary, SummarySeat};
 pub use parse::{name_variants, names_variant, parse_command, peek_id, variant_names};
+pub use profile::{BoardOrder, GamePlayer, GameStats, GameSummary, Ranked, RatingPoint};
 pub use room::{
     AutoplayReason, ChatLine, GameEvent, GameResult, OutReason, ResultLine, RoomEvent, RoomMessage,
     RoomState, RoomStatus, SeatView, TurnView,
@@ -140,9 +142,9 @@ mod tests {
         assert!(!names_variant::<HallCommand>("type", "roll"));
         assert!(!names_variant::<RoomAction>("type", "ping"));
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
-        assert_eq!(variant_names::<HallCommand>("type").len(), 11);
+        assert_eq!(variant_names::<HallCommand>("type").len(), 12);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
-        assert_eq!(name_variants::<ErrorCode>().len(), 23);
+        assert_eq!(name_variants::<ErrorCode>().len(), 24);
         assert!(name_variants::<ErrorCode>().contains(&"confirm_escape"));
     }
 

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::GameKind;
 use crate::accounts::PlayerView;
+use crate::rating::RatingChange;
 
 /// A message of a room to its members.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -56,6 +57,9 @@ pub struct RoomState {
     pub game_kind: GameKind,
     /// Left out of the hall list.
     pub private: bool,
+    /// The game (running, or the next) is a practice game: a bot sits in it, and nobody's
+    /// score or rating changes (P-PRACTICE).
+    pub practice: bool,
     /// The host's player id (adds and removes bots), if a person sits.
     pub host: Option<i64>,
     /// Every option of the room, completed with defaults.
@@ -182,12 +186,15 @@ pub struct GameResult {
     pub seed: String,
     /// The commitment published at the start: `sha256(seed)`.
     pub commitment: String,
+    /// A practice game (a bot sat in it, P-PRACTICE): no score, rating or level changed.
+    #[serde(default)]
+    pub practice: bool,
     /// One line per seat, in seat order.
     pub players: Vec<ResultLine>,
 }
 
 /// One seat's line of a game's result.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultLine {
     /// The seat.
     pub seat: usize,
@@ -213,6 +220,10 @@ pub struct ResultLine {
     /// Why the seat's player left the game early, if it did.
     #[serde(default)]
     pub out: Option<OutReason>,
+    /// The player's rating of the game before and after it (P-RATING); absent for a bot, in
+    /// a practice game and in the stored record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<RatingChange>,
 }
 
 /// A change made by the room (as opposed to a game's move): the `event` of an `event` frame,

@@ -355,6 +355,7 @@ impl Room {
             seat.disconnects = 0;
             seat.autoplay = false;
         }
+        let practice = self.practice();
         self.game = Some(Running {
             session,
             game_id,
@@ -365,6 +366,7 @@ impl Room {
             deadline_ms: 0,
             act_at: None,
             draw_offer: None,
+            practice,
         });
         self.status = Status::Playing;
         self.last_result = None;
@@ -388,6 +390,7 @@ impl Room {
             game.and_then(|running| running.act_at),
             game.and_then(|running| running.deadline),
             away,
+            self.quick_fill_at,
         ]
         .into_iter()
         .flatten()
@@ -414,6 +417,9 @@ impl Room {
                 let answer = self.perform(seat, Act::Abandon, true).await;
                 self.report(answer);
             }
+        }
+        if self.quick_fill_at.is_some_and(|at| at <= now) {
+            self.quick_fill().await;
         }
         let Some(running) = self.game.as_ref() else {
             self.release_expired_holds(now);

@@ -15,7 +15,8 @@ use crate::game::scoring::{FlightLine, Left, flight_deltas, jungle_deltas};
 use crate::game::{Ending, GameSession, stored_options};
 use crate::hall::Hall;
 use crate::protocol::{GameKind, GameResult, ResultLine, RoomEvent, answer_frame};
-use crate::store::{ScoreLine, StoredGame};
+use crate::rating::RatingChange;
+use crate::store::{ScoreLine, Scoring, StoredGame};
 use crate::time::now_ms;
 
 impl Room {
@@ -82,24 +83,41 @@ impl Room {
         }
     }
 
-    /// Scores the finished game, stores result and scores in one transaction, announces it
-    /// and reopens the room for the next game.
+    /// The rating team of a seat: partners share one (F-TEAMS), otherwise each seat is one.
+    fn team(&self, seat: usize) -> usize {
+        let teams = self.options.flight().is_some_and(|f| f.rules.teams);
+        if teams { seat % 2 } else { seat }
+    }
+
+    /// Scores the finished game, stores result, scores and ratings in one transaction,
+    /// announces it and reopens the room for the next game (P-REMATCH). A practice game
+    /// (P-PRACTICE) is stored and listed like any other, and changes nobody's score or rating.
     pub(super) async fn finish(&mut self) {
         let Some(running) = self.game.as_ref() else {
             return;
         };
         let ending = running.session.ending();
-        let (deltas, reason) = self.score_deltas(&ending);
+        let practice = running.practice;
+        let (mut deltas, reason) = self.score_deltas(&ending);
+        if practice {
+            deltas.iter_mut().for_each(|d| *d = 0);
+        }
+        let ranks: Vec<u32> = (0..self.seats.len())
+            .map(|i| ending.ranks[i].unwrap_or(self.seats.len() as u32))
+            .collect();
+        let worst = ranks.iter().copied().max().unwrap_or(1);
         let mut players = Vec::new();
         let mut lines = Vec::new();
         for (i, seat) in self.seats.iter().enumerate() {
-            let rank = ending.ranks[i].unwrap_or(self.seats.len() as u32);
+            let rank = ranks[i];
             if let Some(id) = seat.player_id() {
                 lines.push(ScoreLine {
                     player_id: id,
                     seat: i as i64,
                     delta: deltas[i],
                     rank: i64::from(rank),
+                    team: self.team(i),
+                    won: rank == 1 && worst > 1,
                 });
             }
             let finished = if seat.out.is_some() {
@@ -119,6 +137,7 @@ impl Room {
                 score: None,
                 level: None,
                 out: seat.out,
+                rating: None,
             });
         }
         let mut result = GameResult {
@@ -126,9 +145,15 @@ impl Room {
             reason,
             seed: running.seed.to_string(),
             commitment: running.commitment.clone(),
+            practice,
             players,
         };
         let game_id = running.game_id;
+        let scoring = if practice {
+            Scoring::Practice
+        } else {
+            Scoring::Rated(self.game_kind)
+        };
         match self
             .hall
             .store
@@ -136,14 +161,21 @@ impl Room {
                 game_id,
                 &serde_json::to_string(&result).expect("a result serialises"),
                 &lines,
+                scoring,
             )
             .await
         {
-            Ok(scores) => {
-                for (line, score) in lines.iter().zip(scores) {
+            Ok(settled) => {
+                for (line, settled) in lines.iter().zip(settled) {
                     let seat = line.seat as usize;
+                    let score = settled.score;
                     result.players[seat].score = Some(score);
                     result.players[seat].level = Some(level(score));
+                    result.players[seat].rating =
+                        settled.rating.map(|(before, after)| RatingChange {
+                            before: before.rating,
+                            after: after.view(self.game_kind),
+                        });
                     if let Some(player) = self.seats[seat].player.as_mut() {
                         player.score = score;
                     }
@@ -164,8 +196,10 @@ impl Room {
         self.status = Status::Waiting;
         for index in 0..self.seats.len() {
             let seat = &self.seats[index];
-            let gone =
-                seat.out.is_some() || seat.player_id().is_some_and(|id| !self.is_connected(id));
+            // P-REMATCH: everyone still in the room keeps the seat, a resigner included; one
+            // who escaped has left.
+            let gone = seat.out == Some(OutReason::Escaped)
+                || seat.player_id().is_some_and(|id| !self.is_connected(id));
             if seat.player.is_some() && gone {
                 self.free_seat(index);
             }

@@ -4,6 +4,7 @@
 
 mod act;
 mod finish;
+mod quick;
 mod seats;
 mod view;
 mod waiting;
@@ -73,6 +74,9 @@ pub enum Order {
     /// Quick match: take a free seat of this waiting room, or fail without a word to the
     /// client (the hall then tries the next room).
     QuickJoin,
+    /// Quick match found no room and opened this one: sit the sender as `Enter` does, ready,
+    /// with bots to come if nobody else does (P-QUICK).
+    QuickOpen,
 }
 
 /// A room's answer to a request.
@@ -213,6 +217,8 @@ struct Running {
     act_at: Option<Instant>,
     /// The seat offering a draw (jungle).
     draw_offer: Option<usize>,
+    /// A bot sat in the game when it started (P-PRACTICE).
+    practice: bool,
 }
 
 /// A room's state, owned by its task.
@@ -253,6 +259,8 @@ struct Room {
     /// Members dropped because their connection was gone or too slow (the player, if any),
     /// whose departure is still to be handled as a disconnection (P-DISCONNECT).
     lost: Vec<Option<i64>>,
+    /// When bots fill a quick match's empty seats (P-QUICK).
+    quick_fill_at: Option<Instant>,
 }
 
 /// Everything needed to open a room.
@@ -382,6 +390,7 @@ impl Room {
             command_ref: None,
             store_retry_at: None,
             lost: Vec::new(),
+            quick_fill_at: None,
         }
     }
 
@@ -438,7 +447,14 @@ impl Room {
         };
         let action = match order {
             Order::Enter => return self.join(outbox, player, None, None).await,
-            Order::QuickJoin => return self.quick_join(outbox, player).await,
+            Order::QuickJoin => {
+                let joined = self.quick_join(outbox, player).await;
+                return self.quick_seated(joined).await;
+            }
+            Order::QuickOpen => {
+                let joined = self.join(outbox, player, None, None).await;
+                return self.quick_seated(joined).await;
+            }
             Order::Command(action) => action,
         };
         match action {

@@ -415,6 +415,15 @@ impl Room {
         }
     }
 
+    /// Whether the game running (or the next, before it starts) is a practice game: a bot sits
+    /// in it (P-PRACTICE). A person on auto-play is still a person.
+    pub(super) fn practice(&self) -> bool {
+        match &self.game {
+            Some(running) => running.practice,
+            None => self.seats.iter().any(|s| s.bot.is_some()),
+        }
+    }
+
     /// Whether the room has nobody left and nothing running: its task may end.
     pub(super) fn is_abandoned(&self) -> bool {
         self.status == Status::Waiting
@@ -432,6 +441,7 @@ impl Room {
             summary,
             self.seats.len() - taken,
             taken,
+            self.seats.iter().filter_map(Seat::player_id).collect(),
         );
     }
 }

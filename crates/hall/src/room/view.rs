@@ -29,6 +29,7 @@ impl Room {
             code: self.code.clone(),
             game_kind: self.game_kind,
             private: self.private,
+            practice: self.practice(),
             host: self.host,
             options: serde_json::to_value(self.options).expect("room options serialise"),
             status: self.status,
@@ -76,6 +77,7 @@ impl Room {
             code: self.code.clone(),
             game: self.game_kind,
             status: self.status,
+            practice: self.practice(),
             options: serde_json::to_value(self.options).expect("room options serialise"),
             seats: self
                 .seats

@@ -1,5 +1,4 @@
-//! Identity and the player's own lists: guests, accounts, sign-in by password or token
-//! (P-GUEST, P-ACCOUNT), the leaderboard and the player's finished games (P-RECORD).
+//! Identity: guests, accounts, sign-in by password or token (P-GUEST, P-ACCOUNT).
 
 use std::sync::Arc;
 
@@ -9,9 +8,7 @@ use crate::accounts::{
     verify_password,
 };
 use crate::answers::MAX_CLIENT_BYTES;
-use crate::protocol::{
-    Ack, Authed, ErrorCode, Leaderboard, MyGames, Outcome, ProtoError, SignedIn,
-};
+use crate::protocol::{Ack, Authed, ErrorCode, Outcome, ProtoError, SignedIn};
 
 impl Conn {
     /// `guest`: a new guest player and its token (P-GUEST).
@@ -94,25 +91,6 @@ impl Conn {
             player: player.view(),
             rooms: self.hall.seated_rooms(player.id),
         }))
-    }
-
-    /// `leaderboard`: the best scores.
-    pub(super) async fn leaderboard(&self, limit: Option<i64>) -> Outcome {
-        let limit = limit.unwrap_or(20).clamp(1, 100);
-        let players = self.hall.store.leaderboard(limit).await.map_err(internal)?;
-        Ok(Ack::Leaderboard(Leaderboard::ranking(&players)))
-    }
-
-    /// `my_games`: the signed-in player's finished games (P-RECORD).
-    pub(super) async fn my_games(&self, limit: Option<i64>) -> Outcome {
-        let player = self.require_player()?;
-        let games = self
-            .hall
-            .store
-            .player_games(player.id, limit.unwrap_or(20).clamp(1, 100))
-            .await
-            .map_err(internal)?;
-        Ok(Ack::MyGames(MyGames { games }))
     }
 
     /// The connection now speaks for `player`; repeated ids are remembered per player and

@@ -6,6 +6,7 @@
 mod gate;
 mod identity;
 mod logins;
+mod players;
 
 pub use logins::LoginGuard;
 
@@ -330,7 +331,10 @@ impl Conn {
         let remember = !matches!(
             command,
             Command::Hall(
-                HallCommand::Ping | HallCommand::Leaderboard { .. } | HallCommand::MyGames { .. }
+                HallCommand::Ping
+                    | HallCommand::Leaderboard { .. }
+                    | HallCommand::MyGames { .. }
+                    | HallCommand::Profile { .. }
             )
         );
         let (frame, action) = match command {
@@ -383,7 +387,7 @@ impl Conn {
                         options,
                     },
                 ) {
-                    Ok(handle) => self.enter_room(id, handle, player).await,
+                    Ok(handle) => self.enter_room(id, handle, player, Order::Enter).await,
                     Err(e) => Err(e).into(),
                 }
             }
@@ -404,7 +408,13 @@ impl Conn {
                 client,
             } => self.login(name, password, client).await.into(),
             HallCommand::Auth { token, client } => self.auth(token, client).await.into(),
-            HallCommand::Leaderboard { limit } => self.leaderboard(limit).await.into(),
+            HallCommand::Leaderboard {
+                game,
+                by,
+                offset,
+                limit,
+            } => self.leaderboard(game, by, offset, limit).await.into(),
+            HallCommand::Profile { player_id } => self.profile(player_id).await.into(),
             HallCommand::MyGames { limit } => self.my_games(limit).await.into(),
             HallCommand::HallUnsubscribe => {
                 self.hall.unsubscribe(self.outbox.id);
@@ -434,8 +444,14 @@ impl Conn {
     }
 
     /// Sits the player in a room it created or quick match opened; the room answers.
-    async fn enter_room(&mut self, id: u64, handle: RoomHandle, player: Player) -> Reply {
-        let request = self.request(id, Some(player), Order::Enter);
+    async fn enter_room(
+        &mut self,
+        id: u64,
+        handle: RoomHandle,
+        player: Player,
+        order: Order,
+    ) -> Reply {
+        let request = self.request(id, Some(player), order);
         match handle.command(request).await {
             Ok(answered) => {
                 self.rooms.insert(handle.code().to_owned(), handle);
@@ -453,7 +469,7 @@ impl Conn {
             Ok(player) => player.clone(),
             Err(e) => return Err(e).into(),
         };
-        for code in self.hall.quick_candidates(game) {
+        for code in self.quick_order(game, player.id).await {
             let Some(handle) = self.hall.room(&code) else {
                 continue;
             };
@@ -474,7 +490,7 @@ impl Conn {
                 options: Value::Null,
             },
         ) {
-            Ok(handle) => self.enter_room(id, handle, player).await,
+            Ok(handle) => self.enter_room(id, handle, player, Order::QuickOpen).await,
             Err(e) => Err(e).into(),
         }
     }

@@ -82,6 +82,9 @@ pub fn test_config(database: String) -> Config {
         turn_seconds: 60,
         reconnect_grace: Duration::from_secs(180),
         bot_delay: Duration::from_millis(0),
+        // Long: tests of quick match between people must not see bots arrive; the quick-bots
+        // test sets its own.
+        quick_fill_after: Duration::from_secs(600),
         web_dir: None,
         turn_unit: Duration::from_secs(1),
         // Test players act as fast as the server answers; the flood test sets 20/40.

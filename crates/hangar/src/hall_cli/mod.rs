@@ -30,6 +30,11 @@ pub struct ServeArgs {
     /// Pause before a bot or auto-play acts, in milliseconds.
     #[arg(long, env = "HANGAR_BOT_DELAY_MS", default_value_t = 600)]
     pub bot_delay_ms: u64,
+    /// How long a quick match waits for other people before bots of middle strength fill
+    /// its empty seats and the game starts, in seconds (P-QUICK: 10).
+    #[arg(long, env = "HANGAR_QUICK_BOTS_AFTER_SECONDS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub quick_bots_after_seconds: u64,
     /// How long a disconnected player keeps the seat, in seconds (P-DISCONNECT: 180).
     #[arg(long, env = "HANGAR_RECONNECT_SECONDS", default_value_t = 180)]
     pub reconnect_seconds: u64,
@@ -125,6 +130,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         turn_seconds: args.turn_seconds,
         reconnect_grace: Duration::from_secs(args.reconnect_seconds),
         bot_delay: Duration::from_millis(args.bot_delay_ms),
+        quick_fill_after: Duration::from_secs(args.quick_bots_after_seconds),
         web_dir: args.web_dir.clone().or_else(find_web_dir),
         turn_unit: Duration::from_secs(1),
         messages_per_second: args.rate_limit,

@@ -1,0 +1,58 @@
+//! Quick match that always starts (P-QUICK): a player who comes by quick match is ready at
+//! once, and when no other person has joined for a while (10 s by default,
+//! `hangar serve --quick-bots-after-seconds`) bots of middle strength fill the empty seats and
+//! the game starts — a practice game (P-PRACTICE), since bots sit in it.
+
+use tokio::time::Instant;
+
+use super::{Room, Seat, Status};
+use crate::game::quick_bot_level;
+use crate::protocol::{Ack, Outcome, RoomEvent};
+
+impl Room {
+    /// A player came by quick match and sits in `seat`: ready, and the wait for others starts
+    /// again.
+    pub(super) async fn quick_seated(&mut self, outcome: Outcome) -> Outcome {
+        let seat = match &outcome {
+            Ok(Ack::Joined(joined)) => joined.seat,
+            Ok(Ack::Matched(matched)) => Some(matched.seat),
+            _ => None,
+        };
+        let Some(seat) = seat else {
+            return outcome;
+        };
+        if !self.seats[seat].ready {
+            self.seats[seat].ready = true;
+            self.emit(RoomEvent::Ready { seat, ready: true });
+            self.publish();
+        }
+        self.quick_fill_at = Some(Instant::now() + self.hall.config.quick_fill_after);
+        self.maybe_start().await;
+        outcome
+    }
+
+    /// The wait ran out: bots take the empty seats (if a person still waits) and the game
+    /// starts once every person is ready.
+    pub(super) async fn quick_fill(&mut self) {
+        self.quick_fill_at = None;
+        if self.status != Status::Waiting || self.seats.iter().all(|s| s.player.is_none()) {
+            return;
+        }
+        let level = quick_bot_level(self.game_kind);
+        for index in 0..self.seats.len() {
+            if self.seats[index].is_empty() {
+                self.seats[index] = Seat {
+                    bot: Some(level.to_owned()),
+                    ready: true,
+                    ..Seat::default()
+                };
+                self.emit(RoomEvent::BotAdded {
+                    seat: index,
+                    bot: level.to_owned(),
+                });
+            }
+        }
+        self.publish();
+        self.maybe_start().await;
+    }
+}

@@ -1,0 +1,189 @@
+//! Reading players' standing: leaderboards per game by rating or score (P-RATING), a player's
+//! finished games with who played them (P-RECORD), and the per-game figures of a profile
+//! (P-PROFILE).
+
+use sqlx::Row;
+
+use super::ratings::skill_from_row;
+use super::{Store, StoreError, player_from_row};
+use crate::accounts::Player;
+use crate::protocol::{
+    BoardOrder, GameKind, GamePlayer, GameResult, GameStats, GameSummary, RatingPoint,
+};
+use crate::rating::Skill;
+
+/// How many points of rating history a profile shows per game.
+const HISTORY_POINTS: i64 = 100;
+
+impl Store {
+    /// A page of a leaderboard: players with a finished scored game (of `game`, or of either
+    /// game), best first, with their rating of `game`. `Rating` order needs a game.
+    pub async fn leaderboard(
+        &self,
+        game: Option<GameKind>,
+        order: BoardOrder,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<(Player, Option<Skill>)>, StoreError> {
+        let Some(game) = game else {
+            let rows = sqlx::query(
+                "SELECT id, name, guest, score FROM players p \
+                 WHERE EXISTS (SELECT 1 FROM ratings r WHERE r.player_id = p.id) \
+                 ORDER BY score DESC, id ASC LIMIT $1 OFFSET $2",
+            )
+            .bind(limit)
+            .bind(offset)
+            .fetch_all(&self.pool)
+            .await?;
+            return rows
+                .iter()
+                .map(|row| Ok((player_from_row(row)?, None)))
+                .collect();
+        };
+        let order_by = match order {
+            BoardOrder::Rating => "r.rating DESC, p.id ASC",
+            BoardOrder::Score => "p.score DESC, p.id ASC",
+        };
+        let rows = sqlx::query(&format!(
+            "SELECT p.id, p.name, p.guest, p.score, r.rating, r.deviation, r.volatility, r.games \
+             FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.game = $1 \
+             ORDER BY {order_by} LIMIT $2 OFFSET $3"
+        ))
+        .bind(game.name())
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| Ok((player_from_row(row)?, Some(skill_from_row(row)?))))
+            .collect()
+    }
+
+    /// A player's finished games, newest first. Private rooms' codes are left out unless
+    /// `private_codes` (the player asking about their own games).
+    pub async fn player_games(
+        &self,
+        player_id: i64,
+        limit: i64,
+        private_codes: bool,
+    ) -> Result<Vec<GameSummary>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT g.id, g.game, g.room, g.private, g.finished_at, g.result, gp.seat, gp.delta, \
+             gp.rank, gp.practice, gp.won, rh.rating FROM game_players gp \
+             JOIN games g ON g.id = gp.game_id \
+             LEFT JOIN rating_history rh ON rh.game_id = gp.game_id AND rh.player_id = gp.player_id \
+             WHERE gp.player_id = $1 ORDER BY g.id DESC LIMIT $2",
+        )
+        .bind(player_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let result: Option<String> = row.try_get("result")?;
+                let result: Option<GameResult> =
+                    result.and_then(|text| serde_json::from_str(&text).ok());
+                let private = row.try_get::<i64, _>("private")? != 0;
+                let game: String = row.try_get("game")?;
+                Ok(GameSummary {
+                    game_id: row.try_get("id")?,
+                    game: GameKind::from_name(&game).unwrap_or(GameKind::Flight),
+                    room: (private_codes || !private)
+                        .then(|| row.try_get("room"))
+                        .transpose()?,
+                    finished_at: row.try_get::<Option<i64>, _>("finished_at")?.unwrap_or(0),
+                    reason: result
+                        .as_ref()
+                        .map(|r| r.reason.clone())
+                        .unwrap_or_default(),
+                    practice: row.try_get::<i64, _>("practice")? != 0,
+                    seat: usize::try_from(row.try_get::<i64, _>("seat")?).unwrap_or(0),
+                    rank: row.try_get("rank")?,
+                    won: row.try_get::<i64, _>("won")? != 0,
+                    delta: row.try_get("delta")?,
+                    rating: row.try_get("rating")?,
+                    players: result.map(|r| seated(&r)).unwrap_or_default(),
+                })
+            })
+            .collect()
+    }
+
+    /// A player's figures per game they have finished (P-PROFILE).
+    pub async fn game_stats(&self, player_id: i64) -> Result<Vec<GameStats>, StoreError> {
+        let counts = sqlx::query(
+            "SELECT g.game, COUNT(*) AS played, CAST(SUM(gp.won) AS BIGINT) AS wins FROM game_players gp \
+             JOIN games g ON g.id = gp.game_id WHERE gp.player_id = $1 GROUP BY g.game ORDER BY g.game",
+        )
+        .bind(player_id)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut stats = Vec::with_capacity(counts.len());
+        for row in &counts {
+            let name: String = row.try_get("game")?;
+            let Some(game) = GameKind::from_name(&name) else {
+                continue;
+            };
+            let rating = sqlx::query(
+                "SELECT rating, deviation, volatility, games FROM ratings \
+                 WHERE player_id = $1 AND game = $2",
+            )
+            .bind(player_id)
+            .bind(game.name())
+            .fetch_optional(&self.pool)
+            .await?
+            .map(|row| skill_from_row(&row))
+            .transpose()?;
+            let mut history = sqlx::query(
+                "SELECT game_id, at, rating FROM rating_history WHERE player_id = $1 AND game = $2 \
+                 ORDER BY game_id DESC LIMIT $3",
+            )
+            .bind(player_id)
+            .bind(game.name())
+            .bind(HISTORY_POINTS)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(RatingPoint {
+                    game_id: row.try_get("game_id")?,
+                    at: row.try_get("at")?,
+                    rating: row.try_get("rating")?,
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+            history.reverse();
+            stats.push(GameStats {
+                game,
+                played: row.try_get("played")?,
+                wins: row.try_get::<Option<i64>, _>("wins")?.unwrap_or(0),
+                rating: rating.map(|skill| skill.view(game)),
+                history,
+            });
+        }
+        Ok(stats)
+    }
+}
+
+/// Who sat in a finished game, from its result.
+fn seated(result: &GameResult) -> Vec<GamePlayer> {
+    result
+        .players
+        .iter()
+        .map(|line| {
+            let bot = line.player_id.is_none().then(|| {
+                line.name
+                    .strip_prefix("bot:")
+                    .unwrap_or(&line.name)
+                    .to_owned()
+            });
+            GamePlayer {
+                seat: line.seat,
+                name: line.player_id.is_some().then(|| line.name.clone()),
+                player_id: line.player_id,
+                bot,
+                rank: line.rank,
+                delta: line.delta,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,55 @@
+// A player's page (P-PROFILE): per game played, won, the rating with its history, and the
+// recent games with opponents, date, result and score change, each opening its replay.
+
+import { h, mount } from './dom.js';
+import { t } from './i18n.js';
+import { gameRow, ratingChart, ratingText } from './games.js';
+
+/** The page `#/player/ID`. */
+export class ProfileView {
+  constructor(app, playerId) {
+    this.app = app;
+    this.playerId = playerId;
+    this.el = h('div', { class: 'profile', 'data-player': playerId }, h('p', { class: 'loading' }, t('loading')));
+  }
+
+  async start() {
+    try {
+      this.profile = await this.app.conn.send('profile', { player_id: this.playerId });
+      this.render();
+    } catch (err) {
+      mount(this.el, h('p', { class: 'empty' }, err.message), h('a', { class: 'btn', href: '#/' }, t('back_to_hall')));
+    }
+  }
+
+  /** After a reconnection: ask again. */
+  resume() {
+    return this.start();
+  }
+
+  relabel() {
+    if (this.profile) this.render();
+  }
+
+  render() {
+    const { player, stats, recent } = this.profile;
+    mount(this.el,
+      h('div', { class: 'room-header' },
+        h('a', { class: 'btn btn-ghost btn-small', href: '#/' }, '← ', t('back_to_hall')),
+        h('h1', { id: 'profile-name' }, player.name),
+        player.guest ? h('span', { class: 'chip' }, t('guest')) : null,
+        h('span', { class: 'chip chip-level' }, `Lv ${player.level}`),
+        h('span', { class: 'chip' }, `${t('score')} ${player.score}`)),
+      h('div', { class: 'profile-stats' }, stats.length
+        ? stats.map((st) => h('section', { class: 'card profile-game', 'data-game': st.game },
+          h('h2', {}, st.game === 'flight' ? '✈ ' : '🐘 ', t(st.game)),
+          h('dl', {},
+            h('dt', {}, t('played')), h('dd', { class: 'stat-played' }, st.played),
+            h('dt', {}, t('wins')), h('dd', { class: 'stat-wins' }, st.wins),
+            h('dt', {}, t('rating')), h('dd', { class: 'stat-rating', title: st.rating?.provisional ? t('provisional') : '' }, ratingText(st.game, st.rating))),
+          ratingChart(st.history)))
+        : h('p', { class: 'empty card' }, t('no_games'))),
+      h('section', { class: 'card' }, h('h2', {}, '📜 ', t('recent_games')),
+        recent.length ? h('ul', { class: 'games-list', id: 'profile-games' }, recent.map(gameRow)) : h('p', { class: 'empty' }, t('no_games'))));
+  }
+}
