@@ -7,18 +7,21 @@ use axum::{Extension, Router};
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, Path, Query, State};
-use axum::http::Extensions;
-use axum::http::StatusCode;
+use axum::http::header::AUTHORIZATION;
+use axum::http::{Extensions, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use tower_http::services::ServeDir;
 
+use crate::accounts::token_well_formed;
 use crate::hall::Hall;
 use crate::protocol::{BoardOrder, Leaderboard, MAX_MESSAGE_BYTES, MyGames};
 use crate::record::record_json;
 use crate::replay::replay_frames;
 use crate::slots::Refused;
+use crate::store::StoredGame;
 use crate::ws::{HARD_MAX_MESSAGE_BYTES, LoginGuard, serve_socket};
 
 /// Read buffer per WebSocket: small, since commands are tens of bytes (a larger frame, up to
@@ -139,24 +142,74 @@ fn failed() -> Response {
     )
 }
 
-async fn game_record(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Response {
-    match hall.store.game(id).await {
-        Ok(Some(game)) => match record_json(&game) {
-            Ok(record) => Json(record).into_response(),
-            Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-        },
-        Ok(None) => not_found("such game"),
-        Err(_) => failed(),
+/// The player a request speaks for: the one whose sign-in token it carries as
+/// `Authorization: Bearer TOKEN`, if any.
+async fn asker(hall: &Hall, headers: &HeaderMap) -> Option<i64> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let token = value.strip_prefix("Bearer ")?.trim();
+    if !token_well_formed(token) {
+        return None;
+    }
+    let player = hall.store.player_by_token(token).await.ok().flatten()?;
+    Some(player.id)
+}
+
+/// Whether `asker` may see a stored game: a public room's game anyone (its room could be
+/// watched), a private room's only the players seated in it, running or finished: its code,
+/// seats and moves are the members' alone.
+fn may_see(game: &StoredGame, asker: Option<i64>) -> bool {
+    if !game.start.private {
+        return true;
+    }
+    let Some(me) = asker else {
+        return false;
+    };
+    serde_json::from_str::<Vec<Value>>(&game.start.seats).is_ok_and(|seats| {
+        seats
+            .iter()
+            .any(|seat| seat["player_id"].as_i64() == Some(me))
+    })
+}
+
+/// The stored game `id` if the request may see it; otherwise the same 404 as for no game,
+/// so that an outsider cannot tell a private game from a missing one.
+async fn visible_game(hall: &Hall, id: i64, headers: &HeaderMap) -> Result<StoredGame, Response> {
+    let game = match hall.store.game(id).await {
+        Ok(Some(game)) => game,
+        Ok(None) => return Err(not_found("such game")),
+        Err(_) => return Err(failed()),
+    };
+    if game.start.private && !may_see(&game, asker(hall, headers).await) {
+        return Err(not_found("such game"));
+    }
+    Ok(game)
+}
+
+async fn game_record(
+    State(hall): State<Arc<Hall>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Response {
+    let game = match visible_game(&hall, id, &headers).await {
+        Ok(game) => game,
+        Err(refused) => return refused,
+    };
+    match record_json(&game) {
+        Ok(record) => Json(record).into_response(),
+        Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
 }
 
 /// The replay frames of a finished game, computed by the rule engines (P-RECORD); a game
 /// still running has no revealed seed and no replay yet.
-async fn game_replay(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Response {
-    let game = match hall.store.game(id).await {
-        Ok(Some(game)) => game,
-        Ok(None) => return not_found("such game"),
-        Err(_) => return failed(),
+async fn game_replay(
+    State(hall): State<Arc<Hall>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Response {
+    let game = match visible_game(&hall, id, &headers).await {
+        Ok(game) => game,
+        Err(refused) => return refused,
     };
     let record = match record_json(&game) {
         Ok(record) => record,
