@@ -71,6 +71,8 @@ pub struct Limits {
     /// Failed logins from one IP address (any names) before it locks like an account; 0:
     /// addresses are not counted (behind a proxy every client shares one).
     pub login_failures_per_address: u32,
+    /// How long a sign-in token is good for, from its issue; older ones get `bad_token`.
+    pub token_lifetime: Duration,
 }
 
 impl Default for Limits {
@@ -88,6 +90,7 @@ impl Default for Limits {
             password_queue: 64,
             login_delay: Duration::from_secs(1),
             login_failures_per_address: 10,
+            token_lifetime: Duration::from_secs(30 * 24 * 3600),
         }
     }
 }

@@ -150,7 +150,13 @@ async fn asker(hall: &Hall, headers: &HeaderMap) -> Option<i64> {
     if !token_well_formed(token) {
         return None;
     }
-    let player = hall.store.player_by_token(token).await.ok().flatten()?;
+    let issued_after = crate::ws::token_issued_after(hall);
+    let player = hall
+        .store
+        .player_by_token_since(token, issued_after)
+        .await
+        .ok()
+        .flatten()?;
     Some(player.id)
 }
 

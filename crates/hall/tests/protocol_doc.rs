@@ -107,7 +107,9 @@ fn answers_of(command: &Command) -> &'static [&'static str] {
             HallCommand::Leaderboard { .. } => &["leaderboard"],
             HallCommand::MyGames { .. } => &["my_games"],
             HallCommand::Profile { .. } => &["profile"],
-            HallCommand::HallSubscribe { .. } | HallCommand::HallUnsubscribe => &["done"],
+            HallCommand::HallSubscribe { .. }
+            | HallCommand::HallUnsubscribe
+            | HallCommand::SignOutEverywhere => &["done"],
             HallCommand::CreateRoom { .. } => &["joined"],
             HallCommand::QuickMatch { .. } => &["joined", "matched"],
         },

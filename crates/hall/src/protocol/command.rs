@@ -80,6 +80,9 @@ pub enum HallCommand {
     },
     /// Stop following the hall list.
     HallUnsubscribe,
+    /// Revoke every token of the signed-in player: each device must sign in again (this
+    /// connection stays signed in until it closes).
+    SignOutEverywhere,
     /// Open a room and sit in it as its host (P-ROOM).
     CreateRoom {
         /// The room's game.

@@ -142,7 +142,7 @@ mod tests {
         assert!(!names_variant::<HallCommand>("type", "roll"));
         assert!(!names_variant::<RoomAction>("type", "ping"));
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
-        assert_eq!(variant_names::<HallCommand>("type").len(), 12);
+        assert_eq!(variant_names::<HallCommand>("type").len(), 13);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
         assert_eq!(name_variants::<ErrorCode>().len(), 24);
         assert!(name_variants::<ErrorCode>().contains(&"confirm_escape"));

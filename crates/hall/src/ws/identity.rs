@@ -8,6 +8,7 @@ use crate::accounts::{
     verify_password,
 };
 use crate::answers::MAX_CLIENT_BYTES;
+use crate::hall::Hall;
 use crate::protocol::{Ack, Authed, ErrorCode, Outcome, ProtoError, SignedIn};
 
 impl Conn {
@@ -80,17 +81,31 @@ impl Conn {
         let Some(player) = self
             .hall
             .store
-            .player_by_token(&token)
+            .player_by_token_since(&token, token_issued_after(&self.hall))
             .await
             .map_err(internal)?
         else {
-            return Err(ProtoError::new(ErrorCode::BadToken, "unknown token"));
+            return Err(ProtoError::new(
+                ErrorCode::BadToken,
+                "unknown or expired token: sign in again",
+            ));
         };
         self.sign_in(player.clone(), client.as_deref());
         Ok(Ack::Authed(Authed {
             player: player.view(),
             rooms: self.hall.seated_rooms(player.id),
         }))
+    }
+
+    /// `sign_out_everywhere`: every token of the signed-in player is revoked.
+    pub(super) async fn sign_out_everywhere(&self) -> Outcome {
+        let player = self.require_player()?;
+        self.hall
+            .store
+            .revoke_tokens(player.id)
+            .await
+            .map_err(internal)?;
+        Ok(Ack::DONE)
     }
 
     /// The connection now speaks for `player`; repeated ids are remembered per player and
@@ -159,6 +174,12 @@ impl Conn {
         self.sign_in(player.clone(), client.as_deref());
         Ok(signed_in(token, &player))
     }
+}
+
+/// Tokens issued at or before this time (Unix ms) have expired.
+pub(crate) fn token_issued_after(hall: &Hall) -> i64 {
+    let lifetime = i64::try_from(hall.config.limits.token_lifetime.as_millis()).unwrap_or(i64::MAX);
+    crate::time::now_ms().saturating_sub(lifetime)
 }
 
 /// Refuses a `client` string longer than [`MAX_CLIENT_BYTES`]: it names a memory the hall

@@ -8,6 +8,7 @@ mod identity;
 mod logins;
 mod players;
 
+pub(crate) use identity::token_issued_after;
 pub use logins::LoginGuard;
 
 use std::collections::HashMap;
@@ -416,6 +417,7 @@ impl Conn {
             } => self.leaderboard(game, by, offset, limit).await.into(),
             HallCommand::Profile { player_id } => self.profile(player_id).await.into(),
             HallCommand::MyGames { limit } => self.my_games(limit).await.into(),
+            HallCommand::SignOutEverywhere => self.sign_out_everywhere().await.into(),
             HallCommand::HallUnsubscribe => {
                 self.hall.unsubscribe(self.outbox.id);
                 Ok(Ack::DONE).into()

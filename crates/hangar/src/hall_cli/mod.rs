@@ -87,6 +87,10 @@ pub struct ServeArgs {
     /// such lock, for a hall behind a proxy).
     #[arg(long, env = "HANGAR_LOGIN_FAILURES_PER_ADDRESS", default_value_t = 10)]
     pub login_failures_per_address: u32,
+    /// How long a sign-in token is good for, in days; then the player signs in again.
+    #[arg(long, env = "HANGAR_TOKEN_DAYS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3650))]
+    pub token_days: u64,
     /// How long the answers of a client are kept for repeated ids after its last connection
     /// closed, in seconds.
     #[arg(long, env = "HANGAR_ANSWER_WINDOW_SECONDS", default_value_t = 60)]
@@ -147,6 +151,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             password_queue: args.password_queue,
             login_delay: Duration::from_millis(args.login_delay_ms),
             login_failures_per_address: args.login_failures_per_address,
+            token_lifetime: Duration::from_secs(args.token_days * 24 * 3600),
             ..Limits::default()
         },
     };
