@@ -65,6 +65,8 @@ export class HallView {
   onMessage(msg) {
     if (msg.type === 'hall' && msg.game === this.game) {
       this.rooms = new Map(msg.rooms.map((r) => [r.code, r]));
+      // The first page of the list; `total` says how many there are (protocol §4).
+      this.total = msg.total ?? msg.rooms.length;
       this.loaded = true;
       this.renderRooms();
     } else if (msg.type === 'hall_room' && msg.game === this.game) {
@@ -189,7 +191,17 @@ export class HallView {
         h('div', { class: 'room-actions' },
           free && r.status === 'waiting' ? h('button', { class: 'btn btn-primary btn-small', type: 'button', onclick: () => this.join(r.code) }, t('join')) : null,
           h('button', { class: 'btn btn-small', type: 'button', onclick: () => { location.hash = `#/room/${r.code}/watch`; } }, t('watch'))));
-    }));
+    }), this.total > this.rooms.size ? h('button', {
+      class: 'btn btn-small', type: 'button', id: 'more-rooms', onclick: () => this.loadMore(),
+    }, t('more_rooms', { n: this.total - this.rooms.size })) : null);
+  }
+
+  /** The next page of the list (the hall sends the first page only). */
+  async loadMore() {
+    const { rooms, total } = await this.app.conn.send('hall_page', { game: this.game, offset: this.rooms.size });
+    for (const r of rooms) if (!this.rooms.has(r.code)) this.rooms.set(r.code, r);
+    this.total = total;
+    this.renderRooms();
   }
 
   async loadSide() {

@@ -189,7 +189,8 @@ export class RoomView {
         if (this.v >= res.v) this.refreshHands();
       }
     } catch (err) {
-      if (err.code === 'no_seat' || err.code === 'already_playing' || err.code === 'seat_taken') {
+      if (err.code === 'room_limit') toast(err.message, 'error');
+      if (['no_seat', 'already_playing', 'seat_taken', 'room_limit'].includes(err.code)) {
         this.watch = true;
         await this.app.conn.send('spectate', { room: this.code, ...since }, { priority: resume });
       } else if (err.code === 'no_room') {

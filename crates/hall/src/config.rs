@@ -38,6 +38,9 @@ pub struct Config {
     pub broadcast_delay: Duration,
     /// What one client may cost the hall (docs/security.md).
     pub limits: Limits,
+    /// How long writes may fail before the hall reports its storage failing and refuses new
+    /// games and actions (until a write succeeds again): 10 s.
+    pub storage_failure_bound: Duration,
 }
 
 /// Bounds on what one client may cost the hall: memory, connections, time
@@ -110,6 +113,7 @@ impl Default for Config {
             message_burst: crate::protocol::MESSAGE_BURST,
             broadcast_delay: DEFAULT_BROADCAST_DELAY,
             limits: Limits::default(),
+            storage_failure_bound: crate::store::DEFAULT_FAILURE_BOUND,
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::answers::{AnswerCache, AnswerMemory};
 
 use crate::config::Config;
 use crate::outbox::{ConnId, Outbox};
-use crate::protocol::{GameKind, HallMessage, RoomStatus, RoomSummary};
+use crate::protocol::{ErrorCode, GameKind, HallMessage, ProtoError, RoomStatus, RoomSummary};
 use crate::room::RoomHandle;
 use crate::slots::Slots;
 use crate::store::Store;
@@ -25,6 +25,12 @@ struct Listing {
     /// The people seated (for quick match by rating).
     players: Vec<i64>,
 }
+
+/// Most rooms in one message of the hall list (the first view, a page).
+pub const HALL_PAGE: usize = 100;
+
+/// Most rooms one player holds seats in at a time.
+pub const MAX_SEATS_PER_PLAYER: usize = 3;
 
 /// A waiting public room quick match may put a player in (P-QUICK).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,22 +191,41 @@ impl Hall {
         }
     }
 
-    /// Follows one game's list: sends the whole list now, then every change.
+    /// Follows one game's list: sends its first page now (at most [`HALL_PAGE`] rooms, with
+    /// the number listed), then every change, one room per message: no frame grows with the
+    /// number of rooms.
     pub fn subscribe(&self, game: GameKind, outbox: &Outbox) {
-        let rooms: Vec<RoomSummary> = {
-            let listings = self.listings.lock().expect("listings lock");
-            let mut rooms: Vec<&Listing> = listings.values().filter(|l| l.game == game).collect();
-            // Rooms to sit in first, then rooms to watch.
-            rooms.sort_by(|a, b| {
-                (!a.waiting(), &a.summary.code).cmp(&(!b.waiting(), &b.summary.code))
-            });
-            rooms.into_iter().map(|l| l.summary.clone()).collect()
-        };
+        let (rooms, total) = self.page(game, 0, HALL_PAGE, false);
         self.subscribers
             .lock()
             .expect("subscribers lock")
             .insert(outbox.id, (game, outbox.clone()));
-        outbox.send(hall_frame(&HallMessage::Hall { game, rooms }));
+        outbox.send(hall_frame(&HallMessage::Hall { game, rooms, total }));
+    }
+
+    /// A page of one game's list — rooms to sit in first, then rooms to watch, each by code —
+    /// with the number of rooms listed; `open` keeps only waiting rooms with a free seat.
+    pub fn page(
+        &self,
+        game: GameKind,
+        offset: usize,
+        limit: usize,
+        open: bool,
+    ) -> (Vec<RoomSummary>, usize) {
+        let listings = self.listings.lock().expect("listings lock");
+        let mut rooms: Vec<&Listing> = listings
+            .values()
+            .filter(|l| l.game == game && (!open || (l.waiting() && l.free_seats > 0)))
+            .collect();
+        rooms.sort_by(|a, b| (!a.waiting(), &a.summary.code).cmp(&(!b.waiting(), &b.summary.code)));
+        let total = rooms.len();
+        let page = rooms
+            .into_iter()
+            .skip(offset)
+            .take(limit)
+            .map(|l| l.summary.clone())
+            .collect();
+        (page, total)
     }
 
     /// Stops following the list.
@@ -244,6 +269,22 @@ impl Hall {
         if rooms.is_empty() {
             seats.remove(&player);
         }
+    }
+
+    /// Refuses a seat in one more room to a player who holds [`MAX_SEATS_PER_PLAYER`]
+    /// already: one connection sitting in every public room would block them all.
+    pub fn check_seat_limit(&self, player: i64) -> Result<(), ProtoError> {
+        let held = self.seated_rooms(player);
+        if held.len() >= MAX_SEATS_PER_PLAYER {
+            return Err(ProtoError::new(
+                ErrorCode::RoomLimit,
+                format!(
+                    "you hold seats in {MAX_SEATS_PER_PLAYER} rooms already ({}): leave one first",
+                    held.join(", ")
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Rooms where a player holds a seat.

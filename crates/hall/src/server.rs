@@ -34,6 +34,7 @@ pub struct Running {
 /// Opens the database, restores running games and binds the address.
 pub async fn start(config: Config) -> anyhow::Result<Running> {
     let store = Store::open(&config.database).await?;
+    store.set_failure_bound(config.storage_failure_bound);
     let hall = Hall::new(config.clone(), store);
     let running = hall.store.running_games().await?;
     let mut restored = 0;

@@ -17,6 +17,7 @@ use crate::rating::Skill;
 use crate::time::now_ms;
 
 mod batch;
+mod health;
 mod log;
 mod profiles;
 mod ratings;
@@ -24,6 +25,7 @@ mod tails;
 mod waiting;
 mod writer;
 
+pub use health::DEFAULT_FAILURE_BOUND;
 pub use waiting::WaitingRoom;
 use writer::{Append, StartGame, Write, run_writer};
 
@@ -135,8 +137,8 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     writes: mpsc::UnboundedSender<Write>,
-    /// Why storage cannot be trusted now (`None`: healthy); set by the writer.
-    fault: Arc<std::sync::Mutex<Option<String>>>,
+    /// Why storage cannot be trusted now (`None`: healthy), set by the writer; the bound.
+    health: health::Shared,
 }
 
 impl Store {
@@ -166,7 +168,14 @@ impl Store {
                 })
             })
         } else {
-            options
+            options.after_connect(|conn, _meta| {
+                Box::pin(async move {
+                    // As SQLite's busy_timeout: a write that waits for a lock held elsewhere
+                    // fails after 10 s instead of hanging the hall's only writer for ever.
+                    conn.execute("SET lock_timeout = '10s'").await?;
+                    Ok(())
+                })
+            })
         };
         let pool = options.connect(&url).await?;
         match backend {
@@ -175,10 +184,10 @@ impl Store {
         }
         check_writable(&pool).await?;
         let file = match backend {
-            Backend::Sqlite => writer::DbFile::of(&url),
+            Backend::Sqlite => health::DbFile::of(&url),
             Backend::Postgres => None,
         };
-        let fault = Arc::new(std::sync::Mutex::new(None));
+        let health = health::Shared::new();
         let (writes, rx) = mpsc::unbounded_channel();
         let committed = Arc::new(Notify::new());
         tokio::spawn(run_writer(
@@ -186,10 +195,7 @@ impl Store {
             backend,
             rx,
             committed.clone(),
-            writer::Guard {
-                file,
-                fault: fault.clone(),
-            },
+            health::Health::new(file, health.clone()),
         ));
         if backend == Backend::Sqlite {
             tokio::spawn(checkpoint_wal(pool.clone(), committed));
@@ -198,14 +204,21 @@ impl Store {
             pool,
             backend,
             writes,
-            fault,
+            health,
         })
     }
 
+    /// How long writes may fail before the storage counts as failing (default
+    /// [`DEFAULT_FAILURE_BOUND`]).
+    pub fn set_failure_bound(&self, bound: std::time::Duration) {
+        self.health.set_bound(bound);
+    }
+
     /// Why the storage cannot be trusted now (the database file deleted or replaced while the
-    /// hall runs), or `None` when it is healthy; `/health` reports it.
+    /// hall runs, or writes failing for longer than the bound), or `None` when it is healthy;
+    /// `/health` reports it, and rooms refuse new games and actions meanwhile.
     pub fn fault(&self) -> Option<String> {
-        self.fault.lock().map_or_else(
+        self.health.fault.lock().map_or_else(
             |_| Some("the storage state is unknown".to_owned()),
             |fault| fault.clone(),
         )

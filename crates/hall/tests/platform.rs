@@ -222,8 +222,11 @@ async fn p_room_options_are_checked_and_completed() {
     assert_eq!(options["planes"], 3);
     assert_eq!(options["stacks"], "pass", "the improved preset");
     assert_eq!(options["seats"], 4);
-    c.create("jungle", json!({"level": 3, "order": "wolf-over-dog"}))
+    // Three rooms are as many as one player sits in: a fourth player makes the fourth.
+    let mut d = hall.guest("d").await;
+    d.create("jungle", json!({"level": 3, "order": "wolf-over-dog"}))
         .await;
+    let c = &mut d;
     let snapshot = c
         .wait_for(|v| {
             v["type"] == "snapshot"

@@ -70,6 +70,7 @@ fn ack_name(ack: &Ack) -> &'static str {
         Ack::Leaderboard(_) => "leaderboard",
         Ack::MyGames(_) => "my_games",
         Ack::Profile(_) => "profile",
+        Ack::HallPage(_) => "hall_page",
         Ack::Joined(_) => "joined",
         Ack::Matched(_) => "matched",
         Ack::Seated(_) => "seated",
@@ -80,7 +81,8 @@ fn ack_name(ack: &Ack) -> &'static str {
 }
 
 /// Every result shape an ack may have, as [`ack_name`] names them.
-const ACKS: [&str; 12] = [
+const ACKS: [&str; 13] = [
+    "hall_page",
     "pong",
     "signed_in",
     "authed",
@@ -107,6 +109,7 @@ fn answers_of(command: &Command) -> &'static [&'static str] {
             HallCommand::Leaderboard { .. } => &["leaderboard"],
             HallCommand::MyGames { .. } => &["my_games"],
             HallCommand::Profile { .. } => &["profile"],
+            HallCommand::HallPage { .. } => &["hall_page"],
             HallCommand::HallSubscribe { .. }
             | HallCommand::HallUnsubscribe
             | HallCommand::SignOutEverywhere => &["done"],

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ErrorCode, ProtoError};
-use super::{GameKind, GameStats, GameSummary, Ranked};
+use super::{GameKind, GameStats, GameSummary, Ranked, RoomSummary};
 use crate::accounts::{Player, PlayerView};
 use crate::rating::Skill;
 
@@ -91,6 +91,8 @@ pub enum Ack {
     MyGames(MyGames),
     /// `profile`: a player's figures per game and recent games.
     Profile(Profile),
+    /// `hall_page`: a page of a game's rooms.
+    HallPage(HallPage),
     /// `create_room`, `join_room`, `quick_match` into a new room: the room and the seat
     /// taken (`null`: watching).
     Joined(Joined),
@@ -162,6 +164,16 @@ impl Leaderboard {
             .collect();
         Leaderboard { entries }
     }
+}
+
+/// The result of `hall_page` (P-HALL).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HallPage {
+    /// The rooms of the page.
+    pub rooms: Vec<RoomSummary>,
+    /// How many rooms match in all.
+    pub total: usize,
 }
 
 /// The result of `profile` (P-PROFILE).

@@ -80,6 +80,19 @@ pub enum HallCommand {
     },
     /// Stop following the hall list.
     HallUnsubscribe,
+    /// A page of one game's list (P-HALL), in the order of the `hall` message.
+    HallPage {
+        /// The game whose rooms are listed.
+        game: GameKind,
+        /// How many rooms to skip (default 0).
+        #[serde(default)]
+        offset: usize,
+        /// How many rooms (1–100, default 100).
+        limit: Option<usize>,
+        /// Only waiting rooms with a free seat.
+        #[serde(default)]
+        open: bool,
+    },
     /// Revoke every token of the signed-in player: each device must sign in again (this
     /// connection stays signed in until it closes).
     SignOutEverywhere,

@@ -33,6 +33,9 @@ pub enum ErrorCode {
     NotInRoom,
     /// The seat is occupied.
     SeatTaken,
+    /// The player already holds as many seats as one may (3, in rooms waiting or playing):
+    /// leave one first.
+    RoomLimit,
     /// The seat does not exist (or holds no bot to remove).
     NoSeat,
     /// Only the host may do that (add or remove bots).
@@ -55,6 +58,9 @@ pub enum ErrorCode {
     ChatLimit,
     /// A server fault (logged); nothing was changed.
     Internal,
+    /// The hall cannot store games now (its storage is failing, `/health` says why): new
+    /// games and actions are refused until it recovers; nothing was changed.
+    Unavailable,
 }
 
 /// A refused command: its code and a reason for people. An error never changes anything.

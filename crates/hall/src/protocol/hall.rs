@@ -13,8 +13,10 @@ pub enum HallMessage {
     Hall {
         /// The game listed.
         game: GameKind,
-        /// Its open public rooms.
+        /// The first page of its public rooms (at most 100); `hall_page` asks for more.
         rooms: Vec<RoomSummary>,
+        /// How many rooms of the game are listed in all.
+        total: usize,
     },
     /// A listed room appeared or changed (seats, ready marks, status).
     HallRoom {

@@ -16,8 +16,8 @@ mod welcome;
 use serde::{Deserialize, Serialize};
 
 pub use answer::{
-    Ack, Answer, Authed, Done, Joined, Leaderboard, Matched, MyGames, Pong, Profile, Rolled,
-    Seated, SignedIn, Watching,
+    Ack, Answer, Authed, Done, HallPage, Joined, Leaderboard, Matched, MyGames, Pong, Profile,
+    Rolled, Seated, SignedIn, Watching,
 };
 pub use command::{Command, HallCommand, RoomAction, RoomCommand};
 pub use error::{ErrorCode, ProtoError};
@@ -142,9 +142,9 @@ mod tests {
         assert!(!names_variant::<HallCommand>("type", "roll"));
         assert!(!names_variant::<RoomAction>("type", "ping"));
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
-        assert_eq!(variant_names::<HallCommand>("type").len(), 13);
+        assert_eq!(variant_names::<HallCommand>("type").len(), 14);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
-        assert_eq!(name_variants::<ErrorCode>().len(), 24);
+        assert_eq!(name_variants::<ErrorCode>().len(), 26);
         assert!(name_variants::<ErrorCode>().contains(&"confirm_escape"));
     }
 

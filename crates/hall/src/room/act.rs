@@ -119,6 +119,8 @@ impl Room {
     /// Appends an action at the game's next index; the index moves on only once the action
     /// is stored, so that a failed write leaves no gap.
     async fn store(&mut self, logged: LoggedAct) -> Result<(), ProtoError> {
+        // A failing storage refuses at once: a write would only wait to fail.
+        super::storage_available(&self.hall)?;
         let running = self.game.as_mut().expect("a game runs");
         let (game_id, idx) = (running.game_id, running.next_idx);
         let data = serde_json::to_string(&logged).expect("actions serialise");
@@ -303,6 +305,10 @@ impl Room {
         if self.status != Status::Waiting || self.seats.iter().any(|s| s.is_empty() || !s.ready) {
             return;
         }
+        if let Err(e) = super::storage_available(&self.hall) {
+            tracing::warn!(room = %self.code, error = %e, "the game waits for the storage");
+            return;
+        }
         let seed = Seed::random();
         let session = match GameSession::start(&self.options, self.seats.len(), seed) {
             Ok(session) => session,
@@ -448,7 +454,7 @@ impl Room {
             let answer = self.perform(seat, act, true).await;
             if answer
                 .as_ref()
-                .is_err_and(|e| e.code == ErrorCode::Internal)
+                .is_err_and(|e| matches!(e.code, ErrorCode::Internal | ErrorCode::Unavailable))
                 && let Some(running) = self.game.as_mut()
             {
                 // Not stored: the same decision is taken again once the retry is due.

@@ -275,6 +275,7 @@ pub struct RoomSettings {
 
 /// Creates a room and starts its task; the options are checked first.
 pub fn open_room(hall: &Arc<Hall>, settings: RoomSettings) -> Result<RoomHandle, ProtoError> {
+    storage_available(hall)?;
     let (options, seat_count, turn_seconds) =
         crate::game::check_options(settings.game, &settings.options, hall.config.turn_seconds)?;
     let code = hall.new_code();
@@ -288,6 +289,17 @@ pub fn open_room(hall: &Arc<Hall>, settings: RoomSettings) -> Result<RoomHandle,
         turn_seconds,
     );
     Ok(spawn(room))
+}
+
+/// Refuses what would need storage while the storage is failing (`/health` says why).
+pub fn storage_available(hall: &Hall) -> Result<(), ProtoError> {
+    match hall.store.fault() {
+        None => Ok(()),
+        Some(reason) => Err(ProtoError::new(
+            ErrorCode::Unavailable,
+            format!("the hall cannot store games now ({reason}); nothing changed, try again later"),
+        )),
+    }
 }
 
 /// Rebuilds the room of a running game from its stored record (P-DURABLE).

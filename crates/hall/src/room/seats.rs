@@ -122,6 +122,7 @@ impl Room {
                 None => self.seats.iter().position(Seat::is_empty),
             };
             if let Some(index) = free {
+                self.hall.check_seat_limit(player.id)?;
                 self.attach(outbox, Some(player.id), since);
                 self.seat_player(index, player);
                 self.publish();
@@ -141,6 +142,7 @@ impl Room {
         let Some(index) = self.seats.iter().position(Seat::is_empty) else {
             return Err(err(ErrorCode::SeatTaken, "no free seat"));
         };
+        self.hall.check_seat_limit(player.id)?;
         self.attach(outbox, Some(player.id), None);
         self.seat_player(index, player);
         self.publish();
@@ -199,6 +201,9 @@ impl Room {
     ) -> Outcome {
         self.require_waiting()?;
         self.check_empty_seat(index)?;
+        if self.seat_of(player.id).is_none() {
+            self.hall.check_seat_limit(player.id)?;
+        }
         if let Some(old) = self.seat_of(player.id) {
             self.seats[old] = Seat::default();
             self.emit(RoomEvent::Left { seat: old });

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::batch::Batch;
+use super::health::{Health, PROBE_EVERY};
 use super::tails::Tails;
 use super::{Backend, NewGame, Store, StoreError, WaitingRoom, log};
 
@@ -138,66 +139,6 @@ impl Store {
     }
 }
 
-/// The SQLite file the hall opened, by identity (device and inode): a file deleted or
-/// replaced while the hall runs would take every later commit with it unnoticed (SQLite
-/// writes on into the unlinked file), so the writer checks it before each commit.
-pub(super) struct DbFile {
-    path: std::path::PathBuf,
-    identity: (u64, u64),
-}
-
-impl DbFile {
-    /// The file of a `sqlite:PATH?…` URL as it is now (`None` for an in-memory database).
-    pub(super) fn of(url: &str) -> Option<DbFile> {
-        let path = url.strip_prefix("sqlite:")?;
-        let path = path.split_once('?').map_or(path, |(path, _)| path);
-        let path = std::path::PathBuf::from(path);
-        let identity = identity(&path)?;
-        Some(DbFile { path, identity })
-    }
-
-    /// Why the file is no longer the one opened, if it is not.
-    fn changed(&self) -> Option<String> {
-        match identity(&self.path) {
-            Some(now) if now == self.identity => None,
-            Some(_) => Some(format!(
-                "database file {} was replaced",
-                self.path.display()
-            )),
-            None => Some(format!("database file {} is gone", self.path.display())),
-        }
-    }
-}
-
-fn identity(path: &std::path::Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::metadata(path).ok()?;
-    Some((meta.dev(), meta.ino()))
-}
-
-/// What the writer checks before it commits, and where it reports a lasting fault.
-pub(super) struct Guard {
-    pub(super) file: Option<DbFile>,
-    pub(super) fault: Arc<std::sync::Mutex<Option<String>>>,
-}
-
-impl Guard {
-    /// An error for the batch when the storage cannot be trusted; logs and reports the
-    /// fault the first time it is seen.
-    fn check(&self) -> Result<(), String> {
-        let Some(reason) = self.file.as_ref().and_then(DbFile::changed) else {
-            return Ok(());
-        };
-        if let Ok(mut fault) = self.fault.lock()
-            && fault.is_none()
-        {
-            tracing::error!(reason = %reason, "storage lost: nothing more is acknowledged");
-            *fault = Some(reason.clone());
-        }
-        Err(reason)
-    }
-}
-
 /// How long the writer keeps its connection without work.
 const KEEP_CONNECTION: std::time::Duration = std::time::Duration::from_millis(100);
 
@@ -215,7 +156,7 @@ pub(super) async fn run_writer(
     backend: Backend,
     mut rx: mpsc::UnboundedReceiver<Write>,
     committed: Arc<Notify>,
-    guard: Guard,
+    mut health: Health,
 ) {
     let mut received = Vec::with_capacity(256);
     let mut batch = Batch::default();
@@ -232,7 +173,22 @@ pub(super) async fn run_writer(
         // sockets queue their appends, and one commit takes them all. Without this the writer,
         // woken by the first append into the scheduler's next slot, commits batches of two.
         tokio::task::yield_now().await;
-        let count = if conn.is_some() {
+        let count = if health.failing() {
+            // Writes fail: probe now and then while none comes, to notice the recovery.
+            let next = rx.recv_many(&mut received, MAX_BATCH);
+            match tokio::time::timeout(PROBE_EVERY, next).await {
+                Ok(count) => count,
+                Err(_) => {
+                    conn = None;
+                    let started = std::time::Instant::now();
+                    match probe(&pool).await {
+                        Ok(()) => health.succeeded(),
+                        Err(reason) => health.failed(started, &reason),
+                    }
+                    continue;
+                }
+            }
+        } else if conn.is_some() {
             let next = rx.recv_many(&mut received, MAX_BATCH);
             match tokio::time::timeout(KEEP_CONNECTION, next).await {
                 Ok(count) => count,
@@ -256,15 +212,21 @@ pub(super) async fn run_writer(
             conn = pool.acquire().await.ok();
         }
         let started = std::time::Instant::now();
-        let outcome = match (guard.check(), conn.as_mut()) {
+        let outcome = match (health.check_file(), conn.as_mut()) {
             (Err(reason), _) => Err(reason),
             (Ok(()), Some(conn)) => commit(conn, backend, &mut tails, &mut batch).await,
             (Ok(()), None) => Err("no database connection".to_owned()),
         };
         crate::latency::record_commit(batch.appends(), started.elapsed());
-        match outcome {
-            Ok(()) => committed.notify_one(),
-            Err(_) => conn = None,
+        match &outcome {
+            Ok(()) => {
+                committed.notify_one();
+                health.succeeded();
+            }
+            Err(reason) => {
+                conn = None;
+                health.failed(started, reason);
+            }
         }
         batch.answer(&outcome);
         if last_chunking.elapsed() >= CHUNK_EVERY {
@@ -315,6 +277,19 @@ async fn chunk_and_trim(
     let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
     let ended = conn.execute(end).await.map(drop);
     result.and(ended)
+}
+
+/// A write that changes nothing, to tell whether the database takes writes: a table made
+/// in a transaction that is rolled back.
+async fn probe(pool: &AnyPool) -> Result<(), String> {
+    let mut conn = pool.acquire().await.map_err(|e| e.to_string())?;
+    conn.execute("BEGIN").await.map_err(|e| e.to_string())?;
+    let made = conn
+        .execute("CREATE TABLE hangar_write_probe (x INTEGER)")
+        .await;
+    let ended = conn.execute("ROLLBACK").await;
+    made.map(drop).map_err(|e| e.to_string())?;
+    ended.map(drop).map_err(|e| e.to_string())
 }
 
 /// Logs a failed write; its message for the callers.

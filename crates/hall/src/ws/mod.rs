@@ -23,11 +23,11 @@ use tokio::time::Instant;
 
 use crate::accounts::Player;
 use crate::answers::AnswerCache;
-use crate::hall::Hall;
+use crate::hall::{HALL_PAGE, Hall};
 use crate::outbox::{Out, Outbox};
 use crate::protocol::{
-    Ack, Answer, Command, ErrorCode, GameKind, HallCommand, MAX_MESSAGE_BYTES, Outcome, Pong,
-    ProtoError, RoomAction, RoomCommand, answer_frame, error_frame, parse_command, peek_id,
+    Ack, Answer, Command, ErrorCode, GameKind, HallCommand, HallPage, MAX_MESSAGE_BYTES, Outcome,
+    Pong, ProtoError, RoomAction, RoomCommand, answer_frame, error_frame, parse_command, peek_id,
     welcome_frame,
 };
 use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
@@ -336,6 +336,7 @@ impl Conn {
                     | HallCommand::Leaderboard { .. }
                     | HallCommand::MyGames { .. }
                     | HallCommand::Profile { .. }
+                    | HallCommand::HallPage { .. }
             )
         );
         let (frame, action) = match command {
@@ -371,6 +372,16 @@ impl Conn {
                 self.hall.subscribe(game, &self.outbox);
                 Reply::Sent(frame)
             }
+            HallCommand::HallPage {
+                game,
+                offset,
+                limit,
+                open,
+            } => {
+                let limit = limit.unwrap_or(HALL_PAGE).clamp(1, HALL_PAGE);
+                let (rooms, total) = self.hall.page(game, offset, limit, open);
+                Ok(Ack::HallPage(HallPage { rooms, total })).into()
+            }
             HallCommand::CreateRoom {
                 game,
                 private,
@@ -380,6 +391,9 @@ impl Conn {
                     Ok(player) => player.clone(),
                     Err(e) => return Err(e).into(),
                 };
+                if let Err(e) = self.hall.check_seat_limit(player.id) {
+                    return Err(e).into();
+                }
                 match open_room(
                     &self.hall,
                     RoomSettings {
@@ -471,6 +485,11 @@ impl Conn {
             Ok(player) => player.clone(),
             Err(e) => return Err(e).into(),
         };
+        if let Err(e) = crate::room::storage_available(&self.hall)
+            .and_then(|()| self.hall.check_seat_limit(player.id))
+        {
+            return Err(e).into();
+        }
         for code in self.quick_order(game, player.id).await {
             let Some(handle) = self.hall.room(&code) else {
                 continue;
@@ -535,13 +554,14 @@ impl Conn {
     }
 }
 
-/// Whether an answer frame is an `internal` error (only error frames are parsed).
+/// Whether an answer frame is an error to try again (`internal`, `unavailable`): not
+/// remembered, so that the same id runs once the fault is over (only error frames are parsed).
 fn is_internal_error(frame: &str) -> bool {
     frame.starts_with(r#"{"type":"error""#)
         && matches!(
             serde_json::from_str::<Answer>(frame),
             Ok(Answer::Error {
-                code: ErrorCode::Internal,
+                code: ErrorCode::Internal | ErrorCode::Unavailable,
                 ..
             })
         )

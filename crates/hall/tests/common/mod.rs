@@ -96,6 +96,7 @@ pub fn test_config(database: String) -> Config {
             max_connections_per_address: 0,
             ..hangar_hall::Limits::default()
         },
+        storage_failure_bound: hangar_hall::store::DEFAULT_FAILURE_BOUND,
     }
 }
 
@@ -154,6 +155,32 @@ impl TestHall {
         }
         let _ = tokio::time::timeout(Duration::from_secs(10), &mut self.task).await;
         self.dir
+    }
+
+    /// The room as a new watcher (signed in to nothing: no write needed) sees it: its game
+    /// and its turn (the parts an action changes).
+    pub async fn watched(&self, code: &str) -> (Value, Value) {
+        let mut watcher = self.client().await;
+        watcher.ok(json!({"type": "spectate", "room": code})).await;
+        let snapshot = watcher.wait_for(|v| v["type"] == "snapshot").await;
+        watcher.close().await;
+        (
+            snapshot["state"]["game"].clone(),
+            snapshot["state"]["turn"].clone(),
+        )
+    }
+
+    /// Polls `/health` until it answers `status` (a failing database is probed every half
+    /// second); its body.
+    pub async fn health_becomes(&self, status: u16) -> Value {
+        for _ in 0..300 {
+            let (now, health) = self.get("/health").await;
+            if now == status {
+                return health;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("/health never answered {status}");
     }
 
     /// GET a path as JSON.

@@ -95,6 +95,11 @@ pub struct ServeArgs {
     /// closed, in seconds.
     #[arg(long, env = "HANGAR_ANSWER_WINDOW_SECONDS", default_value_t = 60)]
     pub answer_window_seconds: u64,
+    /// How long database writes may fail before the hall reports itself unhealthy and
+    /// refuses new games and actions until a write succeeds again, in seconds.
+    #[arg(long, env = "HANGAR_STORAGE_FAILURE_SECONDS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub storage_failure_seconds: u64,
     /// Log as JSON lines instead of text.
     #[arg(long, env = "HANGAR_LOG_JSON")]
     pub log_json: bool,
@@ -154,6 +159,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             token_lifetime: Duration::from_secs(args.token_days * 24 * 3600),
             ..Limits::default()
         },
+        storage_failure_bound: Duration::from_secs(args.storage_failure_seconds),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(args.workers.map_or_else(default_workers, usize::from))
