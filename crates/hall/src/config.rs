@@ -76,6 +76,9 @@ pub struct Limits {
     pub login_failures_per_address: u32,
     /// How long a sign-in token is good for, from its issue; older ones get `bad_token`.
     pub token_lifetime: Duration,
+    /// Game records and replays served per second to one IP address over HTTP (bursts of
+    /// four times as many; beyond, HTTP 429; 0: no limit).
+    pub api_requests_per_second: u32,
 }
 
 impl Default for Limits {
@@ -94,6 +97,7 @@ impl Default for Limits {
             login_delay: Duration::from_secs(1),
             login_failures_per_address: 10,
             token_lifetime: Duration::from_secs(30 * 24 * 3600),
+            api_requests_per_second: 5,
         }
     }
 }

@@ -16,6 +16,7 @@ use serde_json::Value;
 use tower_http::services::ServeDir;
 
 use crate::accounts::token_well_formed;
+use crate::api_limit::ApiLimit;
 use crate::hall::Hall;
 use crate::protocol::{BoardOrder, Leaderboard, MAX_MESSAGE_BYTES, MyGames};
 use crate::record::record_json;
@@ -36,6 +37,7 @@ pub const WS_WRITE_BUFFER: usize = 8 * 1024;
 pub fn app(hall: Arc<Hall>) -> Router {
     // Shared by every connection of this router: sign-in throttling is hall-wide.
     let logins = Arc::new(LoginGuard::new(&hall.config.limits));
+    let api_limit = Arc::new(ApiLimit::new(hall.config.limits.api_requests_per_second));
     let mut router = Router::new()
         .route("/health", get(health))
         .route("/ws", get(upgrade))
@@ -46,7 +48,10 @@ pub fn app(hall: Arc<Hall>) -> Router {
     if let Some(dir) = hall.config.web_dir.clone() {
         router = router.fallback_service(ServeDir::new(dir));
     }
-    router.layer(Extension(logins)).with_state(hall)
+    router
+        .layer(Extension(logins))
+        .layer(Extension(api_limit))
+        .with_state(hall)
 }
 
 /// The body of `/health`.
@@ -178,8 +183,26 @@ fn may_see(game: &StoredGame, asker: Option<i64>) -> bool {
 }
 
 /// The stored game `id` if the request may see it; otherwise the same 404 as for no game,
-/// so that an outsider cannot tell a private game from a missing one.
-async fn visible_game(hall: &Hall, id: i64, headers: &HeaderMap) -> Result<StoredGame, Response> {
+/// so that an outsider cannot tell a private game from a missing one. An address asking
+/// too often gets HTTP 429 before anything is read.
+async fn visible_game(
+    hall: &Hall,
+    id: i64,
+    headers: &HeaderMap,
+    extensions: &Extensions,
+) -> Result<StoredGame, Response> {
+    let address = extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip());
+    let allowed = extensions
+        .get::<Arc<ApiLimit>>()
+        .is_none_or(|limit| limit.allow(address));
+    if !allowed {
+        return Err(api_error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many game requests from this address: try again in a moment".to_owned(),
+        ));
+    }
     let game = match hall.store.game(id).await {
         Ok(Some(game)) => game,
         Ok(None) => return Err(not_found("such game")),
@@ -195,8 +218,9 @@ async fn game_record(
     State(hall): State<Arc<Hall>>,
     Path(id): Path<i64>,
     headers: HeaderMap,
+    extensions: Extensions,
 ) -> Response {
-    let game = match visible_game(&hall, id, &headers).await {
+    let game = match visible_game(&hall, id, &headers, &extensions).await {
         Ok(game) => game,
         Err(refused) => return refused,
     };
@@ -212,8 +236,9 @@ async fn game_replay(
     State(hall): State<Arc<Hall>>,
     Path(id): Path<i64>,
     headers: HeaderMap,
+    extensions: Extensions,
 ) -> Response {
-    let game = match visible_game(&hall, id, &headers).await {
+    let game = match visible_game(&hall, id, &headers, &extensions).await {
         Ok(game) => game,
         Err(refused) => return refused,
     };

@@ -89,3 +89,30 @@ async fn a_public_game_is_open_to_all() {
     );
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn game_records_and_replays_asked_in_a_loop_are_refused_with_429() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = common::test_config(common::sqlite_url(&dir));
+    config.limits.api_requests_per_second = 1;
+    let hall = TestHall::with(dir, config).await;
+    let (_a, _b, _code) = started(&hall, false).await;
+    let mut statuses = Vec::new();
+    for n in 0..12 {
+        let path = if n % 2 == 0 {
+            "/api/games/1"
+        } else {
+            "/api/games/1/replay"
+        };
+        statuses.push(get_as(hall.addr, path, None).await.0);
+    }
+    // A burst of four passes (the replay of a running game is a 404), then 429.
+    assert!(statuses[..4].iter().all(|s| *s != 429), "{statuses:?}");
+    assert!(
+        statuses.iter().filter(|s| **s == 429).count() >= 6,
+        "{statuses:?}"
+    );
+    // Other endpoints are not counted.
+    assert_eq!(hall.get("/health").await.0, 200);
+    hall.stop().await;
+}

@@ -7,7 +7,7 @@
 use tokio::time::Instant;
 
 /// A token bucket: `rate` per second, at most `burst` at once.
-struct Bucket {
+pub(crate) struct Bucket {
     tokens: f64,
     last: Instant,
     rate: f64,
@@ -15,7 +15,7 @@ struct Bucket {
 }
 
 impl Bucket {
-    fn new(rate: f64, burst: f64) -> Self {
+    pub(crate) fn new(rate: f64, burst: f64) -> Self {
         Bucket {
             tokens: burst,
             last: Instant::now(),
@@ -24,8 +24,14 @@ impl Bucket {
         }
     }
 
+    /// Whether the bucket would be full at `now` (nothing taken lately).
+    pub(crate) fn full_at(&self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        self.tokens + elapsed * self.rate >= self.burst
+    }
+
     /// Takes one token if there is one.
-    fn take(&mut self, now: Instant) -> bool {
+    pub(crate) fn take(&mut self, now: Instant) -> bool {
         let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
         self.last = now;
         self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);

@@ -8,6 +8,7 @@ mod identity;
 mod logins;
 mod players;
 
+pub(crate) use gate::Bucket;
 pub(crate) use identity::token_issued_after;
 pub use logins::LoginGuard;
 

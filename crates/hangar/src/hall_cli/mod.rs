@@ -91,6 +91,10 @@ pub struct ServeArgs {
     #[arg(long, env = "HANGAR_TOKEN_DAYS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=3650))]
     pub token_days: u64,
+    /// Game records and replays served per second to one IP address over HTTP (bursts of
+    /// four times as many; beyond, HTTP 429; 0: no limit).
+    #[arg(long, env = "HANGAR_API_RATE_LIMIT", default_value_t = 5)]
+    pub api_rate_limit: u32,
     /// How long the answers of a client are kept for repeated ids after its last connection
     /// closed, in seconds.
     #[arg(long, env = "HANGAR_ANSWER_WINDOW_SECONDS", default_value_t = 60)]
@@ -157,6 +161,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             login_delay: Duration::from_millis(args.login_delay_ms),
             login_failures_per_address: args.login_failures_per_address,
             token_lifetime: Duration::from_secs(args.token_days * 24 * 3600),
+            api_requests_per_second: args.api_rate_limit,
             ..Limits::default()
         },
         storage_failure_bound: Duration::from_secs(args.storage_failure_seconds),
