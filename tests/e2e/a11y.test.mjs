@@ -4,30 +4,13 @@
 // with Enter; the game log is a live region.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import {
-  launch, newPage, guest, createRoom, fillWithBots, flightWait, flightAct,
+  launch, newPage, guest, createRoom, fillWithBots, flightWait, flightAct, axeViolations,
 } from './helpers.mjs';
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
-
-/** The serious and critical WCAG 2 A/AA violations axe-core finds on the page as it is now. */
-async function axeViolations(page) {
-  // Reduced motion (style.css) ends the fade-ins at once: text caught half-faded in would
-  // read as low contrast.
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.evaluate(() => new Promise((done) => { requestAnimationFrame(() => requestAnimationFrame(done)); }));
-  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const { violations } = await window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa'] });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
 
 /** Check the page in its language and then in the other one. */
 async function axeBothLanguages(page, where) {

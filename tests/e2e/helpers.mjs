@@ -2,6 +2,7 @@
 // the little loops that play a game by clicking like a person would.
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -186,6 +187,9 @@ export async function flightAct(page, what, { keyboard = false, prefer = null } 
     }
     if (keyboard) await page.keyboard.press(String(pick.plane + 1));
     else await page.mouse.click(pick.x, pick.y);
+    // Planes on one square that go different ways open a chooser: pick the first listed.
+    const chooser = page.locator('#plane-chooser .chooser-plane');
+    if (!keyboard && await chooser.count()) await chooser.first().click();
   } else {
     throw new Error(`no flight decision "${what}"`);
   }
@@ -218,4 +222,20 @@ export async function shot(page, name, selector = null) {
   if (selector) await page.locator(selector).first().screenshot({ path });
   else await page.screenshot({ path, fullPage: false });
   return path;
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** The serious and critical WCAG 2 A/AA violations axe-core finds on the page as it is now. */
+export async function axeViolations(page) {
+  // Reduced motion (style.css) ends the fade-ins at once: text caught half-faded in would
+  // read as low contrast.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.evaluate(() => new Promise((done) => { requestAnimationFrame(() => requestAnimationFrame(done)); }));
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const { violations } = await window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa'] });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
 }

@@ -47,6 +47,8 @@ test('P-REMATCH/P-RATING/P-PROFILE: play again in the same room, then the winner
     assert.equal(await page.evaluate(() => window.hangar.view.code), code);
   }
   assert.equal(await gamesStarted(ana), 2);
+  // Ana, who resigned the first game, plays the second: red (seat 0) moves first.
+  await ana.locator('.jungle-board .movable-from').first().waitFor();
 
   // The jungle leaderboard lists Bo (the winner) above Ana; his name opens his page.
   await ana.goto(`${BASE}/#/`);

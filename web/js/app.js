@@ -2,6 +2,7 @@
 
 import { h, mount, toast } from './dom.js';
 import { t, translate, setLang, currentLang, onLangChange } from './i18n.js';
+import { errorText } from './errors.js';
 import { Connection, savedToken, saveToken, CLIENT_ID } from './net.js';
 import { HallView } from './hall.js';
 import { RoomView } from './room.js';
@@ -119,7 +120,7 @@ onLangChange(() => {
 });
 window.addEventListener('unhandledrejection', (e) => {
   const err = e.reason;
-  if (err && err.code && err.code !== 'disconnected') toast(`${t('error')}: ${err.message || err.code}`, 'error');
+  if (err && err.code && err.code !== 'disconnected') toast(errorText(err), 'error');
 });
 
 translate();

@@ -1,8 +1,10 @@
 // The fair-dice panel (P-FAIR-DICE): the SHA-256 commitment published at the start, the seed
-// revealed at the end, and the check sha256(seed bytes) == commitment done in the browser.
+// revealed at the end, the check sha256(seed bytes) == commitment done in the browser, and the
+// recorded rolls re-drawn from the seed.
 
-import { h } from './dom.js';
+import { h, toast } from './dom.js';
 import { t } from './i18n.js';
+import { Dice, drawSeating } from './dice.js';
 
 /** Bytes of a hex string (null when it is not hex). */
 export function hexToBytes(hex) {
@@ -26,22 +28,183 @@ export async function verifySeed(seedHex, commitmentHex) {
   return bytesToHex(digest) === String(commitmentHex).trim().toLowerCase();
 }
 
+/**
+ * Re-draw every recorded roll from the revealed seed: {checked, mismatches}, or null when the
+ * game drew other things from the dice too (items, weather). This verifies the dice; it plays
+ * no rule: the seating draws come first, as the hall draws them (F-D-SEATS).
+ */
+export function checkRolls(record) {
+  if (record.options?.items || record.options?.weather) return null;
+  const bytes = hexToBytes(record.seed);
+  if (!bytes || bytes.length !== 32) return null;
+  const dice = new Dice(bytes);
+  drawSeating(dice, record.seats?.length || record.options?.seats || 4, !!record.options?.teams);
+  let checked = 0;
+  const mismatches = [];
+  record.actions.forEach((a, index) => {
+    if (a.action?.kind !== 'roll' || a.roll === undefined || a.roll === null) return;
+    const drawn = dice.roll();
+    checked += 1;
+    if (drawn !== a.roll) mismatches.push({ index, drawn, recorded: a.roll });
+  });
+  return { checked, mismatches };
+}
+
+const WEATHER_KINDS = ['storm', 'tailwind', 'headwind'];
+const ITEM_KINDS = ['six_die', 'booster'];
+const TRACK = 52;
+
+/**
+ * Re-draw the rolls and the chance draws of a game with items or weather from its seed, using
+ * the server's replay `frames` (GET /api/games/{id}/replay) for what appeared where. The stream
+ * (docs/rules-flight.md, "Order of the dice stream"): the seating, the start's weather and item
+ * draws, then in play order one `roll()` per die thrown (a six die throws none) and one
+ * `roll_below(n)` per appearance — weather over the 52 squares × 3 kinds, an item over the
+ * squares holding no item × 2 kinds — whose outcome must name the square and kind that appeared.
+ * {checked, mismatches, draws: true}, or null when the seed is not readable.
+ */
+export function checkDraws(record, frames) {
+  const bytes = hexToBytes(record.seed);
+  if (!bytes || bytes.length !== 32 || !frames?.length) return null;
+  const dice = new Dice(bytes);
+  drawSeating(dice, record.seats?.length || record.options?.seats || 4, !!record.options?.teams);
+  let checked = 0;
+  const mismatches = [];
+  const expect = (drawn, wanted, what) => {
+    checked += 1;
+    if (drawn !== wanted) mismatches.push({ what, drawn, recorded: wanted });
+  };
+  // Appearances in one frame, drawn in order after its action; `items` is the board after all of them.
+  const drawAppearances = (appeared, items) => {
+    const later = appeared.filter((a) => a.item).map((a) => a.square);
+    for (const a of appeared) {
+      if (a.weather) {
+        expect(dice.rollBelow(TRACK * 3), a.square * 3 + WEATHER_KINDS.indexOf(a.weather), 'weather');
+      } else {
+        later.splice(later.indexOf(a.square), 1);
+        // The squares holding an item when this one was drawn: the board after the frame less
+        // the items that appeared from this one on.
+        const held = new Set(items.filter((sq) => sq !== a.square && !later.includes(sq)));
+        const free = [];
+        for (let sq = 0; sq < TRACK; sq += 1) if (!held.has(sq)) free.push(sq);
+        expect(dice.rollBelow(free.length * 2), free.indexOf(a.square) * 2 + ITEM_KINDS.indexOf(a.item), 'item');
+      }
+    }
+  };
+  // The start: the first round's weather cell, then its item (no events: read off the view).
+  const start = frames[0].view || {};
+  const startItems = (start.items || []).map((i) => i.square);
+  drawAppearances([
+    ...(start.weather ? [{ weather: start.weather.kind, square: start.weather.square }] : []),
+    ...(start.items || []).map((i) => ({ item: i.item, square: i.square })),
+  ], startItems);
+  for (const f of frames.slice(1)) {
+    const appeared = [];
+    for (const ev of f.events || []) {
+      if (ev.kind === 'rolled' && ev.item !== 'six_die') expect(dice.roll(), ev.value, 'roll');
+      if (ev.kind !== 'moved') continue;
+      for (const e of ev.effects || []) {
+        if (e.type === 'weather_appeared') appeared.push({ weather: e.weather, square: e.square });
+        if (e.type === 'item_appeared') appeared.push({ item: e.item, square: e.square });
+      }
+    }
+    drawAppearances(appeared, (f.view?.items || []).map((i) => i.square));
+  }
+  return { checked, mismatches, draws: true };
+}
+
+/**
+ * The panel's roll check of a record: re-drawn rolls (and, with the replay's `frames`, the
+ * chance draws of an items or weather game), or why they are not (`skipped`).
+ */
+export function rollCheck(record, frames = null) {
+  if (record.options?.items || record.options?.weather) {
+    return (frames && checkDraws(record, frames)) || { skipped: true };
+  }
+  return checkRolls(record);
+}
+
+/** A button that copies `text` to the clipboard and says so. */
+function copyButton(id, text, what) {
+  return h('button', {
+    class: 'btn btn-small btn-ghost copy-btn', type: 'button', id, title: t('copy_value', { what }), 'aria-label': t('copy_value', { what }),
+    onclick: () => navigator.clipboard?.writeText(text)
+      .then(() => toast(t('copied_value', { what })))
+      .catch(() => toast(t('copy_failed'), 'error')),
+  }, '📋');
+}
+
+/**
+ * How anyone checks the dice without this page: the commitment is SHA-256 of the seed's 32
+ * bytes, the rolls come from ChaCha20 with that seed, and `hangar verify` replays a downloaded
+ * record (GET /api/games/{id}) and checks both.
+ */
+function howToCheck(seed, gameId) {
+  const record = `${location.origin}/api/games/${gameId ?? '<id>'}`;
+  return h('details', { class: 'fair-how', id: 'fair-how' },
+    h('summary', {}, t('fair_how_title')),
+    h('p', {}, t('fair_how_hash')),
+    h('pre', { class: 'fair-cmd' }, `printf %s ${seed || '<seed>'} | xxd -r -p | sha256sum`),
+    h('p', {}, t('fair_how_dice')),
+    h('p', {}, t('fair_how_verify')),
+    h('pre', { class: 'fair-cmd', id: 'fair-verify-cmd' }, `curl -s ${record} > game.json\nhangar verify game.json`));
+}
+
 /** The panel; `render` returns a fresh element and fills in the verdict when it is computed. */
 export class FairDicePanel {
   constructor() {
     this.cache = new Map();
+    /** Roll checks of finished games fetched by the panel, by game id (promises). */
+    this.records = new Map();
   }
 
-  /** `rolls`: optional {checked, mismatches} from re-drawing the recorded rolls. */
-  render(commitment, seed, rolls = null) {
+  /**
+   * The roll check of finished game `gameId`, fetched once (GET /api/games/{id}): the live
+   * room has not seen every roll, the record has. A game with items or weather needs its
+   * replay's frames too (what appeared where).
+   */
+  fetchRolls(gameId) {
+    const json = (url) => fetch(url).then((res) => (res.ok ? res.json() : null));
+    if (!this.records.has(gameId)) {
+      this.records.set(gameId, json(`/api/games/${gameId}`)
+        .then(async (record) => {
+          if (!record) return null;
+          const chance = record.options?.items || record.options?.weather;
+          const frames = chance ? (await json(`/api/games/${gameId}/replay`))?.frames : null;
+          return rollCheck(record, frames);
+        })
+        .catch(() => null));
+    }
+    return this.records.get(gameId);
+  }
+
+  /**
+   * `rolls`: {checked, mismatches} from re-drawing the recorded rolls, or `{skipped: true}`
+   * when the page cannot re-draw them; `gameId` names the record in the "how to check" note.
+   */
+  render(commitment, seed, rolls = null, { gameId = null } = {}) {
     const verdict = h('span', { class: 'fair-verdict', id: 'fair-verdict' });
+    const rollsLine = h('div', { class: 'fair-rolls-slot' });
+    const showRolls = (check) => {
+      if (check?.skipped) {
+        rollsLine.replaceChildren(h('div', { class: 'fair-rolls skipped', id: 'fair-rolls', 'data-skipped': 'true' }, t('rolls_skipped')));
+      } else if (check) {
+        rollsLine.replaceChildren(h('div', {
+          class: `fair-rolls ${check.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': check.checked, 'data-mismatches': check.mismatches.length,
+        }, check.mismatches.length ? t('rolls_bad', { n: check.mismatches.length }) : t(check.draws ? 'draws_ok' : 'rolls_ok', { n: check.checked })));
+      }
+    };
+    if (rolls) showRolls(rolls);
+    else if (seed && gameId) this.fetchRolls(gameId).then(showRolls);
     const el = h('section', { class: 'card fair-dice', id: 'fair-dice' },
       h('h2', {}, '🎲 ', t('fair_dice')),
-      h('div', { class: 'fair-row' }, h('span', {}, t('commitment')), h('code', { class: 'hash', id: 'commitment' }, commitment || '—')),
-      h('div', { class: 'fair-row' }, h('span', {}, t('seed')), seed ? h('code', { class: 'hash', id: 'seed' }, seed) : h('em', {}, t('seed_hidden'))),
+      h('div', { class: 'fair-row' }, h('span', {}, t('commitment')), h('code', { class: 'hash', id: 'commitment' }, commitment || '—'),
+        commitment ? copyButton('copy-commitment', commitment, t('commitment')) : null),
+      h('div', { class: 'fair-row' }, h('span', {}, t('seed')), seed ? h('code', { class: 'hash', id: 'seed' }, seed) : h('em', {}, t('seed_hidden')),
+        seed ? copyButton('copy-seed', seed, t('seed')) : null),
       verdict,
-      rolls ? h('div', { class: `fair-rolls ${rolls.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': rolls.checked, 'data-mismatches': rolls.mismatches.length },
-        rolls.mismatches.length ? t('rolls_bad', { n: rolls.mismatches.length }) : t('rolls_ok', { n: rolls.checked })) : null);
+      rollsLine,
+      howToCheck(seed, gameId));
     if (seed && commitment) {
       const key = `${seed}/${commitment}`;
       const show = (ok) => {

@@ -1,55 +1,66 @@
 // Replays of finished games (P-RECORD): step through the frames the hall's rule engines
 // computed (GET /api/games/{id}/replay: next, previous, play, jump to a step) on the board, and
-// check the fair-dice commitment and the recorded rolls (P-FAIR-DICE).
+// the fair-dice panel checks the commitment and the recorded rolls (P-FAIR-DICE).
 
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { FlightBoard } from './flight/board.js';
 import { JungleBoard } from './jungle/board.js';
-import { Dice, drawSeating } from './dice.js';
-import { FairDicePanel, hexToBytes } from './fairdice.js';
+import { FairDicePanel, rollCheck } from './fairdice.js';
 import { normalizeGame } from './room.js';
+import { effectLines, rollLine } from './flight/log.js';
 
 const ICONS = { red: '🔴', yellow: '🟡', blue: '🔵', green: '🟢' };
 
+/** The words of the recorded actions other than rolls and moves (their dictionary keys). */
+const ACTION_WORDS = {
+  autoplay: 'autoplay', timeout: 'act_timeout', resign: 'out_resigned', escape: 'out_escaped', disconnect: 'out_disconnected',
+  abandon: 'act_abandon', use_item: 'use_item', draw_offer: 'offer_draw', draw_answer: 'act_draw_answer',
+};
+
+/** Play speeds offered, and the time a step is shown at 1×. */
+const SPEEDS = [0.5, 1, 2, 4];
+const STEP_MS = 450;
+const SPEED_KEY = 'hangar.replay_speed';
+
+function savedSpeed() {
+  const saved = Number(globalThis.localStorage?.getItem(SPEED_KEY));
+  return SPEEDS.includes(saved) ? saved : 1;
+}
+
 /**
  * Labels for the server's replay frames (GET /api/games/{id}/replay): the rules stay in the
- * Rust engines, which computed every frame's view; this only names the actions.
+ * Rust engines, which computed every frame's view; this only names the actions and who took
+ * them (`names[seat]`).
  */
-export function frameLabels(game, frames) {
+export function frameLabels(game, frames, names = []) {
   const colours = frames[0]?.view?.colours || [];
   const icon = (seat) => (game === 'jungle' ? (seat === 0 ? '🔴' : '🟡') : ICONS[colours[seat]] || `#${seat}`);
   return frames.map((f) => {
     const a = f.action;
     if (!a) return '—';
     const kind = a.action?.kind;
-    if (kind === 'roll') return `${icon(a.seat)} 🎲 ${a.roll ?? '?'}`;
-    if (kind === 'move' && a.action.move) return `${icon(a.seat)} ${a.action.move}`;
-    if (kind === 'move') return `${icon(a.seat)} ✈${a.action.plane + 1}`;
-    return `${icon(a.seat)} ${kind}`;
+    const who = `${icon(a.seat)}${names[a.seat] ? ` ${names[a.seat]}` : ''}`;
+    if (kind === 'roll') return `${who} 🎲 ${a.roll ?? '?'}`;
+    if (kind === 'move' && a.action.move) return `${who} ${a.action.move}`;
+    if (kind === 'move') return `${who} ✈${a.action.plane + 1}`;
+    return `${who} ${ACTION_WORDS[kind] ? t(ACTION_WORDS[kind]) : kind}`;
   });
 }
 
 /**
- * Re-draw every recorded roll from the revealed seed (P-FAIR-DICE): {checked, mismatches}, or
- * null when the game drew other things from the dice too (items, weather). This verifies the
- * dice; it plays no rule: the seating draws come first, as the hall draws them (F-D-SEATS).
+ * What happened in each flight frame, in the game log's words (flight/log.js): the roll, then
+ * every effect of the move, naming the players by `names[seat]`.
  */
-export function checkRolls(record) {
-  if (record.options?.items || record.options?.weather) return null;
-  const bytes = hexToBytes(record.seed);
-  if (!bytes || bytes.length !== 32) return null;
-  const dice = new Dice(bytes);
-  drawSeating(dice, record.seats?.length || record.options?.seats || 4, !!record.options?.teams);
-  let checked = 0;
-  const mismatches = [];
-  record.actions.forEach((a, index) => {
-    if (a.action?.kind !== 'roll' || a.roll === undefined || a.roll === null) return;
-    const drawn = dice.roll();
-    checked += 1;
-    if (drawn !== a.roll) mismatches.push({ index, drawn, recorded: a.roll });
-  });
-  return { checked, mismatches };
+export function frameDetails(frames, names = []) {
+  const colours = frames[0]?.view?.colours || [];
+  const nameOf = (colour) => names[colours.indexOf(colour)] ?? t(colour);
+  const logNames = { who: nameOf, whose: (colour) => t('owner_of', { name: nameOf(colour) }) };
+  return frames.map((f) => (f.events || []).flatMap((ev) => {
+    if (ev.kind === 'rolled') return [rollLine(ev, names[ev.seat] ?? '?')];
+    if (ev.kind === 'moved') return effectLines(ev.effects, logNames);
+    return [];
+  }));
 }
 
 /** The replay page of game `id`. */
@@ -59,6 +70,7 @@ export class ReplayView {
     this.id = id;
     this.index = 0;
     this.timer = null;
+    this.speed = savedSpeed();
     this.el = h('div', { class: 'replay' }, h('p', { class: 'loading' }, t('loading')));
     this.keyHandler = (e) => {
       if (e.target.closest('input, select, textarea')) return;
@@ -94,18 +106,27 @@ export class ReplayView {
 
   build() {
     const r = this.record;
-    const labels = frameLabels(r.game, this.replay.frames);
-    this.frames = this.replay.frames.map((f, i) => ({ view: f.view, label: labels[i] }));
+    // Who sat where: names by seat from the result (the colours come with each frame's view).
+    this.names = [];
+    for (const p of r.result?.players || []) this.names[p.seat] = p.name;
+    const labels = frameLabels(r.game, this.replay.frames, this.names);
+    const details = r.game === 'flight' ? frameDetails(this.replay.frames, this.names) : [];
+    this.frames = this.replay.frames.map((f, i) => ({ view: f.view, label: labels[i], details: details[i] || [] }));
     if (r.game === 'jungle') {
       this.board = new JungleBoard();
     } else {
       this.board = new FlightBoard();
-      this.board.speed = 4;
+      this.board.speed = 4 * this.speed;
     }
+    this.playersLine = h('div', { class: 'replay-players', id: 'replay-players' });
+    this.speedSel = h('select', { id: 'replay-speed', 'aria-label': t('replay_speed'), onchange: (e) => this.setSpeed(Number(e.target.value)) },
+      SPEEDS.map((x) => h('option', { value: x, selected: x === this.speed }, `${x}×`)));
     this.slider = h('input', { type: 'range', min: 0, max: this.frames.length - 1, value: this.index, id: 'replay-slider', 'aria-label': t('jump_to'), oninput: (e) => this.go(Number(e.target.value)) });
     this.stepLabel = h('span', { class: 'replay-step', id: 'replay-step' });
     this.playBtn = h('button', { class: 'btn', type: 'button', id: 'replay-play', onclick: () => this.togglePlay() }, '▶ ', t('play'));
-    this.log = h('ol', { class: 'replay-log', id: 'replay-log', start: 0 }, this.frames.map((f, i) => h('li', { 'data-step': i, onclick: () => this.go(i) }, f.label)));
+    // It scrolls, so it takes the keyboard focus too.
+    this.log = h('ol', { class: 'replay-log', id: 'replay-log', start: 0, tabindex: 0, 'aria-label': t('replay_steps') }, this.frames.map((f, i) => h('li', { 'data-step': i, onclick: () => this.go(i) },
+      f.label, f.details.length ? h('small', { class: 'replay-detail' }, f.details.join(' · ')) : null)));
     const fair = new FairDicePanel();
     const players = (r.result?.players || []).slice().sort((a, b) => a.rank - b.rank);
     mount(this.el,
@@ -116,13 +137,15 @@ export class ReplayView {
         r.options?.preset ? h('span', { class: 'chip' }, t(`preset_${r.options.preset}`)) : null),
       h('div', { class: 'room-body' },
         h('div', { class: 'replay-main' },
+          this.playersLine,
           h('div', { class: 'board-wrap' }, this.board.svg),
-          h('div', { class: 'card replay-bar' },
+          h('div', { class: 'card replay-bar', id: 'replay-bar', 'data-step-ms': this.stepMs() },
             h('button', { class: 'btn', type: 'button', id: 'replay-first', onclick: () => this.go(0) }, '⏮'),
             h('button', { class: 'btn', type: 'button', id: 'replay-prev', onclick: () => this.go(this.index - 1) }, '◀ ', t('prev')),
             this.playBtn,
             h('button', { class: 'btn', type: 'button', id: 'replay-next', onclick: () => this.go(this.index + 1) }, t('next'), ' ▶'),
             h('button', { class: 'btn', type: 'button', id: 'replay-last', onclick: () => this.go(this.frames.length - 1) }, '⏭'),
+            h('label', { class: 'replay-speed' }, t('replay_speed'), ' ', this.speedSel),
             this.slider, this.stepLabel)),
         h('div', { class: 'room-side-col' },
           h('section', { class: 'card' }, h('h2', {}, t('game_over'), ' · ', t(`reason_${r.result?.reason}`)),
@@ -130,9 +153,38 @@ export class ReplayView {
               h('span', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
               h('span', { class: 'player-name' }, p.name),
               h('span', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
-          r.game === 'flight' ? fair.render(r.commitment, r.seed, checkRolls(r)) : null,
+          r.game === 'flight' ? fair.render(r.commitment, r.seed, rollCheck(r, this.replay.frames), { gameId: r.game_id }) : null,
           h('section', { class: 'card' }, this.log))));
     this.go(this.index);
+  }
+
+  /** How long a step is shown while playing. */
+  stepMs() {
+    return Math.round(STEP_MS / this.speed);
+  }
+
+  /** Play at `speed` (remembered in this browser); a running play goes on at the new pace. */
+  setSpeed(speed) {
+    if (!SPEEDS.includes(speed)) return;
+    this.speed = speed;
+    globalThis.localStorage?.setItem(SPEED_KEY, String(speed));
+    if (this.record.game !== 'jungle') this.board.speed = 4 * speed;
+    this.el.querySelector('#replay-bar').dataset.stepMs = this.stepMs();
+    if (this.timer) {
+      clearInterval(this.timer);
+      this.timer = setInterval(() => this.go(this.index + 1), this.stepMs());
+    }
+  }
+
+  /** The players by seat in their colours, the one to move marked (and named on a flight board). */
+  drawPlayers(view) {
+    const jungle = this.record.game === 'jungle';
+    const colourOf = (seat) => (jungle ? (seat === 0 ? 'red' : 'yellow') : view.colours?.[seat]);
+    const seats = this.names.map((name, seat) => ({ name, seat, colour: colourOf(seat) })).filter((p) => p.name !== undefined);
+    mount(this.playersLine, seats.map((p) => h('span', {
+      class: `replay-player ${view.to_move === p.seat ? 'to-move' : ''}`, 'data-seat': p.seat,
+    }, h('span', { class: `dot c-${p.colour}` }), p.name)));
+    if (!jungle) this.board.setLabels(this.names.map((name, seat) => (name === undefined ? null : { name, auto: false, toMove: view.to_move === seat })));
   }
 
   go(i) {
@@ -146,6 +198,7 @@ export class ReplayView {
       this.board.render(view);
       if (view.die) this.board.svg.dataset.die = view.die;
     }
+    this.drawPlayers(f.view);
     this.slider.value = this.index;
     this.stepLabel.textContent = t('step_of', { i: this.index, n: n - 1 });
     for (const li of this.log.querySelectorAll('.current')) li.classList.remove('current');
@@ -163,7 +216,7 @@ export class ReplayView {
       return;
     }
     if (this.index >= this.frames.length - 1) this.go(0);
-    this.timer = setInterval(() => this.go(this.index + 1), 450);
+    this.timer = setInterval(() => this.go(this.index + 1), this.stepMs());
     mount(this.playBtn, '⏸ ', t('pause'));
   }
 }

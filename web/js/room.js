@@ -2,7 +2,8 @@
 // resume after reconnects (docs/protocol.md §5), and the game view of the running game.
 
 import { h, mount, toast, secondsLeft } from './dom.js';
-import { t } from './i18n.js';
+import { t, phraseText } from './i18n.js';
+import { errorText } from './errors.js';
 import { CLIENT_ID } from './net.js';
 import { signedIn, updatePlayer } from './app.js';
 import { FlightView } from './flight/view.js';
@@ -51,6 +52,8 @@ export function applyEvent(state, ev) {
       state.result = null;
       state.game = ev.game;
       (ev.colours || []).forEach((c, i) => { if (state.seats[i]) state.seats[i].colour = c; });
+      // A new game: nobody is out of it yet (one who resigned the last game plays this one).
+      for (const seat of state.seats || []) Object.assign(seat, { out: null, autoplay: false });
       break;
     case 'turn':
       state.turn = { seat: ev.seat, need: ev.need, deadline: ev.deadline, seconds: ev.seconds };
@@ -194,7 +197,7 @@ export class RoomView {
         this.watch = true;
         await this.app.conn.send('spectate', { room: this.code, ...since }, { priority: resume });
       } else if (err.code === 'no_room') {
-        toast(`${t('room')} ${this.code}: ${err.message}`, 'error');
+        toast(errorText(err, { code: this.code }), 'error');
         location.hash = '#/';
       } else throw err;
     }
@@ -484,7 +487,7 @@ export class RoomView {
     if (this.gameView?.dock) parts.push(this.gameView.dock);
     if (this.gameView?.sidePanel) parts.push(this.gameView.sidePanel());
     if (this.state.game_kind !== 'jungle' && (this.state.commitment || this.state.status !== 'waiting')) {
-      parts.push(this.fair.render(this.state.commitment, this.state.seed));
+      parts.push(this.fair.render(this.state.commitment, this.state.seed, null, { gameId: this.state.result?.game_id }));
     }
     // How to play stays the same element, so a panel opened mid-game survives redraws.
     const kind = this.state.game_kind === 'jungle' ? 'jungle' : 'flight';
@@ -497,7 +500,7 @@ export class RoomView {
   renderChat() {
     if (!this.chatBox) return;
     const list = h('div', { class: 'chat-lines', id: 'chat-lines' }, (this.state.chat || []).map((c) => h('div', { class: 'chat-line' },
-      h('b', {}, c.name || '?', ': '), h('span', {}, c.text))));
+      h('b', {}, c.name || '?', ': '), h('span', {}, phraseText(c.text)))));
     const input = h('input', { name: 'chat', maxlength: 200, placeholder: t('chat_placeholder'), autocomplete: 'off' });
     const phrases = t('phrases');
     mount(this.chatBox,
@@ -590,7 +593,7 @@ export class RoomView {
     try {
       return await this.app.conn.send(type, { room: this.code, ...fields });
     } catch (err) {
-      toast(`${t('error')}: ${err.message || err.code}`, 'error');
+      toast(errorText(err), 'error');
       return null;
     }
   }

@@ -40,6 +40,7 @@ pub fn app(hall: Arc<Hall>) -> Router {
     let api_limit = Arc::new(ApiLimit::new(hall.config.limits.api_requests_per_second));
     let mut router = Router::new()
         .route("/health", get(health))
+        .route("/metrics", get(metrics_text))
         .route("/ws", get(upgrade))
         .route("/api/games/{id}", get(game_record))
         .route("/api/games/{id}/replay", get(game_replay))
@@ -90,6 +91,18 @@ async fn health(State(hall): State<Arc<Hall>>) -> Response {
     (status, Json(health)).into_response()
 }
 
+/// `/metrics`: the Prometheus text format (see [`crate::metrics`]).
+async fn metrics_text(State(hall): State<Arc<Hall>>) -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        crate::metrics::render(&hall),
+    )
+        .into_response()
+}
+
 fn api_error(status: StatusCode, error: String) -> Response {
     (status, Json(ApiError { error })).into_response()
 }
@@ -112,12 +125,14 @@ async fn upgrade(
     ) {
         Ok(slot) => slot,
         Err(Refused::Full) => {
+            metrics::counter!(crate::metrics::REFUSED, "reason" => "full").increment(1);
             return api_error(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "the hall is full: try again later".to_owned(),
             );
         }
         Err(Refused::AddressFull) => {
+            metrics::counter!(crate::metrics::REFUSED, "reason" => "address").increment(1);
             return api_error(
                 StatusCode::TOO_MANY_REQUESTS,
                 format!(

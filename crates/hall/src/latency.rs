@@ -44,7 +44,9 @@ fn bucket_micros(index: usize) -> f64 {
 
 /// Records one action acknowledged `since` its frame was read.
 pub fn record(since: Instant) {
-    let micros = since.elapsed().as_micros().min(u128::from(u64::MAX)) as u64;
+    let took = since.elapsed();
+    crate::metrics::ack(took);
+    let micros = took.as_micros().min(u128::from(u64::MAX)) as u64;
     COUNTS[bucket(micros)].fetch_add(1, Ordering::Relaxed);
     MAX_MICROS.fetch_max(micros, Ordering::Relaxed);
 }
@@ -53,6 +55,7 @@ pub fn record(since: Instant) {
 /// its first statement to the end of its `COMMIT`: the report tells the database's share of
 /// the latency, and how many actions a commit carries.
 pub fn record_commit(actions: usize, took: Duration) {
+    crate::metrics::commit(actions, took);
     let micros = took.as_micros().min(u128::from(u64::MAX)) as u64;
     COMMITS.fetch_add(1, Ordering::Relaxed);
     COMMITTED_ACTIONS.fetch_add(actions as u64, Ordering::Relaxed);

@@ -12,6 +12,7 @@ pub mod game;
 pub mod hall;
 pub mod http;
 pub mod latency;
+pub mod metrics;
 pub mod outbox;
 pub mod protocol;
 pub mod rating;

@@ -33,6 +33,7 @@ pub struct Running {
 
 /// Opens the database, restores running games and binds the address.
 pub async fn start(config: Config) -> anyhow::Result<Running> {
+    crate::metrics::install();
     let store = Store::open(&config.database).await?;
     store.set_failure_bound(config.storage_failure_bound);
     let hall = Hall::new(config.clone(), store);

@@ -16,6 +16,7 @@ use crate::protocol::GameKind;
 use crate::rating::Skill;
 use crate::time::now_ms;
 
+mod backup;
 mod batch;
 mod health;
 mod log;
@@ -25,6 +26,7 @@ mod tails;
 mod waiting;
 mod writer;
 
+pub use backup::backup;
 pub use health::DEFAULT_FAILURE_BOUND;
 pub use waiting::WaitingRoom;
 use writer::{Append, StartGame, Write, run_writer};
@@ -44,6 +46,9 @@ pub enum StoreError {
     /// The database opens but refuses writes (a read-only file, directory or database).
     #[error("the database cannot be written ({0}): the hall would lose every game it runs")]
     NotWritable(String),
+    /// A backup could not be made as asked.
+    #[error("backup: {0}")]
+    Backup(String),
     /// The URL names no supported database.
     #[error("unsupported database URL {0:?}: use sqlite:PATH or postgres://…")]
     BadUrl(String),

@@ -38,6 +38,8 @@ enum Command {
     Verify(hall_cli::VerifyArgs),
     /// Show a finished game's record move by move.
     Replay(hall_cli::ReplayArgs),
+    /// Copy the hall's SQLite database to a new file, while the hall serves it.
+    Backup(hall_cli::BackupArgs),
     /// Load-test a running hall with a swarm of WebSocket clients.
     Load(hall_cli::LoadArgs),
 }
@@ -59,5 +61,6 @@ fn main() -> anyhow::Result<()> {
         Command::Verify(args) => hall_cli::verify(&args),
         Command::Replay(args) => hall_cli::replay(&args),
         Command::Load(args) => hall_cli::load(&args),
+        Command::Backup(args) => hall_cli::backup(&args),
     }
 }

@@ -1,13 +1,14 @@
 // The Aeroplane Chess board drawn as SVG (F-BOARD) with its planes, highlights and the
 // animations of moves. Geometry comes from geometry.js; this module only draws.
 
-import { s } from '../dom.js';
+import { h, s } from '../dom.js';
 import { optionHelp } from '../rules.js';
 import { t } from '../i18n.js';
 import {
   COLOURS, TRACK_LEN, trackSquare, squareColour, homeSquare, finishSquare, launchPad,
   hangarCentre, hangarSlot, planePosition, spotKey, shortcut, FINISH,
 } from './geometry.js';
+import { placeName } from './log.js';
 
 /** Pixels per board unit (the SVG viewBox is 15 units × U). */
 export const U = 40;
@@ -218,9 +219,15 @@ export class FlightBoard {
     this.game = null;
     this.onPick = null;
     this.speed = 1;
+    this.moves = [];
+    this.chooser = null;
     this.svg.addEventListener('click', (e) => {
       const el = e.target.closest('.plane.movable, .hangar-target');
-      if (el && this.onPick) this.onPick(Number(el.dataset.plane));
+      if (!el || !this.onPick) return;
+      // Planes on one square that go different ways: tap the square, then pick the plane.
+      const stacked = el.classList.contains('plane') ? this.stackedMoves(el) : [];
+      if (stacked.length > 1) this.showChooser(stacked, e);
+      else this.onPick(Number(el.dataset.plane));
     });
     // A movable plane reached with Tab moves on Enter or Space, like any button.
     this.svg.addEventListener('keydown', (e) => {
@@ -354,6 +361,9 @@ export class FlightBoard {
   /** Highlight the planes of `seat` that can move (`moves` of the game view) and take clicks. */
   highlight(seat, moves, onPick) {
     this.onPick = onPick;
+    this.moves = moves || [];
+    this.seat = seat;
+    this.closeChooser();
     this.markLayer.replaceChildren();
     for (const el of this.planes.values()) {
       el.classList.remove('movable');
@@ -393,9 +403,9 @@ export class FlightBoard {
     for (const el of this.planes.values()) el.querySelector('.plane-hit').setAttribute('r', 0.5 * U);
     const parked = movable.filter((el) => el.dataset.progress === 'hangar');
     if (parked.length) {
-      const h = px(hangarCentre(colourIndex));
+      const hangar = px(hangarCentre(colourIndex));
       this.markLayer.append(s('rect', {
-        x: h.x - 1.75 * U, y: h.y - 1.75 * U, width: 3.5 * U, height: 3.5 * U, rx: 0.6 * U, class: 'hangar-target',
+        x: hangar.x - 1.75 * U, y: hangar.y - 1.75 * U, width: 3.5 * U, height: 3.5 * U, rx: 0.6 * U, class: 'hangar-target',
         'data-seat': parked[0].dataset.seat, 'data-plane': Math.min(...parked.map((el) => Number(el.dataset.plane))),
       }));
     }
@@ -411,6 +421,59 @@ export class FlightBoard {
       }
       el.querySelector('.plane-hit').setAttribute('r', Math.max(0.5, room / 2) * U);
     }
+  }
+
+  /**
+   * The moves of the planes drawn on the spot of movable plane `el` (its own, fanned out a
+   * little): more than one when the planes there go different ways (equal moves are listed
+   * once, F-CHOICE), so a tap there must be followed by a choice.
+   */
+  stackedMoves(el) {
+    const x = Number(el.dataset.x);
+    const y = Number(el.dataset.y);
+    return this.moves.filter((m) => {
+      const other = this.planes.get(`${this.seat}:${m.plane}`);
+      return other && Math.hypot(Number(other.dataset.x) - x, Number(other.dataset.y) - y) <= 0.3;
+    });
+  }
+
+  /** A small menu at the tap listing the stacked planes and where each would go. */
+  showChooser(moves, event) {
+    this.closeChooser();
+    const pick = (plane) => {
+      this.closeChooser();
+      this.onPick?.(plane);
+    };
+    const menu = h('div', {
+      class: 'plane-chooser', id: 'plane-chooser', role: 'dialog', 'aria-label': t('choose_plane'),
+      style: { left: `${event.clientX}px`, top: `${event.clientY}px` },
+      onkeydown: (e) => { if (e.key === 'Escape') this.closeChooser(); },
+    },
+    h('p', { class: 'chooser-title' }, t('choose_plane')),
+    moves.map((m) => h('button', {
+      class: 'btn btn-small chooser-plane', type: 'button', 'data-plane': m.plane, onclick: () => pick(m.plane),
+    }, h('span', { class: `dot c-${this.colours[this.seat]}` }), t('plane_to', { n: m.plane + 1, to: placeName(m.to) }))),
+    h('button', { class: 'btn btn-small btn-ghost', type: 'button', 'aria-label': t('cancel'), onclick: () => this.closeChooser() }, '✕'));
+    document.body.append(menu);
+    // Kept inside the window (a tap near the right or bottom edge).
+    const r = menu.getBoundingClientRect();
+    menu.style.left = `${Math.max(4, Math.min(event.clientX, innerWidth - r.width - 4))}px`;
+    menu.style.top = `${Math.max(4, Math.min(event.clientY, innerHeight - r.height - 4))}px`;
+    this.chooser = menu;
+    menu.querySelector('.chooser-plane')?.focus();
+    // A tap anywhere else closes it (after this tap has finished).
+    const outside = (e) => {
+      if (!menu.contains(e.target)) this.closeChooser();
+    };
+    setTimeout(() => document.addEventListener('pointerdown', outside), 0);
+    menu.closeListener = outside;
+  }
+
+  closeChooser() {
+    if (!this.chooser) return;
+    document.removeEventListener('pointerdown', this.chooser.closeListener);
+    this.chooser.remove();
+    this.chooser = null;
   }
 
   /** Clear highlights. */

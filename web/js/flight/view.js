@@ -3,11 +3,25 @@
 // keyboard (space / enter to roll, 1–4 to move a plane).
 
 import { h, secondsLeft, toast } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, currentLang } from '../i18n.js';
 import { TurnClock, seatName } from '../turn.js';
 import { FlightBoard, PALETTE } from './board.js';
 import { Die } from './die.js';
 import { optionHelp } from '../rules.js';
+import { effectLine, rollLine } from './log.js';
+import { sound } from '../sound.js';
+
+/** How many lines the game log keeps (a whole game is a few hundred; the oldest go first). */
+const LOG_LINES = 200;
+
+/** The sound of a `moved` event: the most telling of its effects. */
+function movedSound(ev) {
+  const kinds = new Set((ev.effects || []).map((e) => e.type || e.kind));
+  if (kinds.has('game_over')) return 'over';
+  if (kinds.has('captured') || kinds.has('crossing_capture')) return 'capture';
+  if (kinds.has('finished')) return 'finish';
+  return ev.plane === null || ev.plane === undefined ? null : 'move';
+}
 
 /** The flight game view inside a room. */
 export class FlightView {
@@ -19,13 +33,15 @@ export class FlightView {
     this.die = new Die(() => this.roll());
     this.clock = new TurnClock();
     this.status = this.clock.status;
-    // A live region: a screen reader announces each new line (rolls, captures, timeouts).
-    this.log = h('div', { class: 'game-log', id: 'game-log', role: 'log', 'aria-live': 'polite', 'aria-label': t('game_log_label') });
+    // A live region: a screen reader announces each new line (rolls, moves, captures, timeouts);
+    // it scrolls, so it takes the keyboard focus too.
+    this.log = h('div', { class: 'game-log', id: 'game-log', role: 'log', 'aria-live': 'polite', 'aria-label': t('game_log_label'), tabindex: 0 });
     this.el = h('div', { class: 'flight-view' }, h('div', { class: 'board-wrap' }, this.board.svg));
     // The die and the turn sit at the top of the side column (under the board on phones).
     this.dock = h('div', { class: 'dock card' },
       this.die.el,
-      h('div', { class: 'dock-info' }, this.status, this.clock.timer, h('p', { class: 'hint kbd-hint', 'data-i18n': 'roll_hint' }, t('roll_hint'))));
+      h('div', { class: 'dock-info' }, this.status, this.clock.timer,
+        h('div', { class: 'dock-row' }, h('p', { class: 'hint kbd-hint', 'data-i18n': 'roll_hint' }, t('roll_hint')), sound.toggle())));
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
     this.busy = false;
@@ -51,6 +67,7 @@ export class FlightView {
     if (!g) return;
     this.board.render(g);
     this.log.setAttribute('aria-label', t('game_log_label'));
+    this.relabelLog();
     this.board.setLabels(state.seats.map((seat, i) => (seat.player || seat.bot ? {
       name: seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`,
       auto: !!seat.autoplay,
@@ -152,9 +169,34 @@ export class FlightView {
       this.log);
   }
 
-  addLog(text) {
-    this.log.prepend(h('div', { class: 'log-line' }, text));
-    while (this.log.childElementCount > 6) this.log.lastChild.remove();
+  /**
+   * Add a line to the log. `say` makes its text: it is called again when the language changes,
+   * so that the lines written before a switch read in the new language too.
+   */
+  addLog(say) {
+    const line = h('div', { class: 'log-line' }, say());
+    line.say = say;
+    this.log.prepend(line);
+    while (this.log.childElementCount > LOG_LINES) this.log.lastChild.remove();
+  }
+
+  /** Rewrite the log's lines after a language switch. */
+  relabelLog() {
+    if (this.logLang === currentLang()) return;
+    this.logLang = currentLang();
+    for (const line of this.log.children) if (line.say) line.textContent = line.say();
+  }
+
+  /** Who plays `colour`, as the subject of a log line and as an owner ("your", "Ana's"). */
+  logNames() {
+    const seatOf = (colour) => this.state.game?.colours?.indexOf(colour) ?? -1;
+    return {
+      who: (colour) => this.seatName(seatOf(colour)),
+      whose: (colour) => {
+        const seat = seatOf(colour);
+        return seat === this.room.mySeat() ? t('owner_you') : t('owner_of', { name: this.seatName(seat) });
+      },
+    };
   }
 
   /**
@@ -167,8 +209,11 @@ export class FlightView {
     this.board.speed = speed;
     if (ev.kind === 'rolled') {
       this.lastRoll = ev.value;
-      if (!hurry) await this.die.roll(ev.value, 420 / speed);
-      this.addLog(t('rolled', { name: this.seatName(ev.seat), n: ev.value }));
+      if (!hurry) {
+        sound.play('roll');
+        await this.die.roll(ev.value, 420 / speed);
+      }
+      this.addLog(() => rollLine(ev, this.seatName(ev.seat)));
     } else if (ev.kind === 'moved') {
       if (!hurry) {
         this.busy = true;
@@ -180,22 +225,23 @@ export class FlightView {
           this.busy = false;
         }
       }
-      const caps = (ev.effects || []).filter((e) => ['capture', 'captured', 'crossing_capture'].includes(e.kind || e.type));
-      for (const c of caps) {
-        const victim = c.colour !== undefined ? state.game.colours.indexOf(c.colour) : c.seat;
-        this.addLog(`💥 ${t('captured', { name: this.seatName(victim) })}`);
+      const names = this.logNames();
+      for (const e of ev.effects || []) {
+        if (effectLine(e, names) !== null) this.addLog(() => effectLine(e, this.logNames()));
       }
+      if (!hurry) sound.play(movedSound(ev));
     } else if (ev.kind === 'turn') {
       this.lastRoll = null;
+      if (!hurry && ev.seat === this.room.mySeat()) sound.play('turn');
     } else if (ev.kind === 'passed') {
       const mine = ev.seat === this.room.mySeat();
-      if (ev.reason === 'timeout') this.addLog(mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) }));
-      else this.addLog(mine ? t('no_move_you') : t('no_move', { name: this.seatName(ev.seat) }));
+      if (ev.reason === 'timeout') this.addLog(() => (mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })));
+      else this.addLog(() => (mine ? t('no_move_you') : t('no_move', { name: this.seatName(ev.seat) })));
     } else if (ev.kind === 'autoplay') {
       const mine = ev.seat === this.room.mySeat();
       if (mine) this.autoWanted = undefined;
       // A clock that ran out puts the player on auto-play (P-AUTOPLAY): say why in the log.
-      if (ev.on && ev.reason === 'timeout') this.addLog(`⏱ ${mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })}`);
+      if (ev.on && ev.reason === 'timeout') this.addLog(() => `⏱ ${mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })}`);
       if (ev.on && mine) toast(`🤖 ${t('autoplay_on')}`);
     }
     if (!hurry) {
@@ -238,6 +284,8 @@ export class FlightView {
 
   onKey(e) {
     if (e.target.closest('input, textarea, select')) return;
+    // Enter and Space on a focused control press that control (resign, auto-play, the die).
+    if ((e.key === 'Enter' || e.key === ' ') && e.target.closest('button, a[href], summary, label')) return;
     if (e.key === ' ' || e.key === 'Enter') {
       if (this.myTurn() && this.state.game.need === 'roll') {
         e.preventDefault();

@@ -3,7 +3,7 @@
 // last move marked.
 
 import { s } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, currentLang } from '../i18n.js';
 import {
   FILES, EMOJI, HANZI, RANK, parseFen, squareName, parseSquare, isWater, trapOwner, denOwner,
 } from './position.js';
@@ -96,10 +96,23 @@ export class JungleBoard {
     return RANK[kind];
   }
 
-  /** Draw the pieces of `fen`, marking the last move (e.g. "e3e4"). */
-  render(fen, last) {
+  /**
+   * Draw the pieces of `fen`, marking the last move (e.g. "e3e4"). With `slideMs` > 0 the piece
+   * that made the last move slides to its square from where it stood (marked `data-moved-from`).
+   */
+  render(fen, last, slideMs = 0) {
+    // A player who asks for less motion gets the move at once (CSS cannot stop these).
+    if (globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches) slideMs = 0;
     this.fen = fen;
     this.last = last;
+    // The pieces are drawn again only when something they show changed: a redraw for another
+    // reason (a turn, the timer) would cut a slide short.
+    const drawn = `${fen}|${currentLang()}|${this.flipped}|${!!this.wolfOverDog}`;
+    if (drawn === this.drawn && !slideMs) {
+      this.drawMarks();
+      return;
+    }
+    this.drawn = drawn;
     // A group of named pieces (the keys move a cursor over it), not an ARIA grid without cells.
     this.svg.setAttribute('aria-label', t('jungle_board_label'));
     const { board } = parseFen(fen);
@@ -118,8 +131,41 @@ export class JungleBoard {
       s('circle', { cx: C / 2 - 12, cy: -(C / 2 - 12), r: 9, class: 'piece-rank-disc' }),
       s('text', { x: C / 2 - 12, y: -(C / 2 - 12) + 4, class: 'piece-rank', 'text-anchor': 'middle' }, String(this.rankOf(p.kind)))));
     }
+    // The piece the move took, as it was drawn, fades out under the one sliding onto it.
+    const taken = slideMs > 0 && last ? this.pieces.querySelector(`.piece[data-square="${last.slice(2, 4)}"]`) : null;
     this.pieces.replaceChildren(...out);
+    if (taken) this.fadeTaken(taken, slideMs);
+    if (slideMs > 0 && last) this.slide(last, slideMs);
     this.drawMarks();
+  }
+
+  /** Keep the taken piece `el` on its square while the taker slides in, fading, then drop it. */
+  fadeTaken(el, ms) {
+    // No longer a piece of the position: not named, not counted, not clickable.
+    el.setAttribute('class', 'piece-taken');
+    el.setAttribute('aria-hidden', 'true');
+    el.removeAttribute('role');
+    el.removeAttribute('aria-label');
+    el.removeAttribute('data-square');
+    this.pieces.prepend(el);
+    const fade = el.animate?.([{ opacity: 1 }, { opacity: 0 }], { duration: ms, fill: 'forwards' });
+    if (fade) fade.finished.then(() => el.remove(), () => el.remove());
+    else el.remove();
+  }
+
+  /** Slide the piece now on the target of `move` from the move's origin (SVG user units). */
+  slide(move, ms) {
+    const from = parseSquare(move.slice(0, 2));
+    const to = parseSquare(move.slice(2, 4));
+    const piece = this.pieces.querySelector(`[data-square="${move.slice(2, 4)}"]`);
+    if (!from || !to || !piece) return;
+    piece.dataset.movedFrom = move.slice(0, 2);
+    const a = this.xy(...from);
+    const b = this.xy(...to);
+    const at = (p) => `translate(${p.x + C / 2}px, ${p.y + C / 2}px)`;
+    // Raised above the others while it travels, so it passes over them.
+    this.pieces.append(piece);
+    piece.animate?.([{ transform: at(a) }, { transform: at(b) }], { duration: ms, easing: 'ease-out' });
   }
 
   setMoves(moves, interactive, onMove) {

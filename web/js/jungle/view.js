@@ -6,6 +6,11 @@ import { t } from '../i18n.js';
 import { TurnClock, seatName } from '../turn.js';
 import { JungleBoard } from './board.js';
 import { parseFen } from './position.js';
+import { MoveList } from './record.js';
+import { sound } from '../sound.js';
+
+/** How long a move's slide takes at normal speed (`?anim=N` divides it). */
+const SLIDE_MS = 260;
 
 /** The jungle game view inside a room. */
 export class JungleView {
@@ -31,9 +36,13 @@ export class JungleView {
             },
           }, this.moveInput, h('button', { class: 'btn btn-small', type: 'submit' }, '↵')),
           // data-i18n: a language switch mid-game rewrites them in place (i18n.js `translate`).
-          h('p', { class: 'hint kbd-hint', 'data-i18n': 'jungle_hint' }, t('jungle_hint'))));
+          h('div', { class: 'dock-row' }, h('p', { class: 'hint kbd-hint', 'data-i18n': 'jungle_hint' }, t('jungle_hint')), sound.toggle())));
+    this.moves = new MoveList();
     this.keyHandler = (e) => {
       if (e.target.closest('input, textarea, select')) return;
+      // Enter and Space on a focused control press that control (resign, draw, sound), not
+      // the square under the board's cursor.
+      if ((e.key === 'Enter' || e.key === ' ') && e.target.closest('button, a[href], summary, label')) return;
       if (this.canMove() && this.board.key(e.key)) e.preventDefault();
     };
     document.addEventListener('keydown', this.keyHandler);
@@ -57,7 +66,11 @@ export class JungleView {
     if (!g) return;
     this.board.setFlipped(mySeat === 1);
     this.board.wolfOverDog = state.options?.order === 'wolf-over-dog';
-    this.board.render(g.fen, g.last);
+    this.board.render(g.fen, g.last, this.slideNext || 0);
+    this.slideNext = 0;
+    // A game with fewer plies than the list is the room's next game: its list starts empty.
+    if ((g.plies ?? 0) < (this.moves.plies.at(-1)?.ply ?? 0)) this.moves.reset();
+    this.moves.render(g.fen);
     this.board.svg.dataset.plies = g.plies ?? 0;
     this.board.svg.dataset.fen = g.fen;
     // Pieces are offered only on a current picture (room.js `current`).
@@ -114,12 +127,28 @@ export class JungleView {
     return h('section', { class: 'card players-card' },
       h('div', { class: 'players-head' }, h('h2', {}, t('player')), g ? h('span', { class: 'chip' }, `${t('last_move')}: ${g.last || '—'}`) : null),
       h('ul', { class: 'players' }, rows),
-      controls.length ? h('div', { class: 'row controls' }, controls) : null);
+      controls.length ? h('div', { class: 'row controls' }, controls) : null,
+      this.moves.el);
   }
 
-  async onEvent(ev, before, state) {
-    if (ev.kind === 'jungle_moved') this.announce(before?.fen, ev.move ?? state.game?.last, ev.seat);
-    this.update(state, this.room.mySeat());
+  async onEvent(ev, before, state, { hurry = false } = {}) {
+    const me = this.room.mySeat();
+    if (ev.kind === 'jungle_moved') {
+      const move = ev.move ?? state.game?.last;
+      this.announce(before?.fen, move, ev.seat);
+      const taken = before?.fen && move ? parseFen(before.fen).board.get(move.slice(2, 4)) : null;
+      this.moves.add(state.game?.plies ?? (this.moves.plies.length + 1), move, taken?.kind ?? null);
+      if (!hurry) {
+        this.slideNext = SLIDE_MS / (Number(this.room.app.anim) || 1);
+        sound.play(state.game?.outcome ? 'over' : taken ? 'capture' : 'move');
+      }
+    } else if (ev.kind === 'passed') {
+      // A timed-out move is a ply too (the engine counts it): the list keeps the numbering.
+      this.moves.add(state.game?.plies ?? (this.moves.plies.length + 1), '⏱', null);
+    } else if (ev.kind === 'turn' && !hurry && me !== null && ev.seat === me) {
+      sound.play('turn');
+    }
+    this.update(state, me);
   }
 
   /** Put "Lin: Lion a1 → a2, takes the Cat" in the live region. */

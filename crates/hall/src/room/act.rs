@@ -341,6 +341,8 @@ impl Room {
             }
         };
         self.begin(session, game_id, seed, commitment);
+        metrics::counter!(crate::metrics::GAMES_STARTED, "game" => self.game_kind.name())
+            .increment(1);
         self.after_change(false).await;
     }
 

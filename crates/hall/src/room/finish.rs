@@ -188,6 +188,12 @@ impl Room {
             }
         }
         tracing::info!(room = %self.code, game_id, reason = %result.reason, "game over");
+        metrics::counter!(
+            crate::metrics::GAMES_FINISHED,
+            "game" => self.game_kind.name(),
+            "practice" => if practice { "true" } else { "false" }
+        )
+        .increment(1);
         self.emit(RoomEvent::GameOver {
             result: result.clone(),
         });

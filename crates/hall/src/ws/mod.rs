@@ -203,6 +203,7 @@ pub async fn serve_socket(
         match verdict {
             Verdict::Pass => {}
             Verdict::RateLimited => {
+                metrics::counter!(crate::metrics::RATE_LIMITED).increment(1);
                 if let Some(text) = text {
                     conn.error(
                         peek_id(text),

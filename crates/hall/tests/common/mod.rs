@@ -189,8 +189,14 @@ impl TestHall {
     }
 }
 
-/// A minimal HTTP/1.1 GET (keeps the test dependencies small).
+/// A minimal HTTP/1.1 GET of JSON (see [`http_get_text`]).
 pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, Value) {
+    let (status, body) = http_get_text(addr, path).await;
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}
+
+/// A minimal HTTP/1.1 GET (keeps the test dependencies small): status and body.
+pub async fn http_get_text(addr: SocketAddr, path: &str) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
@@ -210,7 +216,7 @@ pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, Value) {
         let len = usize::from_str_radix(body[..line_end].trim(), 16).unwrap();
         body = &body[line_end + 2..line_end + 2 + len];
     }
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    (status, body.to_owned())
 }
 
 /// A WebSocket test client that keeps the frames it has not looked at yet.

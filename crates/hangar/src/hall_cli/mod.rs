@@ -1,4 +1,4 @@
-//! The hall side of the command line: `serve`, `verify`, `replay` and `load`.
+//! The hall side of the command line: `serve`, `verify`, `replay`, `backup` and `load`.
 
 mod load;
 
@@ -219,6 +219,26 @@ pub fn verify(args: &VerifyArgs) -> anyhow::Result<()> {
             ""
         },
     );
+    Ok(())
+}
+
+/// Arguments of `hangar backup`.
+#[derive(Args, Debug)]
+pub struct BackupArgs {
+    /// The hall's database (a SQLite file path); PostgreSQL is backed up with pg_dump.
+    #[arg(long, env = "HANGAR_DATABASE", default_value = "hangar.db")]
+    pub database: String,
+    /// The new file to write the copy to.
+    pub out: PathBuf,
+}
+
+/// `hangar backup OUT`: a consistent copy taken while the hall serves (SQLite `VACUUM INTO`).
+pub fn backup(args: &BackupArgs) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(hangar_hall::store::backup(&args.database, &args.out))?;
+    println!("ok: {} copied to {}", args.database, args.out.display());
     Ok(())
 }
 

@@ -1,0 +1,85 @@
+//! What an operator watches, at `/metrics` in the Prometheus text format: connections, rooms,
+//! storage health (gauges read when scraped), games started and finished, actions stored,
+//! refused connections and rate-limited messages (counters), and the acknowledgement and
+//! commit latencies (histograms). Recorded through the `metrics` facade, rendered by
+//! `metrics-exporter-prometheus` without its own listener: the hall's router serves it.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+use crate::hall::Hall;
+
+/// Open WebSocket connections (gauge).
+pub const CONNECTIONS: &str = "hangar_connections";
+/// Open rooms (gauge).
+pub const ROOMS: &str = "hangar_rooms";
+/// 1 while the storage takes writes, 0 while it is failing (gauge).
+pub const STORAGE_HEALTHY: &str = "hangar_storage_healthy";
+/// Games started, by `game` (counter).
+pub const GAMES_STARTED: &str = "hangar_games_started_total";
+/// Games finished, by `game` and `practice` (counter).
+pub const GAMES_FINISHED: &str = "hangar_games_finished_total";
+/// Game actions stored (counter).
+pub const ACTIONS: &str = "hangar_actions_stored_total";
+/// WebSocket upgrades refused, by `reason`: `full` or `address` (counter).
+pub const REFUSED: &str = "hangar_connections_refused_total";
+/// Messages refused for the rate limit (counter).
+pub const RATE_LIMITED: &str = "hangar_messages_rate_limited_total";
+/// From an action's frame read to its acknowledgement written, seconds (histogram).
+pub const ACK_SECONDS: &str = "hangar_ack_seconds";
+/// One commit of the store's writer, seconds (histogram).
+pub const COMMIT_SECONDS: &str = "hangar_commit_seconds";
+
+/// Bucket bounds of the latency histograms, seconds: 0.25 ms to 5 s.
+const LATENCY_BUCKETS: [f64; 13] = [
+    0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0,
+];
+
+static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+
+/// Installs the process's recorder, once: a process serves one hall (tests start several,
+/// which then share the counters).
+pub fn install() -> Option<&'static PrometheusHandle> {
+    HANDLE
+        .get_or_init(|| {
+            let builder = PrometheusBuilder::new()
+                .set_buckets_for_metric(Matcher::Suffix("_seconds".to_owned()), &LATENCY_BUCKETS)
+                .ok()?;
+            match builder.install_recorder() {
+                Ok(handle) => Some(handle),
+                Err(e) => {
+                    tracing::warn!(error = %e, "no metrics: the recorder could not be installed");
+                    None
+                }
+            }
+        })
+        .as_ref()
+}
+
+/// The text of `/metrics`, with the gauges read now.
+pub fn render(hall: &Hall) -> String {
+    let Some(handle) = install() else {
+        return String::new();
+    };
+    metrics::gauge!(CONNECTIONS).set(hall.connection_count() as f64);
+    metrics::gauge!(ROOMS).set(hall.room_count() as f64);
+    metrics::gauge!(STORAGE_HEALTHY).set(if hall.store.fault().is_none() {
+        1.0
+    } else {
+        0.0
+    });
+    handle.render()
+}
+
+/// Records one acknowledged action's latency.
+pub fn ack(took: Duration) {
+    metrics::histogram!(ACK_SECONDS).record(took.as_secs_f64());
+}
+
+/// Records one commit of the writer and the actions it stored.
+pub fn commit(actions: usize, took: Duration) {
+    metrics::histogram!(COMMIT_SECONDS).record(took.as_secs_f64());
+    metrics::counter!(ACTIONS).increment(actions as u64);
+}
