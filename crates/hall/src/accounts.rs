@@ -4,6 +4,8 @@ use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use unicode_normalization::UnicodeNormalization;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 /// Every player's starting score (P-SCORE).
 pub const START_SCORE: i64 = 1000;
@@ -61,24 +63,57 @@ pub fn level(score: i64) -> i64 {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum CredentialError {
     /// Bad name.
-    #[error("a name is 1–20 characters without control characters or surrounding spaces")]
+    #[error(
+        "a name is 1–20 characters without control, format or direction characters or surrounding spaces"
+    )]
     BadName,
+    /// A name of the bots, or one that would pass for one.
+    #[error("names starting with \"bot\" and a separator are the bots'")]
+    BotName,
     /// Bad password.
     #[error("a password is 8–128 bytes")]
     BadPassword,
 }
 
-/// Checks a player name: 1–20 characters, no control characters, no surrounding spaces.
-pub fn check_name(name: &str) -> Result<(), CredentialError> {
+/// The form a player name is kept and compared in: Unicode NFKC, so that full-width and
+/// other compatibility forms read as the plain letters they show (`Ａｎａ` is `Ana`, `bot：x`
+/// is `bot:x`). Accounts are unique by this form in lowercase.
+pub fn normalize_name(name: &str) -> String {
+    name.nfkc().collect()
+}
+
+/// Checks a player name as given and returns its normalised form ([`normalize_name`]):
+/// 1–20 characters; no control, format (zero-width, direction overrides and marks), private,
+/// unassigned or line-separating characters; no surrounding spaces; not a bot's name (the
+/// bots are shown as `bot:LEVEL`, so no person's name starts with `bot` and a separator).
+pub fn check_name(name: &str) -> Result<String, CredentialError> {
+    let name = normalize_name(name);
     let count = name.chars().count();
-    if !(1..=20).contains(&count)
-        || name.chars().any(char::is_control)
-        || name.trim() != name
-        || name.starts_with("bot:")
-    {
+    if !(1..=20).contains(&count) || name.trim() != name || name.chars().any(hidden) {
         return Err(CredentialError::BadName);
     }
-    Ok(())
+    let lower = name.to_lowercase();
+    let after_bot = lower.strip_prefix("bot").map(|rest| rest.chars().next());
+    match after_bot {
+        Some(None) => Err(CredentialError::BotName),
+        Some(Some(next)) if !next.is_alphanumeric() => Err(CredentialError::BotName),
+        _ => Ok(name),
+    }
+}
+
+/// Whether a character is invisible or changes how the text around it is shown.
+fn hidden(c: char) -> bool {
+    use GeneralCategory as G;
+    matches!(
+        c.general_category(),
+        G::Control
+            | G::Format
+            | G::Surrogate
+            | G::PrivateUse
+            | G::Unassigned
+            | G::LineSeparator
+            | G::ParagraphSeparator
+    ) || (c.is_whitespace() && c != ' ')
 }
 
 /// Checks a password's length.
@@ -143,13 +178,53 @@ mod tests {
 
     #[test]
     fn p_account_names_are_checked() {
-        assert!(check_name("ana").is_ok());
+        assert_eq!(check_name("ana"), Ok("ana".to_owned()));
         assert!(check_name("飞行棋高手").is_ok());
         assert!(check_name("").is_err());
         assert!(check_name("a\u{7}b").is_err());
         assert!(check_name(" ana").is_err());
         assert!(check_name(&"x".repeat(21)).is_err());
         assert!(check_name(&"x".repeat(20)).is_ok());
+    }
+
+    #[test]
+    fn p_account_names_are_normalised_and_invisible_characters_refused() {
+        // Full-width letters are the letters they show.
+        assert_eq!(check_name("Ａｎａ"), Ok("Ana".to_owned()));
+        // Zero-width space and joiner, direction override, isolate and mark, BOM, tab.
+        for name in [
+            "a\u{200B}na",
+            "a\u{200D}na",
+            "\u{202E}ana",
+            "an\u{2067}a",
+            "ana\u{200F}",
+            "\u{FEFF}ana",
+            "a\tna",
+            "a\u{2028}na",
+            "a\u{E000}na",
+        ] {
+            assert_eq!(check_name(name), Err(CredentialError::BadName), "{name:?}");
+        }
+        // An ideographic space at the edge is a surrounding space once normalised.
+        assert!(check_name("\u{3000}ana").is_err());
+        assert!(check_name("ana lee").is_ok());
+    }
+
+    #[test]
+    fn p_account_bot_names_are_reserved() {
+        for name in [
+            "bot:hard",
+            "Bot:hard",
+            "bot：hard",
+            "BOT",
+            "bot hard",
+            "bot-1",
+            "ｂｏｔ_x",
+        ] {
+            assert_eq!(check_name(name), Err(CredentialError::BotName), "{name:?}");
+        }
+        assert!(check_name("bottle").is_ok());
+        assert!(check_name("robot:x").is_ok());
     }
 
     #[test]

@@ -64,6 +64,24 @@ pub struct Limits {
     pub idle_timeout: Duration,
     /// Time allowed to send a request's headers; slower connections are closed.
     pub header_timeout: Duration,
+    /// Frames refused (over the rate or the size) a connection may send before it is closed
+    /// as a flood (1008); one is forgiven every ten seconds.
+    pub flood_refusals: u32,
+    /// Password hashes (argon2, about 19 MiB each) run at once; more sign-ins wait, a few.
+    pub password_hashing: usize,
+    /// Sign-ins that may wait for a hashing slot; beyond, `rate_limited` at once.
+    pub password_queue: usize,
+    /// The first lock of an account or address after its free failed logins; each further
+    /// failure doubles it (docs/security.md).
+    pub login_delay: Duration,
+    /// Failed logins from one IP address (any names) before it locks like an account; 0:
+    /// addresses are not counted (behind a proxy every client shares one).
+    pub login_failures_per_address: u32,
+    /// How long a sign-in token is good for, from its issue; older ones get `bad_token`.
+    pub token_lifetime: Duration,
+    /// Game records and replays served per second to one IP address over HTTP (bursts of
+    /// four times as many; beyond, HTTP 429; 0: no limit).
+    pub api_requests_per_second: u32,
 }
 
 impl Default for Limits {
@@ -76,6 +94,13 @@ impl Default for Limits {
             max_connections_per_address: 50,
             idle_timeout: Duration::from_secs(60),
             header_timeout: Duration::from_secs(10),
+            flood_refusals: 5,
+            password_hashing: 2,
+            password_queue: 64,
+            login_delay: Duration::from_secs(1),
+            login_failures_per_address: 10,
+            token_lifetime: Duration::from_secs(30 * 24 * 3600),
+            api_requests_per_second: 5,
         }
     }
 }

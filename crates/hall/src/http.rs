@@ -2,24 +2,28 @@
 
 use std::sync::Arc;
 
-use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
+use axum::{Extension, Router};
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, Path, Query, State};
-use axum::http::Extensions;
-use axum::http::StatusCode;
+use axum::http::header::AUTHORIZATION;
+use axum::http::{Extensions, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use tower_http::services::ServeDir;
 
+use crate::accounts::token_well_formed;
+use crate::api_limit::ApiLimit;
 use crate::hall::Hall;
 use crate::protocol::{BoardOrder, Leaderboard, MAX_MESSAGE_BYTES, MyGames};
 use crate::record::record_json;
 use crate::replay::replay_frames;
 use crate::slots::Refused;
-use crate::ws::{HARD_MAX_MESSAGE_BYTES, serve_socket};
+use crate::store::StoredGame;
+use crate::ws::{HARD_MAX_MESSAGE_BYTES, LoginGuard, serve_socket};
 
 /// Read buffer per WebSocket: small, since commands are tens of bytes (a larger frame, up to
 /// the limits, grows it as needed). tungstenite zero-fills the buffer before every read, so a
@@ -31,6 +35,9 @@ pub const WS_WRITE_BUFFER: usize = 8 * 1024;
 
 /// The hall's router (tests run it on port 0).
 pub fn app(hall: Arc<Hall>) -> Router {
+    // Shared by every connection of this router: sign-in throttling is hall-wide.
+    let logins = Arc::new(LoginGuard::new(&hall.config.limits));
+    let api_limit = Arc::new(ApiLimit::new(hall.config.limits.api_requests_per_second));
     let mut router = Router::new()
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))
@@ -42,7 +49,10 @@ pub fn app(hall: Arc<Hall>) -> Router {
     if let Some(dir) = hall.config.web_dir.clone() {
         router = router.fallback_service(ServeDir::new(dir));
     }
-    router.with_state(hall)
+    router
+        .layer(Extension(logins))
+        .layer(Extension(api_limit))
+        .with_state(hall)
 }
 
 /// The body of `/health`.
@@ -100,6 +110,7 @@ fn api_error(status: StatusCode, error: String) -> Response {
 async fn upgrade(
     ws: WebSocketUpgrade,
     State(hall): State<Arc<Hall>>,
+    Extension(logins): Extension<Arc<LoginGuard>>,
     extensions: Extensions,
 ) -> Response {
     // The peer address is known when served by `Running::serve` (not in a bare router).
@@ -137,7 +148,7 @@ async fn upgrade(
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(HARD_MAX_MESSAGE_BYTES.max(MAX_MESSAGE_BYTES))
         .max_frame_size(HARD_MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| serve_socket(socket, hall, slot))
+        .on_upgrade(move |socket| serve_socket(socket, hall, slot, logins))
 }
 
 fn not_found(what: &str) -> Response {
@@ -151,24 +162,100 @@ fn failed() -> Response {
     )
 }
 
-async fn game_record(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Response {
-    match hall.store.game(id).await {
-        Ok(Some(game)) => match record_json(&game) {
-            Ok(record) => Json(record).into_response(),
-            Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-        },
-        Ok(None) => not_found("such game"),
-        Err(_) => failed(),
+/// The player a request speaks for: the one whose sign-in token it carries as
+/// `Authorization: Bearer TOKEN`, if any.
+async fn asker(hall: &Hall, headers: &HeaderMap) -> Option<i64> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let token = value.strip_prefix("Bearer ")?.trim();
+    if !token_well_formed(token) {
+        return None;
+    }
+    let issued_after = crate::ws::token_issued_after(hall);
+    let player = hall
+        .store
+        .player_by_token_since(token, issued_after)
+        .await
+        .ok()
+        .flatten()?;
+    Some(player.id)
+}
+
+/// Whether `asker` may see a stored game: a public room's game anyone (its room could be
+/// watched), a private room's only the players seated in it, running or finished: its code,
+/// seats and moves are the members' alone.
+fn may_see(game: &StoredGame, asker: Option<i64>) -> bool {
+    if !game.start.private {
+        return true;
+    }
+    let Some(me) = asker else {
+        return false;
+    };
+    serde_json::from_str::<Vec<Value>>(&game.start.seats).is_ok_and(|seats| {
+        seats
+            .iter()
+            .any(|seat| seat["player_id"].as_i64() == Some(me))
+    })
+}
+
+/// The stored game `id` if the request may see it; otherwise the same 404 as for no game,
+/// so that an outsider cannot tell a private game from a missing one. An address asking
+/// too often gets HTTP 429 before anything is read.
+async fn visible_game(
+    hall: &Hall,
+    id: i64,
+    headers: &HeaderMap,
+    extensions: &Extensions,
+) -> Result<StoredGame, Response> {
+    let address = extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip());
+    let allowed = extensions
+        .get::<Arc<ApiLimit>>()
+        .is_none_or(|limit| limit.allow(address));
+    if !allowed {
+        return Err(api_error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many game requests from this address: try again in a moment".to_owned(),
+        ));
+    }
+    let game = match hall.store.game(id).await {
+        Ok(Some(game)) => game,
+        Ok(None) => return Err(not_found("such game")),
+        Err(_) => return Err(failed()),
+    };
+    if game.start.private && !may_see(&game, asker(hall, headers).await) {
+        return Err(not_found("such game"));
+    }
+    Ok(game)
+}
+
+async fn game_record(
+    State(hall): State<Arc<Hall>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    extensions: Extensions,
+) -> Response {
+    let game = match visible_game(&hall, id, &headers, &extensions).await {
+        Ok(game) => game,
+        Err(refused) => return refused,
+    };
+    match record_json(&game) {
+        Ok(record) => Json(record).into_response(),
+        Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
 }
 
 /// The replay frames of a finished game, computed by the rule engines (P-RECORD); a game
 /// still running has no revealed seed and no replay yet.
-async fn game_replay(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Response {
-    let game = match hall.store.game(id).await {
-        Ok(Some(game)) => game,
-        Ok(None) => return not_found("such game"),
-        Err(_) => return failed(),
+async fn game_replay(
+    State(hall): State<Arc<Hall>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    extensions: Extensions,
+) -> Response {
+    let game = match visible_game(&hall, id, &headers, &extensions).await {
+        Ok(game) => game,
+        Err(refused) => return refused,
     };
     let record = match record_json(&game) {
         Ok(record) => record,

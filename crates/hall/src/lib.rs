@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod answers;
+pub mod api_limit;
 pub mod config;
 pub mod game;
 pub mod hall;

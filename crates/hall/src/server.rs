@@ -1,11 +1,20 @@
 //! Starting and stopping the hall: open the database, restore running games (P-DURABLE),
 //! listen, and shut down gracefully on ctrl-c or SIGTERM.
 
+use std::convert::Infallible;
+use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::serve::ListenerExt;
+use axum::Router;
+use axum::serve::Listener;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tower_service::Service;
 
 use crate::config::Config;
 use crate::hall::Hall;
@@ -64,20 +73,68 @@ impl Running {
         let router = app(self.hall.clone());
         let report = tokio::spawn(crate::latency::report());
         let sweep = tokio::spawn(sweep_answers(self.hall.clone()));
-        // Small frames must leave at once: no Nagle delay (it adds tens of ms to acks).
-        let listener = self.listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        // The peer's address, for the cap per address.
-        let service = router.into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(listener, service)
-            .with_graceful_shutdown(shutdown)
-            .await?;
+        let header_timeout = self.hall.config.limits.header_timeout;
+        accept(self.listener, router, header_timeout, shutdown).await;
         report.abort();
         sweep.abort();
         self.hall.store.close().await;
         Ok(())
     }
+}
+
+/// Serves HTTP (and WebSocket upgrades) on every accepted connection until `shutdown`
+/// completes, then waits for the requests under way. Each connection has `header_timeout` to
+/// send a request's headers (the first and every later one on a kept-alive connection), so
+/// that a half-sent request or a silent socket does not hold a file for ever; axum's own
+/// `serve` sets no such timeout.
+async fn accept(
+    mut listener: TcpListener,
+    router: Router,
+    header_timeout: Duration,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) {
+    // The peer's address, for the caps per address.
+    let mut make_service = router.into_make_service_with_connect_info::<SocketAddr>();
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    // Each connection holds a receiver: all are dropped once every connection has ended.
+    let (stop, stopping) = watch::channel(());
+    tokio::pin!(shutdown);
+    loop {
+        // `Listener::accept` waits out errors such as running out of files.
+        let (tcp, addr) = tokio::select! {
+            accepted = Listener::accept(&mut listener) => accepted,
+            () = &mut shutdown => break,
+        };
+        // Small frames must leave at once: no Nagle delay (it adds tens of ms to acks).
+        let _ = tcp.set_nodelay(true);
+        let service: Result<_, Infallible> = make_service.call(addr).await;
+        let Ok(service) = service;
+        let connection = builder
+            .serve_connection(TokioIo::new(tcp), TowerToHyperService::new(service))
+            .with_upgrades();
+        let mut stopping = stopping.clone();
+        tokio::spawn(async move {
+            tokio::pin!(connection);
+            let ended = tokio::select! {
+                ended = connection.as_mut() => ended,
+                _ = stopping.changed() => {
+                    // The request under way is answered, then the connection closes.
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(e) = ended {
+                tracing::trace!(error = %e, "connection ended with an error");
+            }
+            drop(stopping);
+        });
+    }
+    drop(stopping);
+    stop.send_replace(());
+    stop.closed().await;
 }
 
 /// Drops answer memories whose resume window has passed, even when no one signs in or

@@ -28,6 +28,8 @@ pub enum Refused {
 pub struct Slot {
     slots: Arc<Slots>,
     address: Option<IpAddr>,
+    /// Whether the connection counts against its address's cap.
+    counted: bool,
 }
 
 impl Slots {
@@ -56,7 +58,8 @@ impl Slots {
         }
         Ok(Slot {
             slots: self.clone(),
-            address: counted,
+            address,
+            counted: counted.is_some(),
         })
     }
 
@@ -66,9 +69,16 @@ impl Slots {
     }
 }
 
+impl Slot {
+    /// The peer's IP address, when known.
+    pub fn address(&self) -> Option<IpAddr> {
+        self.address
+    }
+}
+
 impl Drop for Slot {
     fn drop(&mut self) {
-        if let Some(ip) = self.address {
+        if let Some(ip) = self.address.filter(|_| self.counted) {
             let mut by_address = self.slots.by_address.lock().expect("addresses lock");
             if let Some(count) = by_address.get_mut(&ip) {
                 *count -= 1;

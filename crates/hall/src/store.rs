@@ -338,14 +338,39 @@ impl Store {
 
     /// The player a token belongs to.
     pub async fn player_by_token(&self, token: &str) -> Result<Option<Player>, StoreError> {
+        self.player_by_token_since(token, 0).await
+    }
+
+    /// The player a token belongs to, if the token was issued after `issued_after` (Unix
+    /// ms): older tokens have expired.
+    pub async fn player_by_token_since(
+        &self,
+        token: &str,
+        issued_after: i64,
+    ) -> Result<Option<Player>, StoreError> {
         let row = sqlx::query(
             "SELECT p.id, p.name, p.guest, p.score FROM tokens t JOIN players p ON p.id = t.player_id \
-             WHERE t.hash = $1",
+             WHERE t.hash = $1 AND t.created_at > $2",
         )
         .bind(hash_token(token))
+        .bind(issued_after)
         .fetch_optional(&self.pool)
         .await?;
         row.map(|row| player_from_row(&row)).transpose()
+    }
+
+    /// Forgets every token of a player: each device signed in with one is signed out.
+    pub async fn revoke_tokens(&self, player_id: i64) -> Result<(), StoreError> {
+        self.write(move |conn| {
+            Box::pin(async move {
+                sqlx::query("DELETE FROM tokens WHERE player_id = $1")
+                    .bind(player_id)
+                    .execute(&mut *conn)
+                    .await
+                    .map(drop)
+            })
+        })
+        .await
     }
 
     /// A player by id.

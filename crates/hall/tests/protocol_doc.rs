@@ -110,7 +110,9 @@ fn answers_of(command: &Command) -> &'static [&'static str] {
             HallCommand::MyGames { .. } => &["my_games"],
             HallCommand::Profile { .. } => &["profile"],
             HallCommand::HallPage { .. } => &["hall_page"],
-            HallCommand::HallSubscribe { .. } | HallCommand::HallUnsubscribe => &["done"],
+            HallCommand::HallSubscribe { .. }
+            | HallCommand::HallUnsubscribe
+            | HallCommand::SignOutEverywhere => &["done"],
             HallCommand::CreateRoom { .. } => &["joined"],
             HallCommand::QuickMatch { .. } => &["joined", "matched"],
         },

@@ -71,6 +71,14 @@ pub enum PositionError {
     /// No piece stands on the board at all.
     #[error("the board is empty")]
     Empty,
+    /// The side that moved last has no pieces: it lost when its last piece was taken
+    /// (J-WIN-WIPE), so it cannot have moved. (The side to move without pieces is a finished
+    /// game, which [`Position::outcome`] reports.)
+    #[error("{color} has no pieces, yet {} is to move: {color} lost when its last piece was taken", color.other())]
+    NoPieces {
+        /// The side without pieces.
+        color: Color,
+    },
 }
 
 /// Why a text is not a position.
@@ -121,6 +129,13 @@ impl Position {
         }
         if !any {
             return Err(PositionError::Empty);
+        }
+        let waiting = setup.turn.other();
+        if setup.counts()[waiting.index()]
+            .iter()
+            .all(|&count| count == 0)
+        {
+            return Err(PositionError::NoPieces { color: waiting });
         }
         let mut pos = Position {
             board: [None; SQUARES],

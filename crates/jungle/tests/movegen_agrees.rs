@@ -82,14 +82,14 @@ fn may_stand(piece: Piece, turn: Color, sq: Square) -> bool {
 }
 
 /// A valid setup: each of the 16 pieces is present with probability `density`/4 (at least
-/// one piece is), on the `pick`-th square still free where it may stand. Every value is
-/// valid, so no generated case is thrown away.
+/// one piece of the side that moved last is: J-WIN-WIPE), on the `pick`-th square still free
+/// where it may stand. Every value is valid, so no generated case is thrown away.
 fn valid_setup() -> impl Strategy<Value = Setup> {
     (
         any::<bool>(),
         1u8..=4,
         prop::collection::vec((0u8..4, any::<u16>()), 16),
-        0usize..16,
+        0usize..8,
     )
         .prop_map(|(yellow_to_move, density, pieces, always)| {
             let turn = if yellow_to_move {
@@ -97,6 +97,8 @@ fn valid_setup() -> impl Strategy<Value = Setup> {
             } else {
                 Color::Red
             };
+            // Pieces 0–7 are red's, 8–15 yellow's: one of the waiting side's is always there.
+            let always = if yellow_to_move { always } else { 8 + always };
             let mut setup = Setup::empty(turn);
             for (i, &(presence, pick)) in pieces.iter().enumerate() {
                 if presence >= density && i != always {

@@ -43,6 +43,16 @@ fn impossible_positions_are_refused_with_a_reason() {
         try_position("", Color::Red, rules).unwrap_err(),
         PositionError::Empty
     );
+    // J-WIN-WIPE: the side that moved last cannot have lost every piece; the side to move
+    // without pieces is a finished game.
+    assert_eq!(
+        try_position("Lc1 Rg1", Color::Red, rules).unwrap_err(),
+        PositionError::NoPieces {
+            color: Color::Yellow
+        }
+    );
+    let over = try_position("Lc1 Rg1", Color::Yellow, rules).unwrap();
+    assert!(over.outcome().is_some());
     for err in [
         PositionError::Empty,
         PositionError::Duplicate {

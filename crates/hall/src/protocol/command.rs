@@ -93,6 +93,9 @@ pub enum HallCommand {
         #[serde(default)]
         open: bool,
     },
+    /// Revoke every token of the signed-in player: each device must sign in again (this
+    /// connection stays signed in until it closes).
+    SignOutEverywhere,
     /// Open a room and sit in it as its host (P-ROOM).
     CreateRoom {
         /// The room's game.

@@ -22,7 +22,7 @@ pub use answer::{
 pub use command::{Command, HallCommand, RoomAction, RoomCommand};
 pub use error::{ErrorCode, ProtoError};
 pub use hall::{HallMessage, RoomSummary, SummarySeat};
-pub use parse::{name_variants, names_variant, parse_command, variant_names};
+pub use parse::{name_variants, names_variant, parse_command, peek_id, variant_names};
 pub use profile::{BoardOrder, GamePlayer, GameStats, GameSummary, Ranked, RatingPoint};
 pub use room::{
     AutoplayReason, ChatLine, GameEvent, GameResult, OutReason, ResultLine, RoomEvent, RoomMessage,
@@ -142,7 +142,7 @@ mod tests {
         assert!(!names_variant::<HallCommand>("type", "roll"));
         assert!(!names_variant::<RoomAction>("type", "ping"));
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
-        assert_eq!(variant_names::<HallCommand>("type").len(), 13);
+        assert_eq!(variant_names::<HallCommand>("type").len(), 14);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
         assert_eq!(name_variants::<ErrorCode>().len(), 26);
         assert!(name_variants::<ErrorCode>().contains(&"confirm_escape"));

@@ -4,6 +4,8 @@
 //! wrong (`bad_message`) is decided by the command enums themselves: [`variant_names`] asks a
 //! tagged enum's own `Deserialize` for its variant names, so no list is kept by hand.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 use serde::de::value::MapDeserializer;
 use serde_json::Value;
@@ -21,8 +23,20 @@ struct Tagged<C> {
     command: C,
 }
 
+/// The `type` of a message as it must be: a string. The command enums alone would also take
+/// a number, as the index of a variant (`{"type": 19}` would be some command): only the
+/// documented names are commands.
+#[derive(Deserialize)]
+struct NamedType<'a> {
+    #[serde(rename = "type", borrow)]
+    _kind: Cow<'a, str>,
+}
+
 /// Reads one text message: its id (if any) and the command, or an error naming the id.
 pub fn parse_command(text: &str) -> (Option<u64>, Result<Command, ProtoError>) {
+    if serde_json::from_str::<NamedType<'_>>(text).is_err() {
+        return parse_command_checked(text);
+    }
     // Nearly every message is well formed: read it straight into the command (no
     // `serde_json::Value` tree built and read again), room commands first (the game's moves).
     // Anything this refuses is read again below, which names the exact fault.
@@ -52,8 +66,10 @@ pub(super) fn parse_command_checked(text: &str) -> (Option<u64>, Result<Command,
         .get("id")
         .and_then(Value::as_u64)
         .filter(|id| *id < ID_LIMIT);
-    let Some(kind) = object.get("type").and_then(Value::as_str) else {
-        return (id, Err(bad("missing \"type\"")));
+    let kind = match object.get("type") {
+        Some(Value::String(kind)) => kind,
+        Some(_) => return (id, Err(bad("\"type\" is a command name, a string"))),
+        None => return (id, Err(bad("missing \"type\""))),
     };
     let kind = kind.to_owned();
     let room = names_variant::<RoomAction>("type", &kind);
@@ -151,4 +167,17 @@ impl serde::de::Error for ProbeError {
     fn unknown_variant(_: &str, expected: &'static [&'static str]) -> Self {
         ProbeError::UnknownVariant(expected)
     }
+}
+
+/// The id of a message that will not be handled (over a limit), read without building
+/// anything: `None` when the text is not an object with a valid id.
+pub fn peek_id(text: &str) -> Option<u64> {
+    #[derive(Deserialize)]
+    struct IdOnly {
+        id: Option<u64>,
+    }
+    serde_json::from_str::<IdOnly>(text)
+        .ok()
+        .and_then(|m| m.id)
+        .filter(|id| *id < ID_LIMIT)
 }

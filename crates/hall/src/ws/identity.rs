@@ -4,16 +4,18 @@ use std::sync::Arc;
 
 use super::{Answers, Conn, internal, invalid};
 use crate::accounts::{
-    Player, check_name, check_password, hash_password, token_well_formed, verify_password,
+    Player, check_name, check_password, hash_password, normalize_name, token_well_formed,
+    verify_password,
 };
 use crate::answers::MAX_CLIENT_BYTES;
+use crate::hall::Hall;
 use crate::protocol::{Ack, Authed, ErrorCode, Outcome, ProtoError, SignedIn};
 
 impl Conn {
     /// `guest`: a new guest player and its token (P-GUEST).
     pub(super) async fn guest(&mut self, name: String, client: Option<String>) -> Outcome {
         check_client(client.as_deref())?;
-        check_name(&name).map_err(|e| invalid(e.to_string()))?;
+        let name = check_name(&name).map_err(|e| invalid(e.to_string()))?;
         let (player, token) = self
             .hall
             .store
@@ -32,22 +34,31 @@ impl Conn {
         client: Option<String>,
     ) -> Outcome {
         check_client(client.as_deref())?;
-        let found = self.hall.store.account(&name).await.map_err(internal)?;
-        let Some((player, hash)) = found else {
-            return Err(ProtoError::new(
-                ErrorCode::BadCredentials,
-                "wrong name or password",
-            ));
+        // Names are compared as accounts keep them: `Ａｎａ` signs in to `ana`.
+        let name = normalize_name(&name);
+        // A locked account or address is refused before anything is looked up or hashed.
+        self.logins.check(&name, self.address)?;
+        let wrong = || ProtoError::new(ErrorCode::BadCredentials, "wrong name or password");
+        // No account has a name that fails the check: nothing to look up.
+        let found = match check_name(&name) {
+            Ok(name) => self.hall.store.account(&name).await.map_err(internal)?,
+            Err(_) => None,
         };
-        let ok = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
-            .await
-            .unwrap_or(false);
-        if !ok {
-            return Err(ProtoError::new(
-                ErrorCode::BadCredentials,
-                "wrong name or password",
-            ));
-        }
+        let ok = match found {
+            Some((player, hash)) => {
+                let ok = self
+                    .logins
+                    .hash(move || verify_password(&password, &hash))
+                    .await?;
+                ok.then_some(player)
+            }
+            None => None,
+        };
+        let Some(player) = ok else {
+            self.logins.failed(&name, self.address);
+            return Err(wrong());
+        };
+        self.logins.succeeded(&name);
         let token = self
             .hall
             .store
@@ -70,17 +81,31 @@ impl Conn {
         let Some(player) = self
             .hall
             .store
-            .player_by_token(&token)
+            .player_by_token_since(&token, token_issued_after(&self.hall))
             .await
             .map_err(internal)?
         else {
-            return Err(ProtoError::new(ErrorCode::BadToken, "unknown token"));
+            return Err(ProtoError::new(
+                ErrorCode::BadToken,
+                "unknown or expired token: sign in again",
+            ));
         };
         self.sign_in(player.clone(), client.as_deref());
         Ok(Ack::Authed(Authed {
             player: player.view(),
             rooms: self.hall.seated_rooms(player.id),
         }))
+    }
+
+    /// `sign_out_everywhere`: every token of the signed-in player is revoked.
+    pub(super) async fn sign_out_everywhere(&self) -> Outcome {
+        let player = self.require_player()?;
+        self.hall
+            .store
+            .revoke_tokens(player.id)
+            .await
+            .map_err(internal)?;
+        Ok(Ack::DONE)
     }
 
     /// The connection now speaks for `player`; repeated ids are remembered per player and
@@ -108,7 +133,8 @@ impl Conn {
         client: Option<String>,
     ) -> Outcome {
         check_client(client.as_deref())?;
-        check_name(&name).map_err(|e| invalid(e.to_string()))?;
+        // Kept normalised: unique among accounts regardless of case and width.
+        let name = check_name(&name).map_err(|e| invalid(e.to_string()))?;
         check_password(&password).map_err(|e| invalid(e.to_string()))?;
         if self.hall.store.name_taken(&name).await.map_err(internal)? {
             return Err(ProtoError::new(
@@ -116,9 +142,7 @@ impl Conn {
                 format!("the name {name:?} is taken"),
             ));
         }
-        let hash = tokio::task::spawn_blocking(move || hash_password(&password))
-            .await
-            .map_err(|_| ProtoError::new(ErrorCode::Internal, "hashing failed"))?;
+        let hash = self.logins.hash(move || hash_password(&password)).await?;
         let (player, token) = match self.player.clone().filter(|p| p.guest) {
             Some(mut guest) => {
                 self.hall
@@ -150,6 +174,12 @@ impl Conn {
         self.sign_in(player.clone(), client.as_deref());
         Ok(signed_in(token, &player))
     }
+}
+
+/// Tokens issued at or before this time (Unix ms) have expired.
+pub(crate) fn token_issued_after(hall: &Hall) -> i64 {
+    let lifetime = i64::try_from(hall.config.limits.token_lifetime.as_millis()).unwrap_or(i64::MAX);
+    crate::time::now_ms().saturating_sub(lifetime)
 }
 
 /// Refuses a `client` string longer than [`MAX_CLIENT_BYTES`]: it names a memory the hall

@@ -1,11 +1,19 @@
-//! One WebSocket connection: reads commands (size and rate limits, ids answered once),
+//! One WebSocket connection: reads commands (size and rate limits checked before parsing,
+//! floods closed, ids answered once),
 //! handles identity and hall commands itself, hands room commands to the room's task, and
 //! writes queued frames in batches.
 
+mod gate;
 mod identity;
+mod logins;
 mod players;
 
+pub(crate) use gate::Bucket;
+pub(crate) use identity::token_issued_after;
+pub use logins::LoginGuard;
+
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,46 +28,15 @@ use crate::hall::{HALL_PAGE, Hall};
 use crate::outbox::{Out, Outbox};
 use crate::protocol::{
     Ack, Answer, Command, ErrorCode, GameKind, HallCommand, HallPage, MAX_MESSAGE_BYTES, Outcome,
-    Pong, ProtoError, RoomAction, RoomCommand, answer_frame, error_frame, parse_command,
+    Pong, ProtoError, RoomAction, RoomCommand, answer_frame, error_frame, parse_command, peek_id,
     welcome_frame,
 };
 use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
 use crate::slots::Slot;
+use gate::{Gate, Verdict};
 
 /// Largest frame read at all; bigger ones close the socket with code 1009.
 pub const HARD_MAX_MESSAGE_BYTES: usize = 64 * 1024;
-
-/// A token bucket: `rate` per second, at most `burst` at once.
-struct RateLimit {
-    tokens: f64,
-    last: Instant,
-    rate: f64,
-    burst: f64,
-}
-
-impl RateLimit {
-    fn new(rate: u32, burst: u32) -> Self {
-        RateLimit {
-            tokens: f64::from(burst),
-            last: Instant::now(),
-            rate: f64::from(rate),
-            burst: f64::from(burst),
-        }
-    }
-
-    fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let elapsed = now.duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
 
 /// Where repeated ids are looked up: the player's client memory, or this connection's.
 enum Answers {
@@ -110,12 +87,20 @@ struct Conn {
     client: Option<Arc<str>>,
     answers: Answers,
     rooms: HashMap<String, RoomHandle>,
+    /// The peer's address, for the sign-in throttle.
+    address: Option<IpAddr>,
+    logins: Arc<LoginGuard>,
 }
 
 /// Serves one upgraded WebSocket until it closes. One task per connection both reads
 /// commands and writes what rooms and the hall queued: no split socket, no second task, and
 /// everything queued while a command ran (its answer, then its events) leaves in one write.
-pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>, slot: Slot) {
+pub async fn serve_socket(
+    mut socket: WebSocket,
+    hall: Arc<Hall>,
+    slot: Slot,
+    logins: Arc<LoginGuard>,
+) {
     let (outbox, mut rx) = Outbox::new();
     outbox.send_text(welcome_frame());
     let mut conn = Conn {
@@ -125,9 +110,16 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>, slot: Slot) {
         client: None,
         answers: Answers::Local(hall.answers.local()),
         rooms: HashMap::new(),
+        address: slot.address(),
+        logins,
     };
     let (per_second, burst) = (hall.config.messages_per_second, hall.config.message_burst);
-    let mut rate = RateLimit::new(per_second, burst);
+    let mut gate = Gate::new(
+        per_second,
+        burst,
+        MAX_MESSAGE_BYTES,
+        hall.config.limits.flood_refusals,
+    );
     let mut batch = Vec::with_capacity(16);
     // When the game action whose ack is queued was read (for the latency report).
     let mut acked_since = None;
@@ -181,18 +173,8 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>, slot: Slot) {
         };
         let received = Instant::now();
         heard = received;
-        let text = match message {
-            Some(Ok(Message::Text(text))) => text,
-            Some(Ok(Message::Binary(_))) => {
-                conn.error(
-                    None,
-                    ErrorCode::BadMessage,
-                    "binary frames are not accepted: send JSON text",
-                );
-                continue;
-            }
-            Some(Ok(Message::Close(_))) | None => break,
-            Some(Ok(_)) => continue,
+        let message = match message {
+            Some(Ok(message)) => message,
             Some(Err(e)) => {
                 tracing::debug!(error = %e, "websocket read failed");
                 let close = Message::Close(Some(CloseFrame {
@@ -202,29 +184,75 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>, slot: Slot) {
                 let _ = tokio::time::timeout(Duration::from_secs(5), socket.send(close)).await;
                 break;
             }
+            None => break,
         };
-        if !rate.allow() {
-            metrics::counter!(crate::metrics::RATE_LIMITED).increment(1);
-            let (id, _) = parse_command(&text);
-            conn.error(
-                id,
-                ErrorCode::RateLimited,
-                format!("at most {per_second} messages per second (burst {burst})"),
-            );
-            continue;
+        // Every frame counts against the limits, pings included (each one makes the
+        // WebSocket layer queue a pong), and is weighed by its length before any parsing.
+        let verdict = match &message {
+            Message::Close(_) => break,
+            Message::Text(text) => gate.check(text.len()),
+            Message::Binary(bytes) => gate.check(bytes.len()),
+            Message::Ping(bytes) | Message::Pong(bytes) => gate.check(bytes.len()),
+        };
+        // Only a command's text is read for its id, and only for the few refusals before a
+        // close: a flood is never parsed.
+        let text = match &message {
+            Message::Text(text) => Some(text.as_str()),
+            _ => None,
+        };
+        match verdict {
+            Verdict::Pass => {}
+            Verdict::RateLimited => {
+                metrics::counter!(crate::metrics::RATE_LIMITED).increment(1);
+                if let Some(text) = text {
+                    conn.error(
+                        peek_id(text),
+                        ErrorCode::RateLimited,
+                        format!("at most {per_second} messages per second (burst {burst})"),
+                    );
+                }
+                continue;
+            }
+            Verdict::TooLarge => {
+                conn.error(
+                    text.and_then(peek_id),
+                    ErrorCode::TooLarge,
+                    format!("a message is at most {MAX_MESSAGE_BYTES} bytes"),
+                );
+                continue;
+            }
+            Verdict::Close => {
+                // What was answered before goes first, then the reason to stop.
+                while let Ok(out) = rx.try_recv() {
+                    batch.push(out);
+                }
+                let flushed = tokio::time::timeout(
+                    Duration::from_secs(5),
+                    write_frames(&mut socket, &mut batch),
+                );
+                let _ = flushed.await;
+                close_flood(&mut socket).await;
+                break;
+            }
         }
-        if text.len() > MAX_MESSAGE_BYTES {
-            let (id, _) = parse_command(&text);
-            conn.error(
-                id,
-                ErrorCode::TooLarge,
-                format!("a message is at most {MAX_MESSAGE_BYTES} bytes"),
-            );
-            continue;
-        }
+        let text = match message {
+            Message::Text(text) => text,
+            Message::Binary(_) => {
+                conn.error(
+                    None,
+                    ErrorCode::BadMessage,
+                    "binary frames are not accepted: send JSON text",
+                );
+                continue;
+            }
+            _ => continue,
+        };
         if conn.handle_text(&text).await {
             acked_since = Some(received);
         }
+        // Fairness: a connection that always has a command waiting gives the worker to the
+        // other connections and rooms once its share of the runtime's budget is spent.
+        tokio::task::coop::consume_budget().await;
     }
     for room in conn.rooms.values() {
         room.detach(outbox.id);
@@ -234,6 +262,26 @@ pub async fn serve_socket(mut socket: WebSocket, hall: Arc<Hall>, slot: Slot) {
         .replace(&hall, Answers::Local(AnswerCache::new(0)));
     // The connection's place is given back last, once everything it held is let go.
     drop(slot);
+}
+
+/// Closes a flooding socket (1008, with the reason) and reads, unhandled, what it still sends
+/// until its own close frame, for a short while: closing with unread input would reset the
+/// connection and lose the close frame with its reason.
+async fn close_flood(socket: &mut WebSocket) {
+    let close = Message::Close(Some(CloseFrame {
+        code: 1008,
+        reason: Utf8Bytes::from_static("flood: too many messages over the rate or size limits"),
+    }));
+    let handshake = async {
+        socket.send(close).await.ok()?;
+        while let Some(Ok(message)) = socket.recv().await {
+            if let Message::Close(_) = message {
+                break;
+            }
+        }
+        Some(())
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), handshake).await;
 }
 
 /// Writes a batch of queued outputs, then flushes once (one socket write for the lot).
@@ -385,6 +433,7 @@ impl Conn {
             } => self.leaderboard(game, by, offset, limit).await.into(),
             HallCommand::Profile { player_id } => self.profile(player_id).await.into(),
             HallCommand::MyGames { limit } => self.my_games(limit).await.into(),
+            HallCommand::SignOutEverywhere => self.sign_out_everywhere().await.into(),
             HallCommand::HallUnsubscribe => {
                 self.hall.unsubscribe(self.outbox.id);
                 Ok(Ack::DONE).into()

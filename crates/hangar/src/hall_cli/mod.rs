@@ -72,6 +72,34 @@ pub struct ServeArgs {
     #[arg(long, env = "HANGAR_HEADER_TIMEOUT_SECONDS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub header_timeout_seconds: u64,
+    /// Messages over the rate or size limits a connection may send (each gets an error)
+    /// before it is closed as a flood (code 1008); one is forgiven every ten seconds.
+    #[arg(long, env = "HANGAR_FLOOD_REFUSALS", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub flood_refusals: u32,
+    /// Password hashes run at once (argon2, about 19 MiB each); more sign-ins wait.
+    #[arg(long, env = "HANGAR_PASSWORD_HASHING", default_value_t = 2,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub password_hashing: u16,
+    /// Sign-ins that may wait for a password hash; beyond, `rate_limited` at once.
+    #[arg(long, env = "HANGAR_PASSWORD_QUEUE", default_value_t = 64)]
+    pub password_queue: usize,
+    /// After 3 failed logins of an account (10 from an address), each further one locks it
+    /// for this long, doubled every time (at most 5 minutes), in milliseconds.
+    #[arg(long, env = "HANGAR_LOGIN_DELAY_MS", default_value_t = 1000)]
+    pub login_delay_ms: u64,
+    /// Failed logins from one IP address (any names) before it locks like an account (0: no
+    /// such lock, for a hall behind a proxy).
+    #[arg(long, env = "HANGAR_LOGIN_FAILURES_PER_ADDRESS", default_value_t = 10)]
+    pub login_failures_per_address: u32,
+    /// How long a sign-in token is good for, in days; then the player signs in again.
+    #[arg(long, env = "HANGAR_TOKEN_DAYS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3650))]
+    pub token_days: u64,
+    /// Game records and replays served per second to one IP address over HTTP (bursts of
+    /// four times as many; beyond, HTTP 429; 0: no limit).
+    #[arg(long, env = "HANGAR_API_RATE_LIMIT", default_value_t = 5)]
+    pub api_rate_limit: u32,
     /// How long the answers of a client are kept for repeated ids after its last connection
     /// closed, in seconds.
     #[arg(long, env = "HANGAR_ANSWER_WINDOW_SECONDS", default_value_t = 60)]
@@ -133,6 +161,13 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             idle_timeout: Duration::from_secs(args.idle_timeout_seconds),
             header_timeout: Duration::from_secs(args.header_timeout_seconds),
             answer_window: Duration::from_secs(args.answer_window_seconds),
+            flood_refusals: args.flood_refusals,
+            password_hashing: usize::from(args.password_hashing),
+            password_queue: args.password_queue,
+            login_delay: Duration::from_millis(args.login_delay_ms),
+            login_failures_per_address: args.login_failures_per_address,
+            token_lifetime: Duration::from_secs(args.token_days * 24 * 3600),
+            api_requests_per_second: args.api_rate_limit,
             ..Limits::default()
         },
         storage_failure_bound: Duration::from_secs(args.storage_failure_seconds),

@@ -24,7 +24,11 @@ pub struct PerftArgs {
 
 /// Parses `--option key=value` flags on top of the default rules.
 pub(crate) fn parse_rules(options: &[String]) -> anyhow::Result<Rules> {
-    let mut rules = Rules::default();
+    apply_options(Rules::default(), options)
+}
+
+/// Sets `--option key=value` flags over `rules`: options not named keep their value.
+fn apply_options(mut rules: Rules, options: &[String]) -> anyhow::Result<Rules> {
     for pair in options {
         rules
             .set_pair(pair)
@@ -33,21 +37,17 @@ pub(crate) fn parse_rules(options: &[String]) -> anyhow::Result<Rules> {
     Ok(rules)
 }
 
-/// The position of `--fen` (or the start) under the rules of `--option`. A rules field in the
-/// text itself is overridden only by options given on the command line.
+/// The position of `--fen` (or the start) with the rules of `--option` set over its own: a
+/// rules field in the text keeps every option the command line does not name.
 pub(crate) fn parse_position(fen: Option<&str>, options: &[String]) -> anyhow::Result<Position> {
-    let rules = parse_rules(options)?;
     match fen {
-        None => Ok(Position::start(rules)),
+        None => Ok(Position::start(parse_rules(options)?)),
         Some(text) => {
             let pos: Position = text
                 .parse()
                 .with_context(|| format!("bad --fen {text:?}"))?;
-            Ok(if options.is_empty() {
-                pos
-            } else {
-                pos.with_rules(rules)
-            })
+            let rules = apply_options(pos.rules(), options)?;
+            Ok(pos.with_rules(rules))
         }
     }
 }
@@ -73,4 +73,22 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
         nodes as f64 / seconds.max(1e-9) / 1e6
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_set_over_the_positions_own() {
+        let fen = "l6/7/7/7/P6/7/7/7/7 r leopard-leaps=true";
+        let pos = parse_position(Some(fen), &["elephant-takes-rat".to_owned()]).unwrap();
+        assert!(pos.rules().leopard_leaps, "kept from the text");
+        assert!(pos.rules().elephant_takes_rat, "added by the option");
+        let pos = parse_position(Some(fen), &["leopard-leaps=false".to_owned()]).unwrap();
+        assert!(
+            !pos.rules().leopard_leaps,
+            "an option names it: the option wins"
+        );
+    }
 }

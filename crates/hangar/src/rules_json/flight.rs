@@ -3,8 +3,6 @@
 //! One request object on standard input, one answer object on standard output. A bad or
 //! impossible request gives `{"ok": false, "error": …}` and exit status 1.
 
-use std::io::Read;
-
 use hangar_flight::{
     Action, Colour, Event, Game, ItemOnBoard, Move, Options, Phase, PlayError, Preset, Progress,
     Scores, ThreeSixes,
@@ -82,9 +80,11 @@ impl MoveView {
 
 /// Runs `hangar rules flight` on standard input and output.
 pub fn run() -> anyhow::Result<()> {
-    let mut input = String::new();
-    std::io::stdin().read_to_string(&mut input)?;
-    match answer(&input) {
+    let answered = match super::read_request()? {
+        Ok(input) => answer(&input),
+        Err(reason) => Err(reason),
+    };
+    match answered {
         Ok(value) => {
             println!("{value}");
             Ok(())

@@ -2,7 +2,7 @@
 //! output (documented with examples in `docs/jungle-json.md`). Bad input gets
 //! `{"type":"error",…}` and a non-zero exit status.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use hangar_jungle::{Game, GameError, Move, Outcome, Ply, Position, Rules, perft};
 use serde::{Deserialize, Serialize};
@@ -37,8 +37,9 @@ enum Request {
 struct From {
     #[serde(default)]
     position: Option<String>,
+    /// Options set over the position's own (those it does not name keep their value).
     #[serde(default)]
-    options: Option<Rules>,
+    options: Option<serde_json::Map<String, serde_json::Value>>,
     #[serde(default)]
     moves: Vec<String>,
 }
@@ -106,7 +107,17 @@ impl From {
                 .parse::<Position>()
                 .map_err(|e| fail("bad_position", e))?,
         };
-        if let Some(rules) = self.options {
+        if let Some(options) = &self.options {
+            let mut rules = pos.rules();
+            for (key, value) in options {
+                let text = match value {
+                    serde_json::Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                rules
+                    .set(key, &text)
+                    .map_err(|e| fail("bad_request", format!("options: {e}")))?;
+            }
             pos = pos.with_rules(rules);
         }
         let mut game = Game::from_position(pos);
@@ -193,9 +204,17 @@ pub fn respond(input: &str) -> (String, bool) {
 
 /// Runs `hangar rules jungle`.
 pub fn run() -> anyhow::Result<()> {
-    let mut input = String::new();
-    std::io::stdin().read_to_string(&mut input)?;
-    let (text, ok) = respond(&input);
+    let (text, ok) = match super::read_request()? {
+        Ok(input) => respond(&input),
+        Err(reason) => (
+            serde_json::to_string(&Response::Error {
+                error: "bad_request",
+                message: reason,
+            })
+            .expect("responses serialize"),
+            false,
+        ),
+    };
     let mut out = std::io::stdout().lock();
     writeln!(out, "{text}")?;
     out.flush()?;

@@ -1,0 +1,64 @@
+//! Sessions end. A sign-in token expires after its lifetime, and a player can revoke every
+//! token of theirs at once (`sign_out_everywhere`): a stolen or forgotten token stops
+//! working, over the WebSocket and the HTTP API alike.
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+mod common;
+
+use std::time::Duration;
+
+use common::TestHall;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_guest_a_token_expires_after_its_lifetime() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = common::test_config(common::sqlite_url(&dir));
+    let lifetime = Duration::from_millis(400);
+    config.limits.token_lifetime = lifetime;
+    let hall = TestHall::with(dir, config).await;
+    let ana = hall.guest("ana").await;
+    let token = ana.token.clone().unwrap();
+    let mut c = hall.client().await;
+    c.ok(json!({"type": "auth", "token": token})).await;
+    tokio::time::sleep(lifetime * 2).await;
+    let expired = c
+        .fails(json!({"type": "auth", "token": token}), "bad_token")
+        .await;
+    assert!(
+        expired["message"].as_str().unwrap().contains("expired"),
+        "{expired}"
+    );
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_account_sign_out_everywhere_revokes_every_token() {
+    let hall = TestHall::start().await;
+    let mut phone = hall.client().await;
+    let first = phone
+        .ok(json!({"type": "register", "name": "ana", "password": "correct horse"}))
+        .await;
+    let mut laptop = hall.client().await;
+    let second = laptop
+        .ok(json!({"type": "login", "name": "ana", "password": "correct horse"}))
+        .await;
+    let tokens = [first["token"].clone(), second["token"].clone()];
+    // Someone else cannot sign ana out; ana can, from any device.
+    let mut stranger = hall.guest("eve").await;
+    stranger.ok(json!({"type": "sign_out_everywhere"})).await;
+    let mut check = hall.client().await;
+    check.ok(json!({"type": "auth", "token": tokens[0]})).await;
+    laptop.ok(json!({"type": "sign_out_everywhere"})).await;
+    for token in &tokens {
+        check
+            .fails(json!({"type": "auth", "token": token}), "bad_token")
+            .await;
+    }
+    // Without a sign-in there is nothing to sign out.
+    hall.client()
+        .await
+        .fails(json!({"type": "sign_out_everywhere"}), "unauthenticated")
+        .await;
+    hall.stop().await;
+}
