@@ -95,3 +95,31 @@ test('P-QUICK/P-PRACTICE: a quick match alone starts with bots, and says it is p
   assert.equal(bot, 'normal');
   assert.deepEqual(cy.errors, []);
 });
+
+test('a private room\'s finished game replays for its players, and for nobody else', { timeout: 120000 }, async () => {
+  const eve = await newPage(browser);
+  const fay = await newPage(browser);
+  const gus = await newPage(browser);
+  await guest(eve, 'Eve');
+  await guest(fay, 'Fay');
+  await guest(gus, 'Gus');
+  const code = await createRoom(eve, 'jungle', { turn_seconds: 60 }, ['private']);
+  await fay.locator('.join-form input').fill(code);
+  await fay.locator('.join-form button').click();
+  await fay.locator('.seat-card.mine').waitFor();
+  await eve.locator('#ready-btn').click();
+  await fay.locator('#ready-btn').click();
+  await eve.locator('.jungle-board .movable-from').first().waitFor();
+  await eve.locator('#resign-btn').click();
+  await eve.locator('#result #view-replay').click();
+  // Its player sees the replay (the page asks with its token)…
+  await eve.locator('#replay-step').waitFor();
+  const url = eve.url();
+  // …a stranger with the link does not.
+  await gus.goto(url);
+  const refused = gus.locator('#app p.card');
+  await refused.waitFor();
+  assert.match(await refused.textContent(), /404/);
+  assert.equal(await gus.locator('#replay-step').count(), 0);
+  assert.deepEqual([...eve.errors, ...fay.errors], []);
+});

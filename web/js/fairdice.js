@@ -3,6 +3,7 @@
 // recorded rolls re-drawn from the seed.
 
 import { h, toast } from './dom.js';
+import { apiFetch } from './net.js';
 import { t } from './i18n.js';
 import { Dice, drawSeating } from './dice.js';
 
@@ -164,7 +165,7 @@ export class FairDicePanel {
    * replay's frames too (what appeared where).
    */
   fetchRolls(gameId) {
-    const json = (url) => fetch(url).then((res) => (res.ok ? res.json() : null));
+    const json = (url) => apiFetch(url).then((res) => (res.ok ? res.json() : null));
     if (!this.records.has(gameId)) {
       this.records.set(gameId, json(`/api/games/${gameId}`)
         .then(async (record) => {

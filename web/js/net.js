@@ -15,6 +15,15 @@ export function saveToken(token) {
   else localStorage.removeItem(TOKEN_KEY);
 }
 
+/**
+ * GET a path of the hall's HTTP API as the signed-in player (`Authorization: Bearer`): the
+ * records of private rooms' games are shown to their players only.
+ */
+export function apiFetch(path) {
+  const token = savedToken();
+  return fetch(path, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+}
+
 /** A random string naming this page load, so repeated command ids are recognised (§2). */
 export const CLIENT_ID = `c-${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
 

@@ -8,6 +8,7 @@ import { FlightBoard } from './flight/board.js';
 import { JungleBoard } from './jungle/board.js';
 import { FairDicePanel, rollCheck } from './fairdice.js';
 import { normalizeGame } from './gameview.js';
+import { apiFetch } from './net.js';
 import { effectLines, rollLine } from './flight/log.js';
 
 const ICONS = { red: '🔴', yellow: '🟡', blue: '🔵', green: '🟢' };
@@ -83,7 +84,7 @@ export class ReplayView {
 
   async start() {
     try {
-      const [res, framesRes] = await Promise.all([fetch(`/api/games/${this.id}`), fetch(`/api/games/${this.id}/replay`)]);
+      const [res, framesRes] = await Promise.all([apiFetch(`/api/games/${this.id}`), apiFetch(`/api/games/${this.id}/replay`)]);
       if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
       if (!framesRes.ok) throw new Error(`${framesRes.status} ${await framesRes.text()}`);
       this.record = await res.json();
