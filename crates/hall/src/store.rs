@@ -183,11 +183,13 @@ impl Store {
             })
         };
         let pool = options.connect(&url).await?;
+        // Before the migrations: on a database that refuses writes they would fail with an
+        // error about their own statements, not the cause.
+        check_writable(&pool).await?;
         match backend {
             Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&pool).await?,
             Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
         }
-        check_writable(&pool).await?;
         let file = match backend {
             Backend::Sqlite => health::DbFile::of(&url),
             Backend::Postgres => None,

@@ -158,17 +158,23 @@ async fn p_durable_a_move_that_cannot_be_stored_changes_nothing_and_runs_once_re
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_durable_a_read_only_database_stops_the_hall_at_start() {
     let dir = tempfile::tempdir().unwrap();
-    let path = sqlite_url(&dir);
-    // A database made and migrated by an earlier run...
-    let hall = TestHall::with(tempfile::tempdir().unwrap(), test_config(path.clone())).await;
-    hall.stop().await;
-    // ...opened read-only now.
-    let config = test_config(format!("sqlite:{path}?mode=ro"));
-    let Err(error) = hangar_hall::start(config).await else {
-        panic!("a hall started on a read-only database");
-    };
-    let message = format!("{error:#}");
-    assert!(message.contains("cannot be written"), "{message}");
+    for url in databases(&dir).await {
+        // A database made and migrated by an earlier run...
+        let hall = TestHall::with(tempfile::tempdir().unwrap(), test_config(url.clone())).await;
+        hall.stop().await;
+        // ...opened read-only now (SQLite: the file read-only; PostgreSQL: the database).
+        let read_only = if url.starts_with("postgres") {
+            postgres_read_only(&url, true).await;
+            url.clone()
+        } else {
+            format!("sqlite:{url}?mode=ro")
+        };
+        let Err(error) = hangar_hall::start(test_config(read_only)).await else {
+            panic!("a hall started on a read-only database ({url})");
+        };
+        let message = format!("{error:#}");
+        assert!(message.contains("cannot be written"), "{message}");
+    }
 }
 
 /// P-DURABLE: the database file deleted while the hall runs (SQLite would write on into the
