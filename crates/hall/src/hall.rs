@@ -4,6 +4,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use tokio::sync::watch;
+
 use axum::extract::ws::Utf8Bytes;
 
 use crate::answers::{AnswerCache, AnswerMemory};
@@ -69,6 +71,8 @@ pub struct Hall {
     seats: Mutex<HashMap<i64, Vec<String>>>,
     /// Open WebSocket connections, in all and per address.
     pub slots: Arc<Slots>,
+    /// Turns true when the hall shuts down: every WebSocket closes with 1012 ("restart").
+    closing: watch::Sender<bool>,
 }
 
 impl Hall {
@@ -83,7 +87,24 @@ impl Hall {
             subscribers: Mutex::default(),
             seats: Mutex::default(),
             slots: Arc::default(),
+            closing: watch::Sender::new(false),
         })
+    }
+
+    /// What a connection watches to learn that the hall shuts down.
+    pub fn closing(&self) -> watch::Receiver<bool> {
+        self.closing.subscribe()
+    }
+
+    /// Whether the hall is shutting down (see [`Hall::close_connections`]).
+    pub fn is_closing(&self) -> bool {
+        *self.closing.borrow()
+    }
+
+    /// Tells every WebSocket to close with 1012 (the hall restarts: reconnect), so that clients
+    /// reconnect at once instead of waiting to notice a dead socket.
+    pub fn close_connections(&self) {
+        self.closing.send_replace(true);
     }
 
     /// The room with this code.

@@ -75,6 +75,13 @@ impl Running {
         let sweep = tokio::spawn(sweep_answers(self.hall.clone()));
         let header_timeout = self.hall.config.limits.header_timeout;
         accept(self.listener, router, header_timeout, shutdown).await;
+        // Drain: every socket is told to reconnect (1012), given a moment to go, and only then
+        // the store closes (what was acknowledged is stored already).
+        self.hall.close_connections();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        while self.hall.connection_count() > 0 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         report.abort();
         sweep.abort();
         self.hall.store.close().await;

@@ -390,6 +390,10 @@ impl Room {
 
     /// The next moment the room must wake up for.
     pub(super) fn next_wake(&self) -> Option<Instant> {
+        if self.hall.is_closing() {
+            // Nothing acts while the hall drains (see `on_timer`): no timer to wake for.
+            return None;
+        }
         // Seats held for players (after a restart, see `waiting.rs`) and events held for
         // members (see `flush_with`) are due with or without a running game.
         let away = self.seats.iter().filter_map(|s| s.away_deadline).min();
@@ -411,6 +415,10 @@ impl Room {
 
     /// Timers fired: absences that ran out, bot moves, turn timeouts.
     pub(super) async fn on_timer(&mut self) {
+        if self.hall.is_closing() {
+            // Nothing acts while the hall drains: the games go on after the restart.
+            return;
+        }
         let now = Instant::now();
         if self.deferred_until.is_some_and(|at| at <= now) {
             self.flush_deferred();

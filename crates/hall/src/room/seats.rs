@@ -404,6 +404,11 @@ impl Room {
     /// A member left the room: a watcher leaves, a seated player's seat is freed (waiting
     /// room) or held for the reconnection grace (P-DISCONNECT).
     async fn member_gone(&mut self, player: Option<i64>) {
+        if self.hall.is_closing() {
+            // The hall restarts: its players will be back, their seats and games as stored
+            // (no seat freed, no auto-play started for a socket closed by the drain).
+            return;
+        }
         let Some(player) = player else {
             self.emit_spectators();
             return;

@@ -130,6 +130,7 @@ pub async fn serve_socket(
     let mut heard = Instant::now();
     let liveness = tokio::time::sleep(idle / 2);
     tokio::pin!(liveness);
+    let mut closing = hall.closing();
     loop {
         let message = tokio::select! {
             // Output first: a client waiting for an answer is served before it is read again.
@@ -150,6 +151,14 @@ pub async fn serve_socket(
                 continue;
             }
             message = socket.recv() => message,
+            _ = closing.changed() => {
+                let close = Message::Close(Some(CloseFrame {
+                    code: 1012,
+                    reason: Utf8Bytes::from_static("the hall restarts: reconnect"),
+                }));
+                let _ = tokio::time::timeout(Duration::from_secs(2), socket.send(close)).await;
+                break;
+            }
             () = &mut liveness => {
                 let silent = heard.elapsed();
                 if silent >= idle {

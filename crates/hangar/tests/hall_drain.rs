@@ -1,0 +1,36 @@
+//! An orderly stop (SIGTERM, as systemd or an orchestrator sends it) drains the hall: every
+//! WebSocket is closed with 1012 ("the hall restarts: reconnect") so that clients reconnect at
+//! once, and the process exits cleanly after its store has closed.
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+mod hall_common;
+
+use futures_util::StreamExt;
+use hall_common::{Server, guest};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_closes_every_socket_with_a_reconnect_code_and_exits_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hall.db").display().to_string();
+    let server = Server::start(&db, &[]).await;
+    // One signed-in player, one bare socket.
+    let _player = guest(server.port, "ann").await;
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{}/ws", server.port))
+            .await
+            .unwrap();
+    let status = server.terminate();
+    assert!(status.success(), "the hall exits cleanly: {status}");
+    let mut close = None;
+    while let Some(Ok(message)) = socket.next().await {
+        if let Message::Close(frame) = message {
+            close = frame;
+            break;
+        }
+    }
+    let close = close.expect("a close frame before the socket ended");
+    assert_eq!(close.code, CloseCode::Restart);
+    assert!(close.reason.contains("reconnect"), "{}", close.reason);
+}
