@@ -229,19 +229,26 @@ async fn visible_game(
     Ok(game)
 }
 
+/// The record of a game the asker may see (see [`visible_game`]), or the answer refusing it.
+async fn visible_record(
+    hall: &Hall,
+    id: i64,
+    headers: &HeaderMap,
+    extensions: &Extensions,
+) -> Result<serde_json::Value, Response> {
+    let game = visible_game(hall, id, headers, extensions).await?;
+    record_json(&game).map_err(|e| api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+}
+
 async fn game_record(
     State(hall): State<Arc<Hall>>,
     Path(id): Path<i64>,
     headers: HeaderMap,
     extensions: Extensions,
 ) -> Response {
-    let game = match visible_game(&hall, id, &headers, &extensions).await {
-        Ok(game) => game,
-        Err(refused) => return refused,
-    };
-    match record_json(&game) {
+    match visible_record(&hall, id, &headers, &extensions).await {
         Ok(record) => Json(record).into_response(),
-        Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Err(refused) => refused,
     }
 }
 
@@ -253,13 +260,9 @@ async fn game_replay(
     headers: HeaderMap,
     extensions: Extensions,
 ) -> Response {
-    let game = match visible_game(&hall, id, &headers, &extensions).await {
-        Ok(game) => game,
-        Err(refused) => return refused,
-    };
-    let record = match record_json(&game) {
+    let record = match visible_record(&hall, id, &headers, &extensions).await {
         Ok(record) => record,
-        Err(e) => return api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Err(refused) => return refused,
     };
     if record["seed"].is_null() {
         return not_found("replay: the game has not ended");

@@ -226,14 +226,10 @@ async fn p_durable_automatic_actions_refused_by_storage_are_retried_and_the_game
         .await;
     a.wait_for(|v| v["event"]["kind"] == "rolled").await;
 
-    let mut locker = SqliteConnection::connect(&format!("sqlite:{url}"))
-        .await
-        .unwrap();
-    locker.execute("BEGIN EXCLUSIVE").await.unwrap();
+    let locker = Locker::take(&url).await;
     // Past the busy timeout: at least one automatic action is refused meanwhile.
     tokio::time::sleep(std::time::Duration::from_secs(11)).await;
-    locker.execute("ROLLBACK").await.unwrap();
-    locker.close().await.unwrap();
+    locker.release().await;
 
     let over = tokio::time::timeout(3 * WAIT, a.wait_for(|v| v["event"]["kind"] == "game_over"))
         .await
@@ -265,10 +261,7 @@ async fn p_durable_storage_failing_longer_than_the_bound_is_reported_refused_and
     // Signed in before the fault (a guest is a write too).
     let mut c = hall.guest("c").await;
 
-    let mut locker = SqliteConnection::connect(&format!("sqlite:{url}"))
-        .await
-        .unwrap();
-    locker.execute("BEGIN EXCLUSIVE").await.unwrap();
+    let locker = Locker::take(&url).await;
     let roll = json!({"type": "roll", "room": code, "id": 900});
     on_turn.send_text(&roll.to_string()).await;
     let first = tokio::time::timeout(2 * WAIT, on_turn.answer(900))
@@ -302,8 +295,7 @@ async fn p_durable_storage_failing_longer_than_the_bound_is_reported_refused_and
     assert_eq!(hall.watched(&code).await, seen_before);
 
     // The lock goes: the hall notices by itself, and the same command runs once.
-    locker.execute("ROLLBACK").await.unwrap();
-    locker.close().await.unwrap();
+    locker.release().await;
     let health = hall.health_becomes(200).await;
     assert_eq!(health["status"], "ok");
     on_turn.send_text(&roll.to_string()).await;
