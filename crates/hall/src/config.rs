@@ -44,6 +44,9 @@ pub struct Config {
     /// How long writes may fail before the hall reports its storage failing and refuses new
     /// games and actions (until a write succeeds again): 10 s.
     pub storage_failure_bound: Duration,
+    /// Cluster mode: the NATS server that joins this node to the others (`nats://HOST:PORT`);
+    /// the database must then be PostgreSQL. `None`: a single node.
+    pub cluster: Option<String>,
 }
 
 /// Bounds on what one client may cost the hall: memory, connections, time
@@ -122,6 +125,7 @@ impl Default for Config {
             broadcast_delay: DEFAULT_BROADCAST_DELAY,
             limits: Limits::default(),
             storage_failure_bound: crate::store::DEFAULT_FAILURE_BOUND,
+            cluster: None,
         }
     }
 }

@@ -2,7 +2,7 @@
 //! the per-player command-id memory that makes repeated ids run once.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use tokio::sync::watch;
 
@@ -10,6 +10,7 @@ use axum::extract::ws::Utf8Bytes;
 
 use crate::answers::{AnswerCache, AnswerMemory};
 
+use crate::cluster::{Cluster, ListingChange};
 use crate::config::Config;
 use crate::outbox::{ConnId, Outbox};
 use crate::protocol::{ErrorCode, GameKind, HallMessage, ProtoError, RoomStatus, RoomSummary};
@@ -20,6 +21,8 @@ use crate::store::Store;
 /// A listed room as the hall shows it.
 #[derive(Clone, Debug)]
 struct Listing {
+    /// The node that owns the room, in cluster mode when it is another node.
+    node: Option<String>,
     game: GameKind,
     summary: RoomSummary,
     free_seats: usize,
@@ -73,6 +76,8 @@ pub struct Hall {
     pub slots: Arc<Slots>,
     /// Turns true when the hall shuts down: every WebSocket closes with 1012 ("restart").
     closing: watch::Sender<bool>,
+    /// This node's part in a cluster (cluster mode only).
+    cluster: OnceLock<Arc<Cluster>>,
 }
 
 impl Hall {
@@ -88,7 +93,18 @@ impl Hall {
             seats: Mutex::default(),
             slots: Arc::default(),
             closing: watch::Sender::new(false),
+            cluster: OnceLock::new(),
         })
+    }
+
+    /// Joins the hall to a cluster (once, at start).
+    pub fn set_cluster(&self, cluster: Arc<Cluster>) {
+        let _ = self.cluster.set(cluster);
+    }
+
+    /// This node's part in a cluster, in cluster mode.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.get()
     }
 
     /// What a connection watches to learn that the hall shuts down.
@@ -107,8 +123,29 @@ impl Hall {
         self.closing.send_replace(true);
     }
 
-    /// The room with this code.
-    pub fn room(&self, code: &str) -> Option<RoomHandle> {
+    /// The room with this code, wherever it is: on this node, or (cluster mode) on the node
+    /// the hall list or the store names as its owner.
+    pub async fn find_room(&self, code: &str) -> Option<RoomHandle> {
+        let code = code.to_ascii_uppercase();
+        if let Some(room) = self.local_room(&code) {
+            return Some(room);
+        }
+        let cluster = self.cluster.get()?;
+        let listed = self
+            .listings
+            .lock()
+            .expect("listings lock")
+            .get(&code)
+            .and_then(|l| l.node.clone());
+        if let Some(node) = listed {
+            return Some(RoomHandle::remote(&code, &node, cluster));
+        }
+        let node = self.store.room_owner(&code).await.ok().flatten()?;
+        (node != cluster.node).then(|| RoomHandle::remote(&code, &node, cluster))
+    }
+
+    /// The room with this code, if this node runs it.
+    pub fn local_room(&self, code: &str) -> Option<RoomHandle> {
         self.rooms
             .lock()
             .expect("rooms lock")
@@ -175,13 +212,21 @@ impl Hall {
             self.unlist(code);
             return;
         };
-        let frame = hall_frame(&HallMessage::HallRoom {
-            game,
-            room: summary.clone(),
-        });
-        self.listings.lock().expect("listings lock").insert(
-            code.to_owned(),
+        if let Some(cluster) = self.cluster.get() {
+            cluster.publish_listing(ListingChange {
+                node: cluster.node.clone(),
+                code: code.to_owned(),
+                game,
+                summary: Some(summary.clone()),
+                free_seats,
+                taken_seats,
+                players: players.clone(),
+            });
+        }
+        self.insert_listing(
+            code,
             Listing {
+                node: None,
                 game,
                 summary,
                 free_seats,
@@ -189,10 +234,94 @@ impl Hall {
                 players,
             },
         );
+    }
+
+    fn insert_listing(&self, code: &str, listing: Listing) {
+        let frame = hall_frame(&HallMessage::HallRoom {
+            game: listing.game,
+            room: listing.summary.clone(),
+        });
+        let game = listing.game;
+        self.listings
+            .lock()
+            .expect("listings lock")
+            .insert(code.to_owned(), listing);
         self.tell_subscribers(game, frame);
     }
 
+    /// A room of another node changed in the hall list (cluster mode).
+    pub fn apply_listing(&self, change: ListingChange) {
+        match change.summary {
+            Some(summary) => self.insert_listing(
+                &change.code,
+                Listing {
+                    node: Some(change.node),
+                    game: change.game,
+                    summary,
+                    free_seats: change.free_seats,
+                    taken_seats: change.taken_seats,
+                    players: change.players,
+                },
+            ),
+            None => self.remove_listing(&change.code),
+        }
+    }
+
+    /// This node's rooms in the list, as changes to send a node that starts.
+    pub fn own_listings(&self, node: &str) -> Vec<ListingChange> {
+        let listings = self.listings.lock().expect("listings lock");
+        listings
+            .iter()
+            .filter(|(_, l)| l.node.is_none())
+            .map(|(code, l)| ListingChange {
+                node: node.to_owned(),
+                code: code.clone(),
+                game: l.game,
+                summary: Some(l.summary.clone()),
+                free_seats: l.free_seats,
+                taken_seats: l.taken_seats,
+                players: l.players.clone(),
+            })
+            .collect()
+    }
+
+    /// A node is gone: its rooms leave the list (their new owner lists them again).
+    pub fn forget_listings_of(&self, node: &str) {
+        let codes: Vec<String> = self
+            .listings
+            .lock()
+            .expect("listings lock")
+            .iter()
+            .filter(|(_, l)| l.node.as_deref() == Some(node))
+            .map(|(code, _)| code.clone())
+            .collect();
+        for code in codes {
+            self.remove_listing(&code);
+        }
+    }
+
     fn unlist(&self, code: &str) {
+        let game = self
+            .listings
+            .lock()
+            .expect("listings lock")
+            .get(code)
+            .map(|l| (l.game, l.node.is_none()));
+        if let (Some((game, true)), Some(cluster)) = (game, self.cluster.get()) {
+            cluster.publish_listing(ListingChange {
+                node: cluster.node.clone(),
+                code: code.to_owned(),
+                game,
+                summary: None,
+                free_seats: 0,
+                taken_seats: 0,
+                players: Vec::new(),
+            });
+        }
+        self.remove_listing(code);
+    }
+
+    fn remove_listing(&self, code: &str) {
         let removed = self.listings.lock().expect("listings lock").remove(code);
         if let Some(listing) = removed {
             let frame = hall_frame(&HallMessage::HallRoomRemoved {

@@ -7,6 +7,7 @@
 pub mod accounts;
 pub mod answers;
 pub mod api_limit;
+pub mod cluster;
 pub mod config;
 pub mod game;
 pub mod hall;

@@ -31,6 +31,10 @@ pub const RATE_LIMITED: &str = "hangar_messages_rate_limited_total";
 pub const ACK_SECONDS: &str = "hangar_ack_seconds";
 /// One commit of the store's writer, seconds (histogram).
 pub const COMMIT_SECONDS: &str = "hangar_commit_seconds";
+/// Cluster mode: a command forwarded to the room's node and answered, seconds (histogram).
+pub const NATS_ROUND_TRIP: &str = "hangar_nats_round_trip_seconds";
+/// Cluster mode: nodes whose lease ran out and whose rooms this node took over (counter).
+pub const LEASE_TAKEOVERS: &str = "hangar_lease_takeovers_total";
 
 /// Bucket bounds of the latency histograms, seconds: 0.25 ms to 5 s.
 const LATENCY_BUCKETS: [f64; 13] = [

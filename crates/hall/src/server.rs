@@ -16,6 +16,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tower_service::Service;
 
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::hall::Hall;
 use crate::http::app;
@@ -36,7 +37,23 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     crate::metrics::install();
     let store = Store::open(&config.database).await?;
     store.set_failure_bound(config.storage_failure_bound);
+    if config.cluster.is_some() && store.backend() != crate::store::Backend::Postgres {
+        anyhow::bail!(
+            "--cluster needs a PostgreSQL --database (postgres://…), the same for every node"
+        );
+    }
     let hall = Hall::new(config.clone(), store);
+    let listener = TcpListener::bind(&config.addr).await?;
+    let addr = listener.local_addr()?;
+    if let Some(nats) = &config.cluster {
+        // A node's rooms are those it opens or adopts (the stored ones too, see `Cluster`).
+        Cluster::join(&hall, nats, &addr.to_string()).await?;
+        return Ok(Running {
+            addr,
+            hall,
+            listener,
+        });
+    }
     let running = hall.store.running_games().await?;
     let mut restored = 0;
     for game in &running {
@@ -55,8 +72,6 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
             tracing::error!(room = %room.code, error = %e, "a waiting room could not be restored");
         }
     }
-    let listener = TcpListener::bind(&config.addr).await?;
-    let addr = listener.local_addr()?;
     Ok(Running {
         addr,
         hall,
@@ -74,7 +89,24 @@ impl Running {
         let report = tokio::spawn(crate::latency::report());
         let sweep = tokio::spawn(sweep_answers(self.hall.clone()));
         let header_timeout = self.hall.config.limits.header_timeout;
-        accept(self.listener, router, header_timeout, shutdown).await;
+        let cluster = self.hall.cluster().cloned();
+        // A cluster node that lost its lease stops like a drained one (its rooms are another
+        // node's now), and says so in its exit status.
+        let fenced = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stop = {
+            let cluster = cluster.clone();
+            let fenced = fenced.clone();
+            async move {
+                match cluster {
+                    Some(cluster) => tokio::select! {
+                        () = shutdown => {}
+                        () = cluster.fenced() => fenced.store(true, std::sync::atomic::Ordering::Relaxed),
+                    },
+                    None => shutdown.await,
+                }
+            }
+        };
+        accept(self.listener, router, header_timeout, stop).await;
         // Drain: every socket is told to reconnect (1012), given a moment to go, and only then
         // the store closes (what was acknowledged is stored already).
         self.hall.close_connections();
@@ -84,6 +116,17 @@ impl Running {
         }
         report.abort();
         sweep.abort();
+        if fenced.load(std::sync::atomic::Ordering::Relaxed) {
+            self.hall.store.close().await;
+            anyhow::bail!("this node lost its cluster lease; another node owns its rooms now");
+        }
+        if cluster.is_some() {
+            // What the rooms stored is stored (the writer's queue runs in order): the lease
+            // ends now, and the other nodes take the rooms over at once.
+            if let Err(e) = self.hall.store.release_lease().await {
+                tracing::warn!(error = %e, "the cluster lease could not be released: it runs out by itself");
+            }
+        }
         self.hall.store.close().await;
         Ok(())
     }

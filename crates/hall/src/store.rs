@@ -18,6 +18,7 @@ use crate::time::now_ms;
 
 mod backup;
 mod batch;
+mod cluster;
 mod health;
 mod log;
 mod profiles;
@@ -27,6 +28,7 @@ mod waiting;
 mod writer;
 
 pub use backup::backup;
+pub use cluster::{NodeScope, SEQ_RANGE};
 pub use health::DEFAULT_FAILURE_BOUND;
 pub use waiting::WaitingRoom;
 use writer::{Append, StartGame, Write, run_writer};
@@ -144,6 +146,8 @@ pub struct Store {
     writes: mpsc::UnboundedSender<Write>,
     /// Why storage cannot be trusted now (`None`: healthy), set by the writer; the bound.
     health: health::Shared,
+    /// This node in cluster mode (set once, before any write): fences every write.
+    scope: Arc<std::sync::OnceLock<NodeScope>>,
 }
 
 impl Store {
@@ -197,12 +201,14 @@ impl Store {
         let health = health::Shared::new();
         let (writes, rx) = mpsc::unbounded_channel();
         let committed = Arc::new(Notify::new());
+        let scope = Arc::new(std::sync::OnceLock::new());
         tokio::spawn(run_writer(
             pool.clone(),
             backend,
             rx,
             committed.clone(),
             health::Health::new(file, health.clone()),
+            scope.clone(),
         ));
         if backend == Backend::Sqlite {
             tokio::spawn(checkpoint_wal(pool.clone(), committed));
@@ -212,6 +218,7 @@ impl Store {
             backend,
             writes,
             health,
+            scope,
         })
     }
 

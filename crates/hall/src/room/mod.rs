@@ -20,6 +20,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::accounts::Player;
+use crate::cluster::Cluster;
 use crate::game::{Act, GameSession, RoomOptions, WireEvent};
 use crate::hall::Hall;
 use crate::outbox::{ConnId, Outbox};
@@ -65,7 +66,7 @@ pub struct RoomRequest {
 }
 
 /// What a room is asked to do.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Order {
     /// A room command a client sent.
     Command(RoomAction),
@@ -94,12 +95,32 @@ pub struct Answered {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoomClosed;
 
-/// A cheap handle to a room's task.
-#[derive(Clone, Debug)]
+/// A cheap handle to a room's task: on this node, or (cluster mode) on the node that owns it.
+#[derive(Clone)]
 pub struct RoomHandle {
     code: Arc<str>,
-    game: GameKind,
-    tx: mpsc::UnboundedSender<RoomMsg>,
+    route: Route,
+}
+
+/// Where a room's task runs.
+#[derive(Clone)]
+enum Route {
+    /// On this node: its channel.
+    Local(mpsc::UnboundedSender<RoomMsg>),
+    /// On another node of the cluster: requests travel there.
+    Remote {
+        node: Arc<str>,
+        cluster: Arc<Cluster>,
+    },
+}
+
+impl std::fmt::Debug for RoomHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.route {
+            Route::Local(_) => write!(f, "RoomHandle({})", self.code),
+            Route::Remote { node, .. } => write!(f, "RoomHandle({} on {node})", self.code),
+        }
+    }
 }
 
 impl std::fmt::Debug for RoomMsg {
@@ -109,34 +130,52 @@ impl std::fmt::Debug for RoomMsg {
 }
 
 impl RoomHandle {
+    /// A room that node `node` of the cluster owns.
+    pub fn remote(code: &str, node: &str, cluster: &Arc<Cluster>) -> RoomHandle {
+        RoomHandle {
+            code: Arc::from(code),
+            route: Route::Remote {
+                node: Arc::from(node),
+                cluster: cluster.clone(),
+            },
+        }
+    }
+
     /// The room's code.
     pub fn code(&self) -> &str {
         &self.code
     }
 
-    /// The room's game.
-    pub fn game(&self) -> GameKind {
-        self.game
-    }
-
     /// Runs a request in the room. The room itself sends the answer frame (before the events
     /// the command causes) and returns it with the typed outcome.
     pub async fn command(&self, request: RoomRequest) -> Result<Answered, RoomClosed> {
-        let (reply, wait) = oneshot::channel();
-        self.tx
-            .send(RoomMsg::Command { request, reply })
-            .map_err(|_| RoomClosed)?;
-        wait.await.map_err(|_| RoomClosed)
+        match &self.route {
+            Route::Local(tx) => {
+                let (reply, wait) = oneshot::channel();
+                tx.send(RoomMsg::Command { request, reply })
+                    .map_err(|_| RoomClosed)?;
+                wait.await.map_err(|_| RoomClosed)
+            }
+            Route::Remote { node, cluster } => cluster.forward(node, &self.code, request).await,
+        }
     }
 
-    /// Whether the room's task has ended.
+    /// Whether the room's task has ended (as far as this node can tell).
     pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
+        match &self.route {
+            Route::Local(tx) => tx.is_closed(),
+            Route::Remote { .. } => false,
+        }
     }
 
     /// A connection closed: it stops watching, and a seated player may be away (P-DISCONNECT).
     pub fn detach(&self, conn: ConnId) {
-        let _ = self.tx.send(RoomMsg::Detach { conn });
+        match &self.route {
+            Route::Local(tx) => {
+                let _ = tx.send(RoomMsg::Detach { conn });
+            }
+            Route::Remote { node, cluster } => cluster.detach(node, Some(&self.code), conn),
+        }
     }
 }
 
@@ -326,12 +365,17 @@ fn spawn(mut room: Room) -> RoomHandle {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let handle = RoomHandle {
         code: Arc::from(room.code.as_str()),
-        game: room.game_kind,
-        tx,
+        route: Route::Local(tx),
     };
     room.hall.add_room(handle.clone());
     room.publish();
     tokio::spawn(async move {
+        if let Some(cluster) = room.hall.cluster() {
+            // The room is this node's before anyone is seated (commands wait in the channel).
+            if let Err(e) = room.hall.store.claim_room(&room.code).await {
+                tracing::error!(room = %room.code, node = %cluster.node, error = %e, "the room's ownership could not be stored");
+            }
+        }
         loop {
             // After whatever the last message or timer changed.
             room.track_readiness();
@@ -353,6 +397,9 @@ fn spawn(mut room: Room) -> RoomHandle {
             }
         }
         room.forget_waiting().await;
+        if room.hall.cluster().is_some() && !room.hall.is_closing() {
+            let _ = room.hall.store.release_room(&room.code).await;
+        }
         room.hall.remove_room(&room.code);
         for seat in &room.seats {
             if let Some(id) = seat.player_id() {

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use sqlx::{AnyConnection, Executor, Row};
 
+use super::cluster::{NodeScope, fence};
 use super::tails::Tails;
 use super::writer::{Append, Deliver, Job, SaveWaiting, StartGame, Write, failed};
 use super::{Backend, log};
@@ -59,11 +60,14 @@ impl Batch {
         &mut self,
         conn: &mut AnyConnection,
         backend: Backend,
+        scope: Option<&NodeScope>,
         tails: &mut Tails,
     ) -> Result<(), String> {
         let rows = tails.append(self.appends.iter().map(Append::row));
         self.refused = rows.iter().map(Option::is_none).collect();
-        let only_actions = self.starts.is_empty()
+        // A cluster node's every transaction starts with its fencing check.
+        let only_actions = scope.is_none()
+            && self.starts.is_empty()
             && self.waiting.is_empty()
             && self.jobs.is_empty()
             && self.seals.is_empty();
@@ -71,6 +75,12 @@ impl Batch {
             return log::insert_rows(conn, backend, &rows).await.map_err(failed);
         }
         conn.execute("BEGIN").await.map_err(failed)?;
+        if let Some(scope) = scope
+            && let Err(fenced) = fence(conn, scope).await
+        {
+            let _ = conn.execute("ROLLBACK").await;
+            return Err(fenced);
+        }
         let mut outcome = log::insert_rows(conn, backend, &rows).await;
         if outcome.is_ok() {
             // The last actions of an ending game go in before the write that ends it: a game

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use sqlx::{Any, AnyConnection, AnyPool, Executor, Row};
 
+use super::cluster::NodeScope;
 use super::tails::{Chunk, JournalRow, Tails, split_chunk};
 use super::{Backend, StoreError};
 
@@ -66,9 +67,14 @@ async fn insert_tuples(
         .map(drop)
 }
 
-/// Deletes the journal rows below `seq` (all in chunks by now).
-pub(super) async fn trim_journal(conn: &mut AnyConnection, seq: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM journal WHERE seq < $1")
+/// Deletes the journal rows from `from` to below `seq` (all in chunks by now).
+pub(super) async fn trim_journal(
+    conn: &mut AnyConnection,
+    from: i64,
+    seq: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM journal WHERE seq >= $1 AND seq < $2")
+        .bind(from)
         .bind(seq)
         .execute(conn)
         .await
@@ -76,26 +82,58 @@ pub(super) async fn trim_journal(conn: &mut AnyConnection, seq: i64) -> Result<(
 }
 
 /// The writer's tails as the database holds them: the journal rows of running games past
-/// their chunks.
-pub(super) async fn load_tails(conn: &mut AnyConnection) -> Result<Tails, sqlx::Error> {
-    let bounds = sqlx::query("SELECT MIN(seq) AS oldest, MAX(seq) AS newest FROM journal")
-        .fetch_one(&mut *conn)
-        .await?;
+/// their chunks. A cluster node (`scope`) numbers rows in its own range and keeps the tails of
+/// its own rooms' games only.
+pub(super) async fn load_tails(
+    conn: &mut AnyConnection,
+    scope: Option<&NodeScope>,
+) -> Result<Tails, sqlx::Error> {
+    let (from, to) = scope.map_or((i64::MIN, i64::MAX), NodeScope::range);
+    let bounds = sqlx::query(
+        "SELECT MIN(seq) AS oldest, MAX(seq) AS newest FROM journal WHERE seq >= $1 AND seq < $2",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_one(&mut *conn)
+    .await?;
     let newest: Option<i64> = bounds.try_get("newest")?;
-    let next_seq = newest.map_or(1, |n| n + 1);
+    let next_seq = newest.map_or(from.max(1), |n| n + 1);
     let oldest: Option<i64> = bounds.try_get("oldest")?;
     let mut tails = Tails::new(oldest.unwrap_or(next_seq), next_seq);
+    let owned = match scope {
+        Some(scope) => Some(owned_games(&mut *conn, &scope.node).await?),
+        None => None,
+    };
+    let mine = |game_id: &i64| owned.as_ref().is_none_or(|owned| owned.contains(game_id));
     let covered = chunked_lengths(&mut *conn, None).await?;
-    for (&game_id, &length) in &covered {
+    for (&game_id, &length) in covered.iter().filter(|(id, _)| mine(id)) {
         tails.resume(game_id, length);
     }
     for (seq, game_id, idx, data) in running_journal(&mut *conn, None).await? {
+        if !mine(&game_id) || seq < from || seq >= to {
+            continue;
+        }
         let chunked = covered.get(&game_id).is_some_and(|&length| idx < length);
         if !chunked && !tails.restore(seq, game_id, idx, &data) {
             tracing::error!(game_id, idx, "the journal does not follow the game's log");
         }
     }
     Ok(tails)
+}
+
+/// The running games of the rooms node `node` owns.
+async fn owned_games(
+    conn: &mut AnyConnection,
+    node: &str,
+) -> Result<std::collections::HashSet<i64>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT g.id FROM games g JOIN room_owners o ON o.code = g.room \
+         WHERE g.status = 'running' AND o.node = $1",
+    )
+    .bind(node)
+    .fetch_all(conn)
+    .await?;
+    rows.iter().map(|row| row.try_get("id")).collect()
 }
 
 /// How many actions of each running game (or of `game`) are in chunks.

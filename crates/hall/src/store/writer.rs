@@ -16,6 +16,7 @@ use std::sync::Arc;
 use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::batch::Batch;
+use super::cluster::{NodeScope, fence};
 use super::health::{Health, PROBE_EVERY};
 use super::tails::Tails;
 use super::{Backend, NewGame, Store, StoreError, WaitingRoom, log};
@@ -157,6 +158,7 @@ pub(super) async fn run_writer(
     mut rx: mpsc::UnboundedReceiver<Write>,
     committed: Arc<Notify>,
     mut health: Health,
+    scope: Arc<std::sync::OnceLock<NodeScope>>,
 ) {
     let mut received = Vec::with_capacity(256);
     let mut batch = Batch::default();
@@ -214,7 +216,9 @@ pub(super) async fn run_writer(
         let started = std::time::Instant::now();
         let outcome = match (health.check_file(), conn.as_mut()) {
             (Err(reason), _) => Err(reason),
-            (Ok(()), Some(conn)) => commit(conn, backend, &mut tails, &mut batch).await,
+            (Ok(()), Some(conn)) => {
+                commit(conn, backend, scope.get(), &mut tails, &mut batch).await
+            }
             (Ok(()), None) => Err("no database connection".to_owned()),
         };
         crate::latency::record_commit(batch.appends(), started.elapsed());
@@ -232,7 +236,7 @@ pub(super) async fn run_writer(
         if last_chunking.elapsed() >= CHUNK_EVERY {
             last_chunking = std::time::Instant::now();
             if let (Some(conn), Some(loaded)) = (conn.as_mut(), tails.as_mut())
-                && let Err(e) = chunk_and_trim(conn, backend, loaded).await
+                && let Err(e) = chunk_and_trim(conn, backend, scope.get(), loaded).await
             {
                 failed(e);
                 tails = None;
@@ -246,22 +250,25 @@ pub(super) async fn run_writer(
 async fn commit(
     conn: &mut AnyConnection,
     backend: Backend,
+    scope: Option<&NodeScope>,
     tails: &mut Option<Tails>,
     batch: &mut Batch,
 ) -> Result<(), String> {
     let mut loaded = match tails.take() {
         Some(loaded) => loaded,
-        None => log::load_tails(conn).await.map_err(failed)?,
+        None => log::load_tails(conn, scope).await.map_err(failed)?,
     };
-    batch.execute(conn, backend, &mut loaded).await?;
+    batch.execute(conn, backend, scope, &mut loaded).await?;
     *tails = Some(loaded);
     Ok(())
 }
 
-/// Stores the chunks due and deletes the journal rows they made useless, in one transaction.
+/// Stores the chunks due and deletes the journal rows they made useless, in one transaction
+/// (fenced in cluster mode; only this node's journal range is trimmed).
 async fn chunk_and_trim(
     conn: &mut AnyConnection,
     backend: Backend,
+    scope: Option<&NodeScope>,
     tails: &mut Tails,
 ) -> Result<(), sqlx::Error> {
     let chunks = tails.take_due();
@@ -270,9 +277,16 @@ async fn chunk_and_trim(
         return Ok(());
     }
     conn.execute("BEGIN").await?;
-    let mut result = log::insert_chunks(conn, backend, &chunks).await;
+    let mut result = match scope {
+        Some(scope) => fence(conn, scope).await.map_err(sqlx::Error::Protocol),
+        None => Ok(()),
+    };
+    if result.is_ok() {
+        result = log::insert_chunks(conn, backend, &chunks).await;
+    }
     if let (Ok(()), Some(seq)) = (&result, trim) {
-        result = log::trim_journal(conn, seq).await;
+        let from = scope.map_or(i64::MIN, |scope| scope.range().0);
+        result = log::trim_journal(conn, from, seq).await;
     }
     let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
     let ended = conn.execute(end).await.map(drop);

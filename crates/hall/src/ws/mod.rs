@@ -266,6 +266,9 @@ pub async fn serve_socket(
     for room in conn.rooms.values() {
         room.detach(outbox.id);
     }
+    if let Some(cluster) = hall.cluster() {
+        cluster.connection_closed(outbox.id);
+    }
     hall.unsubscribe(outbox.id);
     conn.answers
         .replace(&hall, Answers::Local(AnswerCache::new(0)));
@@ -502,7 +505,7 @@ impl Conn {
             return Err(e).into();
         }
         for code in self.quick_order(game, player.id).await {
-            let Some(handle) = self.hall.room(&code) else {
+            let Some(handle) = self.hall.find_room(&code).await else {
                 continue;
             };
             // Only a free seat is a match; a full room answers quietly and we try the next.
@@ -533,7 +536,11 @@ impl Conn {
         room.make_ascii_uppercase();
         // A room this connection is in is known here: no lookup in the hall's shared map.
         let known = self.rooms.get(&room).filter(|h| !h.is_closed()).cloned();
-        let Some(handle) = known.or_else(|| self.hall.room(&room)) else {
+        let found = match known {
+            Some(handle) => Some(handle),
+            None => self.hall.find_room(&room).await,
+        };
+        let Some(handle) = found else {
             return self.send_error(id, ErrorCode::NoRoom, format!("no room {room}"));
         };
         let joins = matches!(

@@ -99,6 +99,7 @@ pub fn test_config(database: String) -> Config {
             ..hangar_hall::Limits::default()
         },
         storage_failure_bound: hangar_hall::store::DEFAULT_FAILURE_BOUND,
+        cluster: None,
     }
 }
 

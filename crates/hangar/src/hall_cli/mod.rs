@@ -109,6 +109,10 @@ pub struct ServeArgs {
     #[arg(long, env = "HANGAR_STORAGE_FAILURE_SECONDS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub storage_failure_seconds: u64,
+    /// Run as one node of a cluster: the NATS server between the nodes (`nats://HOST:PORT`).
+    /// Needs a PostgreSQL `--database`, the same for every node (docs/deploy.md, "A cluster").
+    #[arg(long, env = "HANGAR_CLUSTER")]
+    pub cluster: Option<String>,
     /// Log as JSON lines instead of text.
     #[arg(long, env = "HANGAR_LOG_JSON")]
     pub log_json: bool,
@@ -171,6 +175,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             ..Limits::default()
         },
         storage_failure_bound: Duration::from_secs(args.storage_failure_seconds),
+        cluster: args.cluster.clone(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(args.workers.map_or_else(default_workers, usize::from))

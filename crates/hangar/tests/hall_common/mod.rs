@@ -290,33 +290,45 @@ pub async fn rejoin(port: u16, old: &[Client]) -> (Vec<Client>, Value) {
 /// The databases the kill test runs on: a SQLite file in `dir`, and a fresh PostgreSQL
 /// database on the server of HANGAR_TEST_POSTGRES_URL when it is set (required under CI).
 pub async fn databases(dir: &tempfile::TempDir) -> Vec<String> {
-    use sqlx::Connection;
     let mut urls = vec![dir.path().join("kill.db").display().to_string()];
-    match std::env::var("HANGAR_TEST_POSTGRES_URL")
-        .ok()
-        .filter(|u| !u.is_empty())
-    {
-        Some(url) => {
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos();
-            let name = format!("hangar_crash_{}_{nanos}", std::process::id());
-            let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
-            sqlx::query(&format!("CREATE DATABASE {name}"))
-                .execute(&mut admin)
-                .await
-                .unwrap();
-            let base = url.rsplit_once('/').map_or(url.as_str(), |(base, _)| base);
-            urls.push(format!("{base}/{name}"));
-        }
-        None => {
-            let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
-            assert!(!ci, "CI=true but HANGAR_TEST_POSTGRES_URL is not set");
-            eprintln!("HANGAR_TEST_POSTGRES_URL is not set: the kill test ran on SQLite only");
-        }
+    match postgres_database().await {
+        Some(url) => urls.push(url),
+        None => eprintln!("HANGAR_TEST_POSTGRES_URL is not set: the kill test ran on SQLite only"),
     }
     urls
+}
+
+/// Whether the tests run under CI (`CI=true`), where every server they need must be there.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+}
+
+/// A fresh PostgreSQL database on the server of HANGAR_TEST_POSTGRES_URL, if it is set
+/// (required under CI).
+pub async fn postgres_database() -> Option<String> {
+    use sqlx::Connection;
+    let Some(url) = std::env::var("HANGAR_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        assert!(
+            !under_ci(),
+            "CI=true but HANGAR_TEST_POSTGRES_URL is not set"
+        );
+        return None;
+    };
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let name = format!("hangar_test_{}_{nanos}", std::process::id());
+    let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    let base = url.rsplit_once('/').map_or(url.as_str(), |(base, _)| base);
+    Some(format!("{base}/{name}"))
 }
 
 /// A minimal HTTP/1.1 GET of a JSON body (chunked or not).

@@ -1,0 +1,536 @@
+//! Cluster mode: several nodes serve one hall, on one PostgreSQL database, with NATS between
+//! them (docs/architecture.md, "Cluster").
+//!
+//! Every room has one owner node, recorded in `room_owners` and guarded by the node's lease
+//! (`store::cluster`); the owner's room task stays the one place where the game changes. A
+//! connection on another node reaches the room through a [`RoomHandle`](crate::room::RoomHandle)
+//! that forwards each command to the owner (NATS request/reply); on the owner the connection is
+//! represented by a *stand-in*: an [`Outbox`] whose frames are published to the connection's
+//! node, which queues them on the real connection. So the rooms know nothing of the cluster.
+//! The hall list travels as changes on one subject; a node whose lease runs out is taken over
+//! by another, which rebuilds its rooms from the store (P-DURABLE) and tells everyone it is
+//! gone: stand-ins of its connections are dropped (the players are away, P-DISCONNECT), and
+//! connections in its rooms are closed with 1012 so that their clients come back and resume.
+
+mod wire;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use async_nats::Client;
+use axum::extract::ws::Utf8Bytes;
+use futures_util::StreamExt;
+use tokio::sync::{mpsc, watch};
+
+use crate::hall::Hall;
+use crate::outbox::{ConnId, Out, Outbox};
+use crate::protocol::{Answer, ErrorCode, ProtoError, error_frame};
+use crate::room::{Answered, RoomClosed, RoomRequest, restore_room, restore_waiting_room};
+pub use wire::ListingChange;
+use wire::{
+    Delivery, Detach, GONE_SUBJECT, HELLO_SUBJECT, LISTING_SUBJECT, RemoteAnswer, RemoteCommand,
+    decode, detach_subject, encode_close, encode_frames, frames_subject, room_subject,
+};
+
+/// How long a node's lease runs without renewal: past it, another node takes its rooms.
+pub const LEASE: Duration = Duration::from_secs(5);
+
+/// How often a node renews its lease and looks for nodes to take over.
+const TICK: Duration = Duration::from_millis(500);
+
+/// How long a command forwarded to another node may take before it counts as lost.
+const FORWARD_TIMEOUT: Duration = Duration::from_secs(8);
+
+/// A connection of another node: (node, connection).
+type RemoteConn = (String, ConnId);
+
+/// An outbox and the rooms or nodes it reaches.
+type Reaching = (Outbox, HashSet<String>);
+
+/// This node's part in a cluster.
+pub struct Cluster {
+    /// This node's name (unique for each start of a process).
+    pub node: String,
+    nats: Client,
+    hall: Weak<Hall>,
+    /// Connections of this node that sent commands to rooms of other nodes: where frames for
+    /// them go, and which nodes they reached.
+    conns: Mutex<HashMap<ConnId, Reaching>>,
+    /// Stand-ins on this node for connections of other nodes, and the rooms they are in.
+    stand_ins: Mutex<HashMap<RemoteConn, Reaching>>,
+    /// Turns true when this node lost its lease (it must stop: its rooms are another's now).
+    fenced: watch::Sender<bool>,
+    /// Changes of this node's rooms in the hall list, published in order by one task.
+    listing_changes: mpsc::UnboundedSender<ListingChange>,
+}
+
+impl Cluster {
+    /// Connects to NATS and registers this node (its lease, its journal range) in the store;
+    /// then serves the other nodes' requests, the hall list's changes, and the leases.
+    pub async fn join(
+        hall: &Arc<Hall>,
+        nats_url: &str,
+        address: &str,
+    ) -> anyhow::Result<Arc<Cluster>> {
+        let mut suffix = [0u8; 4];
+        getrandom::fill(&mut suffix)?;
+        let node = format!("n{}-{}", std::process::id(), hex::encode(suffix));
+        let nats = async_nats::ConnectOptions::new()
+            .name(&node)
+            .request_timeout(Some(FORWARD_TIMEOUT))
+            .connect(nats_url)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot reach NATS at {nats_url}: {e}"))?;
+        hall.store.register_node(&node, address, LEASE).await?;
+        let (listing_changes, mut changes) = mpsc::unbounded_channel::<ListingChange>();
+        let publisher = nats.clone();
+        tokio::spawn(async move {
+            while let Some(change) = changes.recv().await {
+                let body = serde_json::to_vec(&change).expect("a listing serialises");
+                if let Err(e) = publisher.publish(LISTING_SUBJECT, body.into()).await {
+                    tracing::warn!(error = %e, "a hall list change could not be published");
+                }
+            }
+        });
+        let cluster = Arc::new(Cluster {
+            node,
+            nats,
+            hall: Arc::downgrade(hall),
+            conns: Mutex::default(),
+            stand_ins: Mutex::default(),
+            fenced: watch::Sender::new(false),
+            listing_changes,
+        });
+        hall.set_cluster(cluster.clone());
+        cluster.subscribe_all().await?;
+        tokio::spawn(cluster.clone().keep_lease());
+        // Rooms stored before (a single node's, or of nodes gone while none ran) are adopted
+        // now; the other nodes' lists come in answer to the hello.
+        cluster.adopt(None).await;
+        cluster
+            .nats
+            .publish(HELLO_SUBJECT, cluster.node.clone().into())
+            .await?;
+        tracing::info!(node = %cluster.node, "joined the cluster");
+        Ok(cluster)
+    }
+
+    /// Completes when this node lost its lease and must stop.
+    pub async fn fenced(&self) {
+        let mut seen = self.fenced.subscribe();
+        let _ = seen.wait_for(|fenced| *fenced).await;
+    }
+
+    fn hall(&self) -> Option<Arc<Hall>> {
+        self.hall.upgrade()
+    }
+
+    async fn subscribe_all(self: &Arc<Self>) -> anyhow::Result<()> {
+        let mut rooms = self.nats.subscribe(room_subject(&self.node)).await?;
+        let me = self.clone();
+        tokio::spawn(async move {
+            while let Some(message) = rooms.next().await {
+                // Each command on its own task: a slow room holds up no other.
+                tokio::spawn(me.clone().serve_command(message));
+            }
+        });
+        let mut detaches = self.nats.subscribe(detach_subject(&self.node)).await?;
+        let me = self.clone();
+        tokio::spawn(async move {
+            while let Some(message) = detaches.next().await {
+                if let Ok(detach) = serde_json::from_slice::<Detach>(&message.payload) {
+                    me.detach_stand_in(&detach);
+                }
+            }
+        });
+        let mut frames = self.nats.subscribe(frames_subject(&self.node)).await?;
+        let me = self.clone();
+        tokio::spawn(async move {
+            while let Some(message) = frames.next().await {
+                me.deliver(&message.payload);
+            }
+        });
+        let mut listings = self.nats.subscribe(LISTING_SUBJECT).await?;
+        let me = self.clone();
+        tokio::spawn(async move {
+            while let Some(message) = listings.next().await {
+                if let (Ok(change), Some(hall)) = (
+                    serde_json::from_slice::<ListingChange>(&message.payload),
+                    me.hall(),
+                ) && change.node != me.node
+                {
+                    hall.apply_listing(change);
+                }
+            }
+        });
+        let mut hellos = self.nats.subscribe(HELLO_SUBJECT).await?;
+        let me = self.clone();
+        tokio::spawn(async move {
+            while let Some(message) = hellos.next().await {
+                if message.payload.as_ref() != me.node.as_bytes()
+                    && let Some(hall) = me.hall()
+                {
+                    for change in hall.own_listings(&me.node) {
+                        me.publish_listing(change);
+                    }
+                }
+            }
+        });
+        let mut gone = self.nats.subscribe(GONE_SUBJECT).await?;
+        let me = self.clone();
+        tokio::spawn(async move {
+            while let Some(message) = gone.next().await {
+                if let Ok(node) = std::str::from_utf8(&message.payload) {
+                    me.node_gone(node);
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Tells every node that a room of this node changed in the hall list (in order).
+    pub fn publish_listing(&self, change: ListingChange) {
+        let _ = self.listing_changes.send(change);
+    }
+
+    /// Runs a command in room `code` of `node` for a connection of this node; the room sends
+    /// the answer and the events to the connection through its stand-in there.
+    pub async fn forward(
+        &self,
+        node: &str,
+        code: &str,
+        request: RoomRequest,
+    ) -> Result<Answered, RoomClosed> {
+        let outbox = request.outbox.clone();
+        {
+            let mut conns = self.conns.lock().expect("conns lock");
+            let entry = conns
+                .entry(outbox.id)
+                .or_insert_with(|| (outbox.clone(), HashSet::new()));
+            entry.1.insert(node.to_owned());
+        }
+        let command = RemoteCommand {
+            code: code.to_owned(),
+            from: self.node.clone(),
+            conn: outbox.id,
+            player: request.player.as_ref().map(Into::into),
+            client: request.client.as_deref().map(str::to_owned),
+            id: request.id,
+            order: request.order,
+        };
+        let body = serde_json::to_vec(&command).expect("a command serialises");
+        let started = std::time::Instant::now();
+        let reply = self.nats.request(room_subject(node), body.into()).await;
+        metrics::histogram!(crate::metrics::NATS_ROUND_TRIP)
+            .record(started.elapsed().as_secs_f64());
+        let answer = reply
+            .ok()
+            .and_then(|m| serde_json::from_slice::<RemoteAnswer>(&m.payload).ok());
+        match answer {
+            Some(RemoteAnswer::Answered { frame }) => Ok(answered(frame)),
+            Some(RemoteAnswer::NoRoom) => Err(RoomClosed),
+            Some(RemoteAnswer::Unavailable) | None => {
+                // The owner did not answer (gone, or cut off): nothing is known to have
+                // happened; the client may send the same command again.
+                let error = ProtoError::new(
+                    ErrorCode::Unavailable,
+                    "the room's node did not answer; try again in a moment",
+                );
+                let frame = Utf8Bytes::from(error_frame(Some(command.id), &error));
+                outbox.send(frame.clone());
+                Ok(Answered {
+                    outcome: Err(error),
+                    frame,
+                })
+            }
+        }
+    }
+
+    /// A connection of this node leaves room `code` of `node` (`None`: every room there).
+    pub fn detach(&self, node: &str, code: Option<&str>, conn: ConnId) {
+        let detach = Detach {
+            from: self.node.clone(),
+            conn,
+            code: code.map(str::to_owned),
+        };
+        let body = serde_json::to_vec(&detach).expect("a detach serialises");
+        let nats = self.nats.clone();
+        let subject = detach_subject(node);
+        tokio::spawn(async move {
+            let _ = nats.publish(subject, body.into()).await;
+        });
+    }
+
+    /// A connection of this node closed: every node it reached lets its stand-in go.
+    pub fn connection_closed(&self, conn: ConnId) {
+        let entry = self.conns.lock().expect("conns lock").remove(&conn);
+        if let Some((_, nodes)) = entry {
+            for node in nodes {
+                self.detach(&node, None, conn);
+            }
+        }
+    }
+
+    /// Serves a command of another node's connection for a room of this node.
+    async fn serve_command(self: Arc<Self>, message: async_nats::Message) {
+        let Some(reply) = message.reply.clone() else {
+            return;
+        };
+        let answer = match serde_json::from_slice::<RemoteCommand>(&message.payload) {
+            Ok(command) => self.run_command(command).await,
+            Err(e) => {
+                tracing::warn!(error = %e, "an unreadable command from another node");
+                RemoteAnswer::NoRoom
+            }
+        };
+        let body = serde_json::to_vec(&answer).expect("an answer serialises");
+        let _ = self.nats.publish(reply, body.into()).await;
+    }
+
+    async fn run_command(&self, command: RemoteCommand) -> RemoteAnswer {
+        let Some(hall) = self.hall() else {
+            return RemoteAnswer::NoRoom;
+        };
+        if hall.is_closing() {
+            return RemoteAnswer::Unavailable;
+        }
+        let Some(room) = hall.local_room(&command.code) else {
+            return RemoteAnswer::NoRoom;
+        };
+        let stand_in = self.stand_in(&command.from, command.conn, &command.code);
+        let request = RoomRequest {
+            outbox: stand_in,
+            player: command.player.map(Into::into),
+            client: command.client.map(Arc::from),
+            id: command.id,
+            order: command.order,
+        };
+        match room.command(request).await {
+            Ok(answered) => RemoteAnswer::Answered {
+                frame: answered.frame.as_str().to_owned(),
+            },
+            Err(RoomClosed) => RemoteAnswer::NoRoom,
+        }
+    }
+
+    /// The stand-in of connection `conn` of node `from`, made on first use: an outbox whose
+    /// frames are published to that node.
+    fn stand_in(&self, from: &str, conn: ConnId, code: &str) -> Outbox {
+        let mut stand_ins = self.stand_ins.lock().expect("stand-ins lock");
+        let key = (from.to_owned(), conn);
+        if let Some((outbox, rooms)) = stand_ins.get_mut(&key) {
+            rooms.insert(code.to_owned());
+            return outbox.clone();
+        }
+        let (outbox, mut rx) = Outbox::new();
+        let nats = self.nats.clone();
+        let subject = frames_subject(from);
+        tokio::spawn(async move {
+            let mut batch = Vec::with_capacity(16);
+            while rx.recv_many(&mut batch, 64).await > 0 {
+                let mut frames: Vec<Utf8Bytes> = Vec::new();
+                let mut close = None;
+                for out in batch.drain(..) {
+                    match out {
+                        Out::Text(text) => frames.push(text),
+                        Out::Batch(mut more) => frames.append(&mut more),
+                        Out::Close(code, _) => close = Some(code),
+                    }
+                }
+                if !frames.is_empty() {
+                    let texts: Vec<&str> = frames.iter().map(Utf8Bytes::as_str).collect();
+                    let body = encode_frames(conn, &texts);
+                    if nats.publish(subject.clone(), body.into()).await.is_err() {
+                        break;
+                    }
+                }
+                if let Some(code) = close {
+                    let _ = nats
+                        .publish(subject.clone(), encode_close(conn, code).into())
+                        .await;
+                }
+            }
+        });
+        stand_ins.insert(key, (outbox.clone(), HashSet::from([code.to_owned()])));
+        outbox
+    }
+
+    /// A connection of another node leaves a room (or all) of this node.
+    fn detach_stand_in(&self, detach: &Detach) {
+        let key = (detach.from.clone(), detach.conn);
+        let mut stand_ins = self.stand_ins.lock().expect("stand-ins lock");
+        let Some((outbox, rooms)) = stand_ins.get_mut(&key) else {
+            return;
+        };
+        let leaving: Vec<String> = match &detach.code {
+            Some(code) => rooms.take(code).into_iter().collect(),
+            None => rooms.drain().collect(),
+        };
+        let id = outbox.id;
+        if rooms.is_empty() {
+            stand_ins.remove(&key);
+        }
+        drop(stand_ins);
+        if let Some(hall) = self.hall() {
+            for code in leaving {
+                if let Some(room) = hall.local_room(&code) {
+                    room.detach(id);
+                }
+            }
+        }
+    }
+
+    /// Frames from a room of another node, for a connection of this node.
+    fn deliver(&self, body: &[u8]) {
+        let Some(delivery) = decode(body) else {
+            return;
+        };
+        let conns = self.conns.lock().expect("conns lock");
+        match delivery {
+            Delivery::Frames(conn, frames) => {
+                if let Some((outbox, _)) = conns.get(&conn) {
+                    outbox.send_batch(
+                        frames
+                            .into_iter()
+                            .map(|f| Utf8Bytes::from(f.to_owned()))
+                            .collect(),
+                    );
+                }
+            }
+            Delivery::Close(conn, code) => {
+                if let Some((outbox, _)) = conns.get(&conn) {
+                    outbox.close(code, "closed by the room's node");
+                }
+            }
+        }
+    }
+
+    /// Another node is gone (its rooms were taken over): its connections' stand-ins leave
+    /// this node's rooms (their players are away), its rooms leave the list, and this node's
+    /// connections that were in its rooms are told to reconnect (1012), so that they resume
+    /// in the rooms' new home.
+    fn node_gone(&self, node: &str) {
+        if node == self.node {
+            return;
+        }
+        let gone: Vec<Reaching> = {
+            let mut stand_ins = self.stand_ins.lock().expect("stand-ins lock");
+            let keys: Vec<_> = stand_ins
+                .keys()
+                .filter(|(n, _)| n == node)
+                .cloned()
+                .collect();
+            keys.iter().filter_map(|k| stand_ins.remove(k)).collect()
+        };
+        if let Some(hall) = self.hall() {
+            for (outbox, rooms) in gone {
+                for code in rooms {
+                    if let Some(room) = hall.local_room(&code) {
+                        room.detach(outbox.id);
+                    }
+                }
+            }
+            hall.forget_listings_of(node);
+        }
+        let conns = self.conns.lock().expect("conns lock");
+        for (outbox, nodes) in conns.values() {
+            if nodes.contains(node) {
+                outbox.close(1012, "the room moved to another node: reconnect");
+            }
+        }
+    }
+
+    /// Renews this node's lease while it is connected to NATS, and takes over the nodes whose
+    /// leases ran out. A node that could not renew for almost a whole lease stops acting
+    /// (`fenced`): by then another node may own its rooms, and the store refuses its writes.
+    async fn keep_lease(self: Arc<Self>) {
+        let mut renewed = tokio::time::Instant::now();
+        let mut tick = tokio::time::interval(TICK);
+        loop {
+            tick.tick().await;
+            let Some(hall) = self.hall() else {
+                return;
+            };
+            if hall.is_closing() {
+                return;
+            }
+            let connected =
+                self.nats.connection_state() == async_nats::connection::State::Connected;
+            if connected && hall.store.renew_lease(LEASE).await.is_ok() {
+                renewed = tokio::time::Instant::now();
+            } else if renewed.elapsed() >= LEASE - TICK * 2 {
+                tracing::error!(node = %self.node, "the cluster lease could not be renewed: this node stops");
+                self.fenced.send_replace(true);
+                return;
+            }
+            if connected {
+                self.adopt(Some(&hall)).await;
+            }
+        }
+    }
+
+    /// Takes over the rooms of nodes whose lease ran out (and, with no `hall` given, the
+    /// rooms no node owns), and rebuilds them here.
+    async fn adopt(&self, hall: Option<&Arc<Hall>>) {
+        let Some(hall) = hall.cloned().or_else(|| self.hall()) else {
+            return;
+        };
+        let mut adopted = Vec::new();
+        match hall.store.expired_nodes().await {
+            Ok(dead) => {
+                for node in dead.iter().filter(|n| **n != self.node) {
+                    match hall.store.adopt_rooms_of(node).await {
+                        Ok(codes) => {
+                            tracing::warn!(dead = %node, rooms = codes.len(), "took over a node whose lease ran out");
+                            metrics::counter!(crate::metrics::LEASE_TAKEOVERS).increment(1);
+                            adopted.extend(codes);
+                            let _ = self.nats.publish(GONE_SUBJECT, node.clone().into()).await;
+                        }
+                        Err(e) => tracing::warn!(dead = %node, error = %e, "taking over failed"),
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "the cluster's nodes could not be read"),
+        }
+        if let Ok(codes) = hall.store.adopt_unowned_rooms().await {
+            adopted.extend(codes);
+        }
+        for code in adopted {
+            rebuild(&hall, &code).await;
+        }
+    }
+}
+
+/// Rebuilds an adopted room from the store: its running game, else its waiting room; a room
+/// with neither has closed and loses its owner row.
+async fn rebuild(hall: &Arc<Hall>, code: &str) {
+    if hall.local_room(code).is_some() {
+        return;
+    }
+    let rebuilt = match hall.store.running_game_of_room(code).await {
+        Ok(Some(game)) => restore_room(hall, &game).await,
+        Ok(None) => match hall.store.waiting_room(code).await {
+            Ok(Some(room)) => restore_waiting_room(hall, &room).await,
+            Ok(None) => hall.store.release_room(code).await.map_err(Into::into),
+            Err(e) => Err(e.into()),
+        },
+        Err(e) => Err(e.into()),
+    };
+    if let Err(e) = rebuilt {
+        tracing::error!(room = %code, error = %e, "an adopted room could not be rebuilt");
+    }
+}
+
+/// A remote answer frame as the typed answer a local room gives.
+fn answered(frame: String) -> Answered {
+    let outcome = match serde_json::from_str::<Answer>(&frame) {
+        Ok(Answer::Ack { result, .. }) => Ok(result),
+        Ok(Answer::Error { code, message, .. }) => Err(ProtoError::new(code, message)),
+        Err(e) => Err(ProtoError::new(ErrorCode::Internal, e.to_string())),
+    };
+    Answered {
+        outcome,
+        frame: Utf8Bytes::from(frame),
+    }
+}

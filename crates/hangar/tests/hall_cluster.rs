@@ -1,0 +1,331 @@
+//! Cluster mode: several `hangar serve` nodes on one PostgreSQL database with a real
+//! `nats-server` between them. Players on different nodes play one game; a node killed with
+//! SIGKILL loses nothing acknowledged and its rooms go on elsewhere. Needs
+//! HANGAR_TEST_POSTGRES_URL and `nats-server` (./test.sh provides both; under CI both are
+//! required, elsewhere the tests say what is missing and return).
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+mod hall_common;
+
+use std::io::BufRead;
+use std::process::{Child, Command, Stdio};
+
+use hall_common::{
+    Client, PLAYED, Server, WAIT, guest, http_get, play, postgres_database, under_ci,
+};
+use serde_json::{Value, json};
+
+/// A `nats-server` on a port of its own choosing, killed with the test.
+struct Nats {
+    child: Child,
+    url: String,
+}
+
+impl Nats {
+    /// Starts `nats-server` (HANGAR_TEST_NATS_SERVER, else the one on the PATH or in
+    /// /usr/sbin); `None` when there is none (an error under CI).
+    fn start() -> Option<Nats> {
+        let binary = std::env::var("HANGAR_TEST_NATS_SERVER").ok().or_else(|| {
+            [
+                "nats-server",
+                "/usr/sbin/nats-server",
+                "/usr/bin/nats-server",
+            ]
+            .into_iter()
+            .find(|b| Command::new(b).arg("--version").output().is_ok())
+            .map(str::to_owned)
+        });
+        let Some(binary) = binary else {
+            assert!(!under_ci(), "CI=true but nats-server is not installed");
+            eprintln!("nats-server is not installed: the cluster test did not run");
+            return None;
+        };
+        let mut child = Command::new(binary)
+            .args(["-a", "127.0.0.1", "-p", "-1"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let log = child.stderr.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(log).lines() {
+                let Ok(line) = line else { break };
+                if let Some((_, addr)) = line.split_once("Listening for client connections on ") {
+                    let _ = tx.send(addr.trim().to_owned());
+                }
+            }
+        });
+        let addr = rx.recv_timeout(WAIT).expect("nats-server tells its port");
+        Some(Nats {
+            child,
+            url: format!("nats://{addr}"),
+        })
+    }
+}
+
+impl Drop for Nats {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// NATS and a PostgreSQL database for a cluster, or `None` when this machine has not both.
+async fn cluster_parts() -> Option<(Nats, String)> {
+    let nats = Nats::start()?;
+    let Some(database) = postgres_database().await else {
+        eprintln!("HANGAR_TEST_POSTGRES_URL is not set: the cluster test did not run");
+        return None;
+    };
+    Some((nats, database))
+}
+
+/// A node of the cluster.
+async fn node(nats: &Nats, database: &str) -> Server {
+    Server::start(database, &[PLAYED, &["--cluster", &nats.url]].concat()).await
+}
+
+/// A guest on `port` who joins `room` and is ready.
+async fn joiner(port: u16, name: &str, room: &str) -> Client {
+    let mut c = guest(port, name).await;
+    let joined = c.ok(json!({"type": "join_room", "room": room})).await;
+    c.room = room.to_owned();
+    c.seat = joined["seat"].as_u64().unwrap();
+    c
+}
+
+/// Waits for `c`'s game to end; its result.
+async fn game_over(c: &mut Client) -> Value {
+    let over = c.wait_for(|v| v["event"]["kind"] == "game_over").await;
+    over["event"]["result"].clone()
+}
+
+/// Each player's score, read from `port`, is 1000 + the delta the result gave them.
+async fn check_scores(port: u16, players: &[Client], result: &Value) {
+    for p in players {
+        let line = &result["players"][p.seat as usize];
+        let delta = line["delta"].as_i64().unwrap();
+        let mut again = Client::connect(port).await;
+        let me = again.ok(json!({"type": "auth", "token": p.token})).await;
+        assert_eq!(
+            me["player"]["score"].as_i64().unwrap(),
+            1000 + delta,
+            "the score of seat {} is stored ({result})",
+            p.seat
+        );
+    }
+}
+
+/// The stored record of a finished game, read from `port`, replays to its end.
+async fn check_record(port: u16, result: &Value) -> Value {
+    let game_id = result["game_id"].as_i64().unwrap();
+    let (status, record) = http_get(port, &format!("/api/games/{game_id}")).await;
+    assert_eq!(status, 200, "the record of game {game_id} is served");
+    let verified = hangar_hall::record::verify(&record);
+    assert!(
+        verified.as_ref().is_ok_and(|v| v.over),
+        "the record replays to its end: {verified:?}"
+    );
+    record
+}
+
+/// P-ROOM, P-SCORE across nodes: a flight game whose four players sit on three different
+/// nodes (the room on the first) is played to its end on auto-play; every player sees it end
+/// through its own node, and the scores stored are the result's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_score_a_flight_game_of_four_players_on_three_nodes_ends_with_the_right_scores() {
+    let Some((nats, database)) = cluster_parts().await else {
+        return;
+    };
+    let nodes = [
+        node(&nats, &database).await,
+        node(&nats, &database).await,
+        node(&nats, &database).await,
+    ];
+    let mut host = guest(nodes[0].port, "host").await;
+    let created = host
+        .ok(json!({"type": "create_room", "game": "flight", "options": {"seats": 4}}))
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    host.room = room.clone();
+    let mut players = vec![
+        host,
+        joiner(nodes[1].port, "bea", &room).await,
+        joiner(nodes[2].port, "cao", &room).await,
+        joiner(nodes[2].port, "dan", &room).await,
+    ];
+    for p in &mut players {
+        p.ok(json!({"type": "ready", "room": room, "ready": true}))
+            .await;
+    }
+    for p in &mut players {
+        p.wait_for(|v| v["event"]["kind"] == "game_started").await;
+        p.ok(json!({"type": "autoplay", "room": room, "on": true}))
+            .await;
+    }
+    let mut results = Vec::new();
+    for p in &mut players {
+        results.push(game_over(p).await);
+    }
+    assert!(
+        results.iter().all(|r| *r == results[0]),
+        "every node delivered the same result"
+    );
+    let result = &results[0];
+    assert_eq!(result["reason"], "finished", "{result}");
+    check_scores(nodes[1].port, &players, result).await;
+    check_record(nodes[2].port, result).await;
+}
+
+/// P-ROOM across two nodes: a jungle game whose host is on one node and guest on the other,
+/// moved by hand, then resigned; the hall list of each node shows the room of the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_room_a_jungle_game_across_two_nodes_and_one_hall_list() {
+    let Some((nats, database)) = cluster_parts().await else {
+        return;
+    };
+    let nodes = [node(&nats, &database).await, node(&nats, &database).await];
+    let mut watcher = guest(nodes[1].port, "eve").await;
+    watcher
+        .ok(json!({"type": "hall_subscribe", "game": "jungle"}))
+        .await;
+    let mut a = guest(nodes[0].port, "ana").await;
+    let created = a
+        .ok(json!({"type": "create_room", "game": "jungle", "options": {}}))
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    a.room = room.clone();
+    // The other node lists the room (P-HALL is cluster-wide).
+    watcher
+        .wait_for(|v| v["type"] == "hall_room" && v["room"]["code"] == room.as_str())
+        .await;
+    let mut b = joiner(nodes[1].port, "bo", &room).await;
+    a.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    b.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    let started = a.wait_for(|v| v["event"]["kind"] == "game_started").await;
+    let mut players = vec![a, b];
+    let game = started["event"]["game"].clone();
+    assert!(play(&mut players, &room, game, 6).await.is_none());
+    players[1].ok(json!({"type": "resign", "room": room})).await;
+    let result = game_over(&mut players[0]).await;
+    assert_eq!(game_over(&mut players[1]).await, result);
+    assert_eq!(result["reason"], "resigned", "{result}");
+    check_scores(nodes[0].port, &players, &result).await;
+    check_record(nodes[1].port, &result).await;
+}
+
+/// P-DURABLE across nodes: the node that owns a running game is killed (SIGKILL) while its
+/// players, on the other nodes, act. Another node takes the room over once the dead node's
+/// lease has run out, the players' connections are told to reconnect, they resume by version
+/// on the node they were on, and the game is played to its end: every acknowledged action is in
+/// the record, which replays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_the_owner_node_killed_mid_game_loses_nothing_and_the_game_goes_on() {
+    let Some((nats, database)) = cluster_parts().await else {
+        return;
+    };
+    let owner = node(&nats, &database).await;
+    let nodes = [node(&nats, &database).await, node(&nats, &database).await];
+    let mut host = guest(owner.port, "host").await;
+    let created = host
+        .ok(json!({"type": "create_room", "game": "jungle", "options": {}}))
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    // The host hands the room to two players of the other nodes and leaves.
+    let mut a = joiner(nodes[0].port, "ana", &room).await;
+    host.ok(json!({"type": "leave_room", "room": room})).await;
+    drop(host);
+    let mut b = joiner(nodes[1].port, "bo", &room).await;
+    a.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    b.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    let started = a.wait_for(|v| v["event"]["kind"] == "game_started").await;
+    let mut players = vec![a, b];
+    let game = started["event"]["game"].clone();
+    assert!(play(&mut players, &room, game, 8).await.is_none());
+    let acknowledged = 8;
+    owner.kill();
+    // The players' nodes close their connections once the room has a new owner (1012); they
+    // come back on the same node and resume.
+    let mut back = Vec::new();
+    let mut game = Value::Null;
+    for (p, n) in players.iter().zip(&nodes) {
+        let closed = tokio::time::timeout(WAIT, async {
+            // Until the room is found on its new node (a connection that reached the dead
+            // one is closed once the room has moved: a new one each time).
+            let mut p = loop {
+                if let Some(again) = try_join(n.port, p).await {
+                    break again;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            };
+            let snapshot = p.wait_for(|v| v["type"] == "snapshot").await;
+            (p, snapshot["state"]["game"].clone())
+        })
+        .await
+        .expect("the room is back on another node in time");
+        game = closed.1;
+        back.push(closed.0);
+    }
+    let moves_done = game["moves_done"].as_u64().or_else(|| game["ply"].as_u64());
+    let result = match play(&mut back, &room, game, 400).await {
+        Some(result) => result,
+        None => {
+            back[0].ok(json!({"type": "resign", "room": room})).await;
+            game_over(&mut back[1]).await
+        }
+    };
+    let record = check_record(nodes[0].port, &result).await;
+    let actions = record["actions"].as_array().unwrap();
+    assert!(
+        actions.len() > acknowledged,
+        "the {acknowledged} moves acknowledged before the kill are in the record ({moves_done:?})"
+    );
+}
+
+/// Signs in again as `p` on a new connection to `port` and joins `p`'s room: the client, or
+/// `None` when the room is not found yet or the connection is closed meanwhile (it had reached
+/// the dead node, whose rooms moved).
+async fn try_join(port: u16, p: &Client) -> Option<Client> {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let mut c = Client::connect(port).await;
+    c.token = p.token.clone();
+    c.room = p.room.clone();
+    c.seat = p.seat;
+    let commands = [
+        json!({"type": "auth", "token": p.token, "id": 1}),
+        json!({"type": "join_room", "room": p.room, "id": 2}),
+    ];
+    for command in commands {
+        c.ws.send(Message::text(command.to_string())).await.ok()?;
+        let answer = loop {
+            let Ok(Some(Ok(message))) = tokio::time::timeout(WAIT, c.ws.next()).await else {
+                return None;
+            };
+            if let Message::Text(text) = message {
+                let v: Value = serde_json::from_str(&text).unwrap();
+                if v["id"] == command["id"] {
+                    break v;
+                }
+                c.kept.push(v);
+            }
+        };
+        if answer["type"] != "ack" {
+            return None;
+        }
+        if command["type"] == "join_room" {
+            assert_eq!(
+                answer["result"]["seat"].as_u64(),
+                Some(p.seat),
+                "the seat is kept"
+            );
+        }
+    }
+    c.id = 2;
+    Some(c)
+}
