@@ -51,6 +51,21 @@ step "PostgreSQL for the hall's storage tests"
 start_test_postgres
 # --- end of the PostgreSQL block -----------------------------------------------------------
 
+# --- NATS for the cluster tests (crates/hangar/tests/hall_cluster.rs) ------------------------
+# Each cluster test starts its own `nats-server` on a free port; here Debian's package is
+# installed if missing. Without root and without nats-server the tests say they did not run
+# (under CI they fail instead).
+if ! command -v nats-server >/dev/null 2>&1 && [[ ! -x /usr/sbin/nats-server ]]; then
+  if [[ $(id -u) -eq 0 ]]; then
+    step "installing nats-server"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq nats-server >/dev/null
+  else
+    echo "nats-server is not installed and this is not root: the cluster tests will not run"
+  fi
+fi
+
 step "unit, property and integration tests"
 cargo test --workspace --locked
 

@@ -254,24 +254,10 @@ async fn p_durable_the_owner_node_killed_mid_game_loses_nothing_and_the_game_goe
     let mut back = Vec::new();
     let mut game = Value::Null;
     for (p, n) in players.iter().zip(&nodes) {
-        let closed = tokio::time::timeout(WAIT, async {
-            // Until the room is found on its new node (a connection that reached the dead
-            // one is closed once the room has moved: a new one each time).
-            let mut p = loop {
-                if let Some(again) = try_join(n.port, p).await {
-                    break again;
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-            };
-            let snapshot = p.wait_for(|v| v["type"] == "snapshot").await;
-            (p, snapshot["state"]["game"].clone())
-        })
-        .await
-        .expect("the room is back on another node in time");
-        game = closed.1;
-        back.push(closed.0);
+        let (c, view) = come_back(&[n.port], p).await;
+        game = view;
+        back.push(c);
     }
-    let moves_done = game["moves_done"].as_u64().or_else(|| game["ply"].as_u64());
     let result = match play(&mut back, &room, game, 400).await {
         Some(result) => result,
         None => {
@@ -283,8 +269,194 @@ async fn p_durable_the_owner_node_killed_mid_game_loses_nothing_and_the_game_goe
     let actions = record["actions"].as_array().unwrap();
     assert!(
         actions.len() > acknowledged,
-        "the {acknowledged} moves acknowledged before the kill are in the record ({moves_done:?})"
+        "the {acknowledged} moves acknowledged before the kill are in the record"
     );
+}
+
+/// `p` back in its room on a new connection, trying the nodes of `ports` in turn until the
+/// room is found (it moves while a node stops): the client and the game's view.
+async fn come_back(ports: &[u16], p: &Client) -> (Client, Value) {
+    let found = tokio::time::timeout(WAIT, async {
+        for port in ports.iter().cycle() {
+            if let Some(mut c) = try_join(*port, p).await {
+                let snapshot = c.wait_for(|v| v["type"] == "snapshot").await;
+                return (c, snapshot["state"]["game"].clone());
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        unreachable!("cycle never ends")
+    });
+    found.await.expect("the room is back in time")
+}
+
+/// P-DURABLE through a rolling restart: three jungle games, each with its players on two
+/// nodes, go on while each of the three nodes in turn is stopped (SIGTERM: a drain) and
+/// replaced by a new one; the players come back after each restart, and every game ends with
+/// every acknowledged move in its record.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_rolling_restart_of_every_node_loses_nothing() {
+    let Some((nats, database)) = cluster_parts().await else {
+        return;
+    };
+    let mut nodes = vec![
+        node(&nats, &database).await,
+        node(&nats, &database).await,
+        node(&nats, &database).await,
+    ];
+    let mut games = Vec::new();
+    for k in 0..3 {
+        let mut host = guest(nodes[k].port, &format!("h{k}")).await;
+        let created = host
+            .ok(json!({"type": "create_room", "game": "jungle", "options": {}}))
+            .await;
+        let room = created["room"].as_str().unwrap().to_owned();
+        host.room = room.clone();
+        let other = joiner(nodes[(k + 1) % 3].port, &format!("o{k}"), &room).await;
+        let mut players = vec![host, other];
+        for p in &mut players {
+            p.ok(json!({"type": "ready", "room": room, "ready": true}))
+                .await;
+        }
+        let started = players[0]
+            .wait_for(|v| v["event"]["kind"] == "game_started")
+            .await;
+        games.push((players, room, started["event"]["game"].clone()));
+    }
+    let mut acknowledged = 0;
+    for round in 0..3 {
+        for (players, room, game) in &mut games {
+            assert!(play(players, room, game.clone(), 2).await.is_none());
+            acknowledged += 2;
+        }
+        let status = nodes.remove(round).terminate();
+        assert!(status.success(), "a drained node exits cleanly: {status}");
+        nodes.insert(round, node(&nats, &database).await);
+        let ports: Vec<u16> = nodes.iter().map(|n| n.port).collect();
+        for (players, _, game) in &mut games {
+            let mut back = Vec::new();
+            for p in players.iter() {
+                let (c, view) = come_back(&ports, p).await;
+                *game = view;
+                back.push(c);
+            }
+            *players = back;
+        }
+    }
+    let mut actions = 0;
+    for (players, room, _) in &mut games {
+        players[0].ok(json!({"type": "resign", "room": room})).await;
+        let result = game_over(&mut players[1]).await;
+        assert_eq!(result["reason"], "resigned");
+        let record = check_record(nodes[2].port, &result).await;
+        actions += record["actions"].as_array().unwrap().len();
+    }
+    assert!(
+        actions > acknowledged,
+        "the {acknowledged} acknowledged moves and the resignations are stored ({actions} actions)"
+    );
+}
+
+/// A TCP relay between a node and NATS that the test can cut (a network partition).
+struct Relay {
+    port: u16,
+    task: tokio::task::JoinHandle<()>,
+    links: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+}
+
+impl Relay {
+    async fn start(target: &str) -> Relay {
+        let target = target.trim_start_matches("nats://").to_owned();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let links = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = links.clone();
+        let task = tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                let target = target.clone();
+                let link = tokio::spawn(async move {
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(&target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+                kept.lock().unwrap().push(link);
+            }
+        });
+        Relay { port, task, links }
+    }
+
+    /// Cuts every link and refuses new ones.
+    fn cut(&self) {
+        self.task.abort();
+        for link in self.links.lock().unwrap().drain(..) {
+            link.abort();
+        }
+    }
+}
+
+/// "A partitioned node stops acting on rooms whose lease it lost": the node that owns a
+/// running game loses its NATS connection (its relay is cut) while PostgreSQL still answers;
+/// it cannot renew its lease, stops (exit status: failure) before anyone takes its rooms, the
+/// other node adopts the game, and the players, on that node, play it to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_partitioned_node_stops_and_its_game_goes_on_elsewhere() {
+    let Some((nats, database)) = cluster_parts().await else {
+        return;
+    };
+    let relay = Relay::start(&nats.url).await;
+    let cut_off = Server::start(
+        &database,
+        &[
+            PLAYED,
+            &["--cluster", &format!("nats://127.0.0.1:{}", relay.port)],
+        ]
+        .concat(),
+    )
+    .await;
+    let other = node(&nats, &database).await;
+    let mut host = guest(cut_off.port, "host").await;
+    let created = host
+        .ok(json!({"type": "create_room", "game": "jungle", "options": {}}))
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    let mut a = joiner(other.port, "ana", &room).await;
+    host.ok(json!({"type": "leave_room", "room": room})).await;
+    drop(host);
+    let mut b = joiner(other.port, "bo", &room).await;
+    a.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    b.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    let started = a.wait_for(|v| v["event"]["kind"] == "game_started").await;
+    let mut players = vec![a, b];
+    assert!(
+        play(&mut players, &room, started["event"]["game"].clone(), 4)
+            .await
+            .is_none()
+    );
+    relay.cut();
+    let status = tokio::task::spawn_blocking(move || cut_off.wait())
+        .await
+        .unwrap();
+    assert!(
+        !status.success(),
+        "the cut-off node stops with a failure: {status}"
+    );
+    let mut back = Vec::new();
+    let mut game = Value::Null;
+    for p in &players {
+        let (c, view) = come_back(&[other.port], p).await;
+        game = view;
+        back.push(c);
+    }
+    let result = match play(&mut back, &room, game, 400).await {
+        Some(result) => result,
+        None => {
+            back[0].ok(json!({"type": "resign", "room": room})).await;
+            game_over(&mut back[1]).await
+        }
+    };
+    let record = check_record(other.port, &result).await;
+    assert!(record["actions"].as_array().unwrap().len() > 4);
 }
 
 /// Signs in again as `p` on a new connection to `port` and joins `p`'s room: the client, or

@@ -75,6 +75,11 @@ impl Server {
         self.child.wait().unwrap();
     }
 
+    /// Waits for the process to end by itself: its exit status.
+    pub fn wait(mut self) -> std::process::ExitStatus {
+        self.child.wait().unwrap()
+    }
+
     /// SIGTERM (an orderly stop, as systemd asks): returns the process's exit status.
     pub fn terminate(mut self) -> std::process::ExitStatus {
         let pid = self.child.id().to_string();
