@@ -36,12 +36,16 @@ pub struct LoadArgs {
     #[arg(long, default_value_t = 10, help = seconds_help())]
     pub seconds: u64,
     /// Address of a running hall (host:port); without it `load` starts `hangar serve` itself
-    /// on a free port with a fresh database in a temporary directory.
-    #[arg(long)]
-    pub addr: Option<String>,
-    /// Process id of the hall, to read its peak memory (default: the hall `load` started).
-    #[arg(long)]
-    pub server_pid: Option<u32>,
+    /// on a free port with a fresh database in a temporary directory. Several addresses
+    /// (comma-separated: the nodes of a cluster) spread each table's four players over the
+    /// nodes, the room on the first player's node; acks are then reported apart for players
+    /// on the room's node and on another.
+    #[arg(long, value_delimiter = ',')]
+    pub addr: Vec<String>,
+    /// Process ids of the hall's processes (comma-separated), to read their CPU time and
+    /// memory, summed (default: the hall `load` started).
+    #[arg(long, value_delimiter = ',')]
+    pub server_pid: Vec<u32>,
     /// Database for the hall `load` starts (default: a SQLite file in a temporary directory).
     #[arg(long)]
     pub database: Option<String>,
@@ -61,6 +65,8 @@ struct Stats {
     late_actions: AtomicU64,
     errors: AtomicU64,
     latencies: Mutex<Vec<u32>>,
+    /// Latencies of players on another node than their room's (a cluster).
+    remote_latencies: Mutex<Vec<u32>>,
     /// Whether the timed window is open (every game has started); before it, acknowledged
     /// actions count for the start phase, reported apart.
     window_open: AtomicBool,
@@ -133,6 +139,16 @@ fn spawn_server(database: Option<&str>) -> anyhow::Result<(String, Server)> {
     ))
 }
 
+/// A line of /proc/PID/status in KiB (`VmHWM`, `VmRSS`), summed over `pids`.
+fn procs_kib(pids: &[u32], key: &str) -> Option<u64> {
+    pids.iter().map(|&pid| proc_kib(Some(pid), key)).sum()
+}
+
+/// User + system CPU time of processes, summed, in seconds.
+fn procs_cpu_seconds(pids: &[u32]) -> Option<f64> {
+    pids.iter().map(|&pid| proc_cpu_seconds(Some(pid))).sum()
+}
+
 /// A line of /proc/PID/status in KiB (`VmHWM`, `VmRSS`).
 fn proc_kib(pid: Option<u32>, key: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{}/status", pid?)).ok()?;
@@ -183,21 +199,26 @@ async fn wait_until_up(addr: &str) -> anyhow::Result<()> {
 }
 
 async fn run(args: &LoadArgs) -> anyhow::Result<()> {
-    let (addr, server) = match &args.addr {
-        Some(addr) => (
-            addr.clone(),
-            Server {
-                child: None,
-                _dir: None,
-            },
-        ),
-        None => spawn_server(args.database.as_deref())?,
+    let (addrs, server) = if args.addr.is_empty() {
+        let (addr, server) = spawn_server(args.database.as_deref())?;
+        (vec![addr], server)
+    } else {
+        let server = Server {
+            child: None,
+            _dir: None,
+        };
+        (args.addr.clone(), server)
     };
-    wait_until_up(&addr).await?;
-    let pid = args
-        .server_pid
-        .or_else(|| server.child.as_ref().map(Child::id));
-    let baseline = proc_kib(pid, "VmRSS:");
+    for addr in &addrs {
+        wait_until_up(addr).await?;
+    }
+    let addr = addrs.join(",");
+    let pids: Vec<u32> = if args.server_pid.is_empty() {
+        server.child.as_ref().map(Child::id).into_iter().collect()
+    } else {
+        args.server_pid.clone()
+    };
+    let baseline = procs_kib(&pids, "VmRSS:");
     let games = args.clients / 4;
     anyhow::ensure!(games > 0, "at least 4 clients");
     let clients = games * 4;
@@ -223,7 +244,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     let ramp_ms = args.think.max(games as u64 * 1000 / START_RATE);
     for game in 0..games {
         let phase = Duration::from_millis(ramp_ms * game as u64 / games as u64);
-        let addr = addr.clone();
+        let addrs = addrs.clone();
         let stats = stats.clone();
         let seated = seated.clone();
         let stop = stop_rx.clone();
@@ -233,12 +254,12 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
         tasks.push(tokio::spawn(async move {
             let group = {
                 let _permit = connecting.acquire().await.expect("semaphore open");
-                set_up_game(&addr).await
+                set_up_game(&addrs, game).await
             };
             match group {
                 Ok(players) => {
                     let mut handles = Vec::new();
-                    for (seat, (socket, room, next_id)) in players.into_iter().enumerate() {
+                    for (seat, (socket, room, next_id, remote)) in players.into_iter().enumerate() {
                         let stats = stats.clone();
                         let seated = seated.clone();
                         let stop = stop.clone();
@@ -257,6 +278,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
                                 draining: false,
                                 finish,
                                 need_roll: true,
+                                remote,
                                 latencies: Vec::new(),
                                 start_latencies: Vec::new(),
                             };
@@ -279,7 +301,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
         }));
     }
     seated.wait().await;
-    let connected_rss = proc_kib(pid, "VmRSS:");
+    let connected_rss = procs_kib(&pids, "VmRSS:");
     println!(
         "all seated in {:.1} s; playing",
         setup_started.elapsed().as_secs_f64()
@@ -296,14 +318,14 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     let start_seconds = start_phase.elapsed().as_secs_f64();
     let running_at_start = stats.started.load(Ordering::Relaxed);
     let play_started = Instant::now();
-    let server_cpu_start = proc_cpu_seconds(pid);
+    let server_cpu_start = procs_cpu_seconds(&pids);
     let swarm_cpu_start = proc_cpu_seconds(Some(std::process::id()));
     let machine_start = machine_cpu_ticks();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     let _ = stop_tx.send(true);
     let elapsed = play_started.elapsed().as_secs_f64();
     let actions = stats.actions.load(Ordering::Relaxed);
-    let server_cpu = proc_cpu_seconds(pid)
+    let server_cpu = procs_cpu_seconds(&pids)
         .zip(server_cpu_start)
         .map(|(b, a)| b - a);
     let swarm_cpu = proc_cpu_seconds(Some(std::process::id()))
@@ -324,9 +346,13 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
         let _ = tokio::time::timeout_at(deadline, t).await;
     }
     let drained = drain_started.elapsed().as_secs_f64();
-    let peak = proc_kib(pid, "VmHWM:");
-    let mut latencies = std::mem::take(&mut *stats.latencies.lock().await);
+    let peak = procs_kib(&pids, "VmHWM:");
+    let mut local = std::mem::take(&mut *stats.latencies.lock().await);
+    let mut remote = std::mem::take(&mut *stats.remote_latencies.lock().await);
+    let mut latencies: Vec<u32> = local.iter().chain(&remote).copied().collect();
     latencies.sort_unstable();
+    local.sort_unstable();
+    remote.sort_unstable();
     let mut start_latencies = std::mem::take(&mut *stats.start_latencies.lock().await);
     start_latencies.sort_unstable();
     let pct = |latencies: &[u32], p: f64| -> f64 {
@@ -355,6 +381,20 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
         pct(&latencies, 0.99),
         pct(&latencies, 1.0)
     );
+    if !remote.is_empty() {
+        println!(
+            "  on the room's node     p50 {:.2} ms, p99 {:.2} ms ({} acks)",
+            pct(&local, 0.5),
+            pct(&local, 0.99),
+            local.len()
+        );
+        println!(
+            "  on another node        p50 {:.2} ms, p99 {:.2} ms ({} acks)",
+            pct(&remote, 0.5),
+            pct(&remote, 0.99),
+            remote.len()
+        );
+    }
     println!("errors          {}", stats.errors.load(Ordering::Relaxed));
     if args.finish {
         println!(
@@ -410,12 +450,18 @@ async fn call(socket: &mut Socket, id: &mut u64, mut command: Value) -> anyhow::
     anyhow::bail!("the socket closed")
 }
 
-/// Four guests in one private room.
-async fn set_up_game(addr: &str) -> anyhow::Result<Vec<(Socket, String, u64)>> {
+/// Four guests in one private room: seat `s` of table `game` on node `(game + s) % nodes`, the
+/// room on seat 0's node. Each player comes with its socket, room, last command id and whether
+/// its node is not the room's.
+async fn set_up_game(
+    addrs: &[String],
+    game: usize,
+) -> anyhow::Result<Vec<(Socket, String, u64, bool)>> {
     let mut players = Vec::with_capacity(4);
     let mut room = String::new();
     for seat in 0..4 {
-        let mut socket = connect(addr).await?;
+        let node = (game + seat) % addrs.len();
+        let mut socket = connect(&addrs[node]).await?;
         let mut id = 0;
         call(
             &mut socket,
@@ -439,7 +485,7 @@ async fn set_up_game(addr: &str) -> anyhow::Result<Vec<(Socket, String, u64)>> {
             )
             .await?;
         }
-        players.push((socket, room.clone(), id));
+        players.push((socket, room.clone(), id, node != game % addrs.len()));
     }
     Ok(players)
 }
@@ -515,6 +561,8 @@ struct Player {
     /// Whether to finish the running game when the time is up (else stop at once).
     finish: bool,
     need_roll: bool,
+    /// Whether this player's node is not its room's (a cluster).
+    remote: bool,
     latencies: Vec<u32>,
     /// Latencies of actions acknowledged before the timed window opened.
     start_latencies: Vec<u32>,
@@ -598,11 +646,12 @@ impl Player {
                 }
             }
         }
-        stats
-            .latencies
-            .lock()
-            .await
-            .extend(self.latencies.drain(..));
+        let kept = if self.remote {
+            &stats.remote_latencies
+        } else {
+            &stats.latencies
+        };
+        kept.lock().await.extend(self.latencies.drain(..));
         stats
             .start_latencies
             .lock()
