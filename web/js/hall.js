@@ -2,6 +2,7 @@
 // option, join by code, quick match, the leaderboard and the player's finished games.
 
 import { h, mount, toast } from './dom.js';
+import { patch, v } from './vdom.js';
 import { gameRow, playerLink, ratingText } from './games.js';
 import { t } from './i18n.js';
 import { CLIENT_ID } from './net.js';
@@ -84,6 +85,7 @@ export class HallView {
       return;
     }
     this.roomList = h('div', { class: 'room-list', id: 'room-list', 'data-game': this.game });
+    this.roomsVnode = null;
     this.leaderBox = h('div', { class: 'leaderboard', id: 'leaderboard' }, t('loading'));
     this.gamesBox = h('div', { class: 'my-games', id: 'my-games' }, t('loading'));
     this.createBox = h('div', { class: 'create-box' });
@@ -162,38 +164,45 @@ export class HallView {
           h('p', { class: 'hint' }, t('account_hint')))));
   }
 
+  /**
+   * The live room list, patched (vdom.js): rooms come, change and go while the player reads it,
+   * and a Join button under a press stays the same button; rows are keyed by room code.
+   */
   renderRooms() {
     if (!this.roomList) return;
-    // Busy until the hall's list of this game has come: "no rooms" is not known before.
-    this.roomList.setAttribute('aria-busy', String(!this.loaded));
     const rooms = [...this.rooms.values()].sort((a, b) => (a.status === 'waiting' ? 0 : 1) - (b.status === 'waiting' ? 0 : 1));
-    if (!rooms.length) {
-      mount(this.roomList, h('p', { class: 'empty' }, t('no_rooms')));
-      return;
-    }
-    mount(this.roomList, rooms.map((r) => {
+    // Busy until the hall's list of this game has come: "no rooms" is not known before.
+    const list = v('div', { class: 'room-list', id: 'room-list', 'data-game': this.game, 'aria-busy': String(!this.loaded) },
+      rooms.length ? this.roomRows(rooms) : v('p', { class: 'empty' }, t('no_rooms')));
+    this.roomsVnode = patch(this.roomsVnode ?? this.roomList, list);
+    this.roomList = this.roomsVnode.elm;
+  }
+
+  /** The rows of `rooms`, and a button for the next page when the hall holds more. */
+  roomRows(rooms) {
+    return [rooms.map((r) => {
       const filled = r.seats.filter((x) => x.name || x.bot).length;
       const free = r.seats.some((x) => !x.name && !x.bot);
       const opts = r.options || {};
-      return h('div', { class: `room-row status-${r.status}`, 'data-code': r.code },
-        h('div', { class: 'room-main' },
-          h('b', { class: 'room-code' }, r.code),
-          h('span', { class: `badge badge-${r.status}` }, t(`status_${r.status}`)),
-          opts.preset ? h('span', { class: 'chip' }, t(`preset_${opts.preset}`)) : null,
-          opts.stake ? h('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
-          opts.level ? h('span', { class: 'chip' }, `${t('room_level')} ${opts.level}`) : null,
-          r.practice ? h('span', { class: 'chip chip-practice', title: t('practice_note') }, t('practice')) : null),
-        h('div', { class: 'room-seats' }, r.seats.map((x, i) => h('span', {
+      return v('div', { class: `room-row status-${r.status}`, 'data-code': r.code, key: r.code },
+        v('div', { class: 'room-main' },
+          v('b', { class: 'room-code' }, r.code),
+          v('span', { class: `badge badge-${r.status}` }, t(`status_${r.status}`)),
+          opts.preset ? v('span', { class: 'chip' }, t(`preset_${opts.preset}`)) : null,
+          opts.stake ? v('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
+          opts.level ? v('span', { class: 'chip' }, `${t('room_level')} ${opts.level}`) : null,
+          r.practice ? v('span', { class: 'chip chip-practice', title: t('practice_note') }, t('practice')) : null),
+        v('div', { class: 'room-seats' }, r.seats.map((x, i) => v('span', {
           class: `seat-dot ${x.name || x.bot ? 'taken' : ''} ${this.game === 'flight' ? `c-${COLOUR_NAMES[i]}` : (i === 0 ? 'c-red' : 'c-yellow')}`,
           title: x.bot ? `${t('bot')} ${x.bot}` : (x.name || t('empty_seat')),
         }, x.bot ? '🤖' : (x.name ? x.name.slice(0, 1).toUpperCase() : '')))),
-        h('span', { class: 'room-count' }, `${filled}/${r.seats.length}`, r.spectators ? ` · 👁 ${r.spectators}` : ''),
-        h('div', { class: 'room-actions' },
-          free && r.status === 'waiting' ? h('button', { class: 'btn btn-primary btn-small', type: 'button', onclick: () => this.join(r.code) }, t('join')) : null,
-          h('button', { class: 'btn btn-small', type: 'button', onclick: () => { location.hash = `#/room/${r.code}/watch`; } }, t('watch'))));
-    }), this.total > this.rooms.size ? h('button', {
+        v('span', { class: 'room-count' }, `${filled}/${r.seats.length}`, r.spectators ? ` · 👁 ${r.spectators}` : ''),
+        v('div', { class: 'room-actions' },
+          free && r.status === 'waiting' ? v('button', { class: 'btn btn-primary btn-small', type: 'button', key: 'join', onclick: () => this.join(r.code) }, t('join')) : null,
+          v('button', { class: 'btn btn-small', type: 'button', key: 'watch', onclick: () => { location.hash = `#/room/${r.code}/watch`; } }, t('watch'))));
+    }), this.total > this.rooms.size ? v('button', {
       class: 'btn btn-small', type: 'button', id: 'more-rooms', onclick: () => this.loadMore(),
-    }, t('more_rooms', { n: this.total - this.rooms.size })) : null);
+    }, t('more_rooms', { n: this.total - this.rooms.size })) : null];
   }
 
   /** The next page of the list (the hall sends the first page only). */

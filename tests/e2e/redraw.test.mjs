@@ -1,0 +1,70 @@
+// The room is redrawn by patching (web/js/vdom.js): an element that stays in the drawing stays
+// the same element. A press that began before a redraw ends on the button it began on, and a
+// keyboard player's focus stays where it was while others join and bots play.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, guest, createRoom, fillWithBots, joinByCode, flightWait } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** Ana's room of two flight seats, and Bo at the hall with its code typed in, ready to join. */
+async function roomAndJoiner() {
+  const ana = await newPage(browser);
+  const bo = await newPage(browser);
+  await guest(ana, 'Ana');
+  await guest(bo, 'Bo');
+  const code = await createRoom(ana, 'flight', { seats: 2, turn_seconds: 60 });
+  return { ana, bo, code };
+}
+
+/** Bo joins, and Ana's page has drawn him in his seat. */
+async function boJoins(ana, bo, code) {
+  await joinByCode(bo, code);
+  await ana.locator('.seat-card.filled[data-seat="1"]').waitFor();
+}
+
+test('P-SEATS: a press on Ready that spans a redraw (the other player joins) still counts', { timeout: 120000 }, async () => {
+  const { ana, bo, code } = await roomAndJoiner();
+  // Ana presses Ready with the mouse and keeps it down while Bo joins: her page draws his seat
+  // (the seats card, with her button in it) between her press and her release.
+  const box = await ana.locator('#ready-btn').boundingBox();
+  await ana.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await ana.mouse.down();
+  await boJoins(ana, bo, code);
+  await ana.mouse.up();
+  // The click counted: the server says Ana is ready, and both pages show it.
+  for (const page of [ana, bo]) {
+    await page.waitForFunction(() => window.roomEvents.some((e) => e.kind === 'ready' && e.seat === 0 && e.ready), null, { timeout: 10000 });
+    await page.locator('.seat-card[data-seat="0"] .seat-ready.yes').waitFor();
+  }
+  assert.deepEqual([...ana.errors, ...bo.errors], []);
+});
+
+test('P-SEATS: the focused Ready button keeps the focus while the other player joins', { timeout: 120000 }, async () => {
+  const { ana, bo, code } = await roomAndJoiner();
+  await ana.locator('#ready-btn').focus();
+  await boJoins(ana, bo, code);
+  assert.equal(await ana.evaluate(() => document.activeElement?.id), 'ready-btn', 'the focus stayed on Ready');
+  // And the keyboard player presses it where the focus is.
+  await ana.keyboard.press('Enter');
+  await ana.locator('.seat-card[data-seat="0"] .seat-ready.yes').waitFor({ timeout: 10000 });
+  assert.deepEqual([...ana.errors, ...bo.errors], []);
+});
+
+test('P-AUTOPLAY: the focused auto-play switch keeps the focus while the bots play', { timeout: 120000 }, async () => {
+  const page = await newPage(browser);
+  await guest(page, 'Kim');
+  await createRoom(page, 'flight', { seats: 4, turn_seconds: 60 });
+  await fillWithBots(page, 'random');
+  await page.locator('#ready-btn').click();
+  await flightWait(page);
+  await page.locator('#autoplay-toggle').focus();
+  // The bots' turns redraw the players panel the switch sits in; the focus stays on it.
+  const seen = await page.evaluate(() => window.roomEvents.length);
+  await page.locator('#autoplay-toggle').press('Space');
+  await page.waitForFunction((n) => window.roomEvents.length >= n + 12 || document.querySelector('#result'), seen, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'autoplay-toggle', 'the focus stayed on the switch');
+  assert.deepEqual(page.errors, []);
+});
