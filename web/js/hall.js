@@ -8,6 +8,7 @@ import { t } from './i18n.js';
 import { CLIENT_ID } from './net.js';
 import { signedIn } from './session.js';
 import { RulesPanel, optionHelp } from './rules.js';
+import { GUIDED_BOT, GUIDED_ROOM, guidedDone, markGuidedDone, setGuidedRoom } from './guide.js';
 
 const COLOUR_NAMES = ['red', 'yellow', 'blue', 'green'];
 
@@ -107,6 +108,7 @@ export class HallView {
           h('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.join(codeInput.value); } },
             codeInput,
             h('button', { class: 'btn', type: 'submit' }, t('join'))))),
+      this.learnCard(),
       this.createBox,
       h('div', { class: 'hall-grid' },
         h('section', { class: 'card rooms-card' }, tabs, h('h2', {}, t('rooms')), this.roomList),
@@ -116,6 +118,32 @@ export class HallView {
           h('section', { class: 'card' }, h('h2', {}, '📜 ', t('my_games')), this.gamesBox))));
     this.renderRooms();
     this.loadSide();
+  }
+
+  /** The offer of a guided first game, until this browser has played or declined it. */
+  learnCard() {
+    if (guidedDone()) return null;
+    const card = h('section', { class: 'card learn', id: 'learn' },
+      h('h2', {}, '🎓 ', t('learn_title')),
+      h('p', {}, t('learn_text')),
+      h('div', { class: 'row' },
+        h('button', { class: 'btn btn-primary', type: 'button', id: 'learn-start', onclick: () => this.learn() }, t('learn_start')),
+        h('button', {
+          class: 'btn btn-ghost', type: 'button', id: 'learn-no',
+          onclick: () => {
+            markGuidedDone();
+            card.remove();
+          },
+        }, t('learn_no'))));
+    return card;
+  }
+
+  /** Open the guided game: a private practice flight room with one easy bot (P-PRACTICE). */
+  async learn() {
+    const { room } = await this.app.conn.send('create_room', { game: 'flight', private: true, options: GUIDED_ROOM });
+    await this.app.conn.send('add_bot', { room, seat: 1, bot: GUIDED_BOT });
+    setGuidedRoom(room);
+    location.hash = `#/room/${room}`;
   }
 
   switchGame(game) {

@@ -13,6 +13,7 @@ import { FairDicePanel } from './fairdice.js';
 import { RulesPanel } from './rules.js';
 import { botName, playerLink, ratingText } from './games.js';
 import { normalizeGame } from './gameview.js';
+import { Guide, guidedDone, guidedRoom } from './guide.js';
 
 /** Apply one room event to the room state (everything but animation). */
 export function applyEvent(state, ev) {
@@ -136,6 +137,8 @@ export class RoomView {
     this.vnode = this.el.appendChild(h('div'));
     /** The bot level chosen on each empty seat (the host's choice, kept across redraws). */
     this.botLevel = {};
+    // The hints of the guided first game, in the room the hall opened for it.
+    this.guide = guidedRoom() === code && !guidedDone() ? new Guide(() => { this.guide = null; this.redraw(); }) : null;
     // The version the page must have seen before it offers a decision: the room's version when
     // it answered the last join (docs/protocol.md §5, resume). Null while the socket is down.
     this.syncedTo = -1;
@@ -285,6 +288,7 @@ export class RoomView {
       return;
     }
     if (this.gameView) await this.gameView.onEvent(ev, before, this.state, { hurry });
+    this.guide?.onEvent(ev, this.mySeat());
     if (['joined', 'left', 'bot_added', 'ready', 'spectators'].includes(ev.kind)) this.syncGame();
     if (!hurry || ev.kind === 'chat') this.redraw();
   }
@@ -495,6 +499,7 @@ export class RoomView {
 
   sideView() {
     const parts = [];
+    if (this.guide) parts.push(this.guide.view(this.state, this.mySeat()));
     if (this.gameView?.dock) parts.push(keep(this.gameView.dock));
     if (this.gameView?.sidePanel) parts.push(this.gameView.sidePanel());
     if (this.state.game_kind !== 'jungle' && (this.state.commitment || this.state.status !== 'waiting')) {
