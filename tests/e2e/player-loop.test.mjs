@@ -88,6 +88,10 @@ test('P-QUICK/P-PRACTICE: a quick match alone starts with bots, and says it is p
   // The page counts the seconds of the search and offers a way out.
   await cy.locator('#searching #cancel-search').waitFor();
   assert.match(await cy.locator('#searching').textContent(), /Searching… \d+ s/);
+  // The count goes on (the room is redrawn from the clock), and the way out keeps the focus.
+  await cy.locator('#cancel-search').focus();
+  await cy.waitForFunction(() => Number(document.querySelector('#searching')?.textContent.match(/(\d+) s/)?.[1]) >= 2, null, { timeout: 5000 });
+  assert.equal(await cy.evaluate(() => document.activeElement?.id), 'cancel-search');
   // Nobody else comes: a bot of middle strength sits down and the game starts.
   await cy.locator('.jungle-board').waitFor({ timeout: 60000 });
   await cy.locator('#practice-chip').waitFor();

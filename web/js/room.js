@@ -1,7 +1,7 @@
 // A room: its seats, ready marks, bots, chat and watchers, the versioned event stream with
 // resume after reconnects (docs/protocol.md §5), and the game view of the running game.
 
-import { h, toast, secondsLeft } from './dom.js';
+import { h, toast } from './dom.js';
 import { patch, v, keep } from './vdom.js';
 import { t, phraseText } from './i18n.js';
 import { errorText } from './errors.js';
@@ -612,14 +612,13 @@ export class RoomView {
     this.el.append(overlay);
   }
 
+  /** Four times a second: the turn timer, and the room's countdowns when it shows any. */
   tick() {
     this.gameView?.tick?.();
-    for (const el of this.el.querySelectorAll('.searching-text[data-since]')) {
-      el.textContent = t('searching', { s: Math.floor((Date.now() - Number(el.dataset.since)) / 1000) });
-    }
-    for (const el of this.el.querySelectorAll('[data-until]')) {
-      el.textContent = t('away', { s: secondsLeft(Number(el.dataset.until)) });
-    }
+    const st = this.state;
+    if (!st || this.signIn) return;
+    // The quick-match search time and the away countdowns are drawn from the clock.
+    if (this.app.quickMatch?.code === this.code || st.seats?.some((x) => x.away_until)) this.redraw();
   }
 
   /** Send a room command; errors show as a toast (and change nothing, §2). */
