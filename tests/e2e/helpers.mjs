@@ -122,15 +122,17 @@ export async function joinByCode(page, code) {
 
 /**
  * Two guests in one new room of `game`: `host` (named `names[0]`) creates it with the
- * create-form `fields`, `other` joins it by its code; both pages show both seats taken. `pages`
+ * create-form `fields` and `checks`, `other` joins it by its code; both pages show both seats taken. `pages`
  * are the two pages' `newPage` options (a phone's viewport, the animation speed).
  */
-export async function twoInRoom(browser, game, { names = ['Ana', 'Bo'], fields = {}, pages = [{}, {}] } = {}) {
+export async function twoInRoom(browser, game, {
+  names = ['Ana', 'Bo'], fields = {}, checks = [], pages = [{}, {}],
+} = {}) {
   const host = await newPage(browser, pages[0]);
   const other = await newPage(browser, pages[1]);
   await guest(host, names[0]);
   await guest(other, names[1]);
-  const code = await createRoom(host, game, fields);
+  const code = await createRoom(host, game, fields, checks);
   await joinByCode(other, code);
   await host.locator('.seat-card.filled[data-seat="1"]').waitFor();
   return { host, other, code };

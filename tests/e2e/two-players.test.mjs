@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, newPage, guest, createRoom, flightWait, flightAct, flightPlanes, recordEvents, shot, BASE,
+  launch, newPage, guest, twoInRoom, flightWait, flightAct, flightPlanes, recordEvents, shot, BASE,
 } from './helpers.mjs';
 
 let browser;
@@ -43,16 +43,10 @@ async function sameTurn(a, b) {
 }
 
 test('P-SEATS/P-SPECTATE/P-DISCONNECT: two players see each other\'s moves; a reload resumes the game', { timeout: 600000 }, async () => {
-  const ana = await newPage(browser, { anim: 20 });
-  const bo = await newPage(browser, { anim: 20, viewport: { width: 390, height: 844 } }); // a phone
-  await guest(ana, 'Ana');
-  await guest(bo, 'Bo');
-  const code = await createRoom(ana, 'flight', { seats: 2, turn_seconds: 60 });
-  // Bo joins by typing the code.
-  await bo.locator('.join-form input').fill(code);
-  await bo.locator('.join-form button').click();
-  await bo.locator('.seat-card.mine').waitFor();
-  await ana.locator('.seat-card.filled[data-seat="1"]').waitFor();
+  // Bo, on a phone, joins by typing the code.
+  const { host: ana, other: bo, code } = await twoInRoom(browser, 'flight', {
+    fields: { seats: 2, turn_seconds: 60 }, pages: [{ anim: 20 }, { anim: 20, viewport: { width: 390, height: 844 } }],
+  });
   // The host may free the seat of a player who is not ready (Bo is not yet).
   await ana.locator('.seat-card[data-seat="1"] .btn-kick').waitFor();
   await ana.locator('#ready-btn').click();
