@@ -68,3 +68,23 @@ test('P-AUTOPLAY: the focused auto-play switch keeps the focus while the bots pl
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'autoplay-toggle', 'the focus stayed on the switch');
   assert.deepEqual(page.errors, []);
 });
+
+test('P-HALL: a press on a room\'s Watch button that spans a change of the live list still counts', { timeout: 120000 }, async () => {
+  const [ana, bo, kim] = [await newPage(browser), await newPage(browser), await newPage(browser)];
+  await guest(ana, 'Ana');
+  await guest(bo, 'Bo');
+  await guest(kim, 'Kim');
+  await kim.locator('.tab[data-game=flight]').click();
+  const code = await createRoom(ana, 'flight', { seats: 2, turn_seconds: 60 });
+  const watch = kim.locator(`.room-row[data-code="${code}"] .room-actions button`).last();
+  await watch.waitFor();
+  // Kim presses Watch and keeps it down while Bo's new room comes into her list.
+  const box = await watch.boundingBox();
+  await kim.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await kim.mouse.down();
+  const other = await createRoom(bo, 'flight', { seats: 2, turn_seconds: 60 });
+  await kim.locator(`.room-row[data-code="${other}"]`).waitFor();
+  await kim.mouse.up();
+  await kim.waitForURL(new RegExp(`#/room/${code}/watch`), { timeout: 10000 });
+  assert.deepEqual([...ana.errors, ...bo.errors, ...kim.errors], []);
+});
