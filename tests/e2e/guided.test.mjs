@@ -17,11 +17,11 @@ const allInHangar = (page) => page.evaluate(() => {
   return view.state.game.planes[view.mySeat()].every((p) => p === null);
 });
 
-test('P-PRACTICE: a guided first game against an easy bot, hints following the game, hidden for good', { timeout: 180000 }, async () => {
+test('P-PRACTICE: a guided first flight game against an easy bot, hints following the game, hidden for good', { timeout: 180000 }, async () => {
   const page = await newPage(browser);
   await guest(page, 'Newcomer');
   await page.locator('#learn').waitFor();
-  await page.locator('#learn-start').click();
+  await page.locator('#learn-flight').click();
   await page.waitForURL(/#\/room\/[A-Z0-9]+/);
   // A practice room with one easy bot; the first hint says to press Ready.
   await page.locator('.seat-card.filled[data-seat="1"]').waitFor();
@@ -59,6 +59,42 @@ test('P-PRACTICE: a guided first game against an easy bot, hints following the g
   await page.reload();
   await page.locator('#quick-match').waitFor();
   assert.equal(await page.locator('#learn').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
+test('P-PRACTICE/J-CAPTURE: a guided first Jungle game: how to move, then what the position offers', { timeout: 180000 }, async () => {
+  const page = await newPage(browser);
+  await guest(page, 'Novice');
+  await page.locator('#learn-jungle').click();
+  await page.waitForURL(/#\/room\/[A-Z0-9]+/);
+  await page.locator('.seat-card.filled[data-seat="1"]').waitFor();
+  assert.equal(await page.evaluate(() => window.hangar.view.state.seats[1].bot), 'easy');
+  assert.equal(await step(page), 'ready');
+  await page.locator('#ready-btn').click();
+  // Red (the host's seat) moves first: how a piece moves.
+  await page.locator('.jungle-board .movable-from').first().waitFor();
+  assert.equal(await step(page), 'j_first');
+  // A few turns, each by a click on a piece and one of its dots; each hint fits the position:
+  // a capture is said when one is on offer, and only then.
+  for (let turn = 0; turn < 4; turn += 1) {
+    await page.waitForFunction(() => document.querySelector('.jungle-board .movable-from') || document.querySelector('#result'), null, { timeout: 30000 });
+    if (await page.locator('#result').count()) break;
+    const [hint, capture] = await page.evaluate(async () => {
+      const { parseFen } = await import('/js/jungle/position.js');
+      const view = window.hangar.view;
+      const g = view.state.game;
+      const board = parseFen(g.fen).board;
+      const mine = view.mySeat() === 0 ? 'red' : 'yellow';
+      return [document.querySelector('#guide').dataset.step,
+        g.moves.some((m) => board.get(m.slice(2, 4)) && board.get(m.slice(2, 4)).side !== mine)];
+    });
+    if (capture) assert.equal(hint, 'j_capture');
+    else assert.ok(['j_first', 'j_move', 'j_leap'].includes(hint), `hint ${hint}`);
+    const plies = Number(await page.locator('.jungle-board').getAttribute('data-plies'));
+    await page.locator('.jungle-board .movable-from').first().click({ force: true });
+    await page.locator('.jungle-board .target-dot').first().click({ force: true });
+    await page.waitForFunction((n) => Number(document.querySelector('.jungle-board').dataset.plies) >= n + 2 || document.querySelector('#result'), plies, { timeout: 30000 });
+  }
   assert.deepEqual(page.errors, []);
 });
 

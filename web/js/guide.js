@@ -1,10 +1,12 @@
-// A guided first game: the hall opens a practice Aeroplane Chess room against one easy bot,
-// and the room shows a hint tied to the game's state next to the board — press Ready, roll,
-// a 6 takes a plane off, landing on your colour jumps. Hidden or finished, it is remembered as
-// done in this browser, and the hall stops offering it.
+// A guided first game: the hall opens a practice room (Aeroplane Chess or Jungle) against one
+// easy bot, and the room shows a hint tied to the game's state next to the board — press
+// Ready, roll, a 6 takes a plane off, landing on your colour jumps; pick an animal and a dot,
+// take a smaller piece, leap the river. Hidden or finished, it is remembered as done in this
+// browser, and the hall stops offering it.
 
 import { v } from './vdom.js';
 import { t } from './i18n.js';
+import { parseFen, parseSquare } from './jungle/position.js';
 
 const DONE_KEY = 'hangar.guided';
 const ROOM_KEY = 'hangar.guidedRoom';
@@ -45,11 +47,14 @@ export function setGuidedRoom(code) {
   }
 }
 
-/** What the practice room is created with: two seats, two planes each, a long turn clock. */
-export const GUIDED_ROOM = { seats: 2, planes: 2, turn_seconds: 120 };
-
-/** The bot of the guided game: the easy flight level. */
-export const GUIDED_BOT = 'random';
+/**
+ * The practice room of each game (create_room options) and its bot: two seats, a long turn
+ * clock, two planes each in flight; the easy level of each game's bots (protocol §7).
+ */
+export const GUIDED = {
+  flight: { options: { seats: 2, planes: 2, turn_seconds: 120 }, bot: 'random' },
+  jungle: { options: { turn_seconds: 120 }, bot: 'easy' },
+};
 
 /** The step of the guide for the room `state`, this player's `seat` and the last `note`. */
 export function guideStep(state, seat, note) {
@@ -58,12 +63,27 @@ export function guideStep(state, seat, note) {
   if (seat === null) return 'start';
   if (state.status !== 'playing' || !g) return state.seats[seat]?.ready ? 'start' : 'ready';
   if (g.to_move !== seat) return note || 'bot_turn';
+  if (state.game_kind === 'jungle') return jungleStep(g, seat);
   const planes = g.planes?.[seat] || [];
   if (g.need === 'move') {
     // A move of a plane still in the hangar is a take-off.
     return (g.moves || []).some((m) => planes[m.plane] === null) ? 'takeoff' : 'move';
   }
   return planes.every((p) => p === null) ? 'roll_first' : 'roll';
+}
+
+/** The step of a Jungle turn of this player's: a capture or a leap on offer, else how to move or win. */
+function jungleStep(g, seat) {
+  const board = parseFen(g.fen || '').board;
+  const mine = seat === 0 ? 'red' : 'yellow';
+  const moves = g.moves || [];
+  if (moves.some((m) => board.get(m.slice(2, 4))?.side && board.get(m.slice(2, 4)).side !== mine)) return 'j_capture';
+  const far = (m) => {
+    const [from, to] = [parseSquare(m.slice(0, 2)), parseSquare(m.slice(2, 4))];
+    return from && to && Math.abs(from[0] - to[0]) + Math.abs(from[1] - to[1]) > 1;
+  };
+  if (moves.some(far)) return 'j_leap';
+  return (g.plies ?? 0) < 2 ? 'j_first' : 'j_move';
 }
 
 /** The guide of one room: notes what the player's last turn did, and draws the hint. */
@@ -73,10 +93,17 @@ export class Guide {
     this.note = null;
   }
 
-  /** Note what a room event taught: a jump or a shortcut of this player's, a roll that could not move. */
-  onEvent(ev, seat) {
+  /**
+   * Note what a room event of this player's taught: a jump or a shortcut, a roll that could not
+   * move, a capture (`before`: the game view before the event).
+   */
+  onEvent(ev, seat, before) {
     if (seat === null || ev.seat !== seat) return;
     if (ev.kind === 'turn') this.note = null;
+    else if (ev.kind === 'jungle_moved') {
+      const move = ev.move ?? '';
+      this.note = before?.fen && parseFen(before.fen).board.get(move.slice(2, 4)) ? 'j_captured' : null;
+    }
     else if (ev.kind === 'passed') this.note = 'no_move';
     else if (ev.kind === 'moved') {
       const kinds = new Set((ev.effects || []).map((e) => e.type || e.kind));

@@ -8,7 +8,7 @@ import { t } from './i18n.js';
 import { CLIENT_ID } from './net.js';
 import { signedIn } from './session.js';
 import { RulesPanel, optionHelp } from './rules.js';
-import { GUIDED_BOT, GUIDED_ROOM, guidedDone, markGuidedDone, setGuidedRoom } from './guide.js';
+import { GUIDED, guidedDone, markGuidedDone, setGuidedRoom } from './guide.js';
 
 const COLOUR_NAMES = ['red', 'yellow', 'blue', 'green'];
 
@@ -138,7 +138,9 @@ export class HallView {
       v('h2', {}, '🎓 ', t('learn_title')),
       v('p', {}, t('learn_text')),
       v('div', { class: 'row' },
-        v('button', { class: 'btn btn-primary', type: 'button', id: 'learn-start', onclick: () => this.learn() }, t('learn_start')),
+        ['flight', 'jungle'].map((game) => v('button', {
+          class: 'btn btn-primary', type: 'button', id: `learn-${game}`, onclick: () => this.learn(game),
+        }, game === 'flight' ? '✈ ' : '🐘 ', t('learn_start', { game: t(game) }))),
         v('button', {
           class: 'btn btn-ghost', type: 'button', id: 'learn-no',
           onclick: () => {
@@ -148,10 +150,11 @@ export class HallView {
         }, t('learn_no'))));
   }
 
-  /** Open the guided game: a private practice flight room with one easy bot (P-PRACTICE). */
-  async learn() {
-    const { room } = await this.app.conn.send('create_room', { game: 'flight', private: true, options: GUIDED_ROOM });
-    await this.app.conn.send('add_bot', { room, seat: 1, bot: GUIDED_BOT });
+  /** Open the guided game of `game`: a private practice room with one easy bot (P-PRACTICE). */
+  async learn(game) {
+    const { options, bot } = GUIDED[game];
+    const { room } = await this.app.conn.send('create_room', { game, private: true, options });
+    await this.app.conn.send('add_bot', { room, seat: 1, bot });
     setGuidedRoom(room);
     location.hash = `#/room/${room}`;
   }

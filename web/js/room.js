@@ -288,7 +288,7 @@ export class RoomView {
       return;
     }
     if (this.gameView) await this.gameView.onEvent(ev, before, this.state, { hurry });
-    this.guide?.onEvent(ev, this.mySeat());
+    this.guide?.onEvent(ev, this.mySeat(), before);
     if (['joined', 'left', 'bot_added', 'ready', 'spectators'].includes(ev.kind)) this.syncGame();
     if (!hurry || ev.kind === 'chat') this.redraw();
   }
