@@ -18,7 +18,8 @@ const allInHangar = (page) => page.evaluate(() => {
 });
 
 test('P-PRACTICE: a guided first flight game against an easy bot, hints following the game, hidden for good', { timeout: 180000 }, async () => {
-  const page = await newPage(browser);
+  // On a phone: the hint and the die are both in view under the board.
+  const page = await newPage(browser, { viewport: { width: 390, height: 844 } });
   await guest(page, 'Newcomer');
   await page.locator('#learn').waitFor();
   await page.locator('#learn-flight').click();
@@ -42,6 +43,10 @@ test('P-PRACTICE: a guided first flight game against an easy bot, hints followin
     else assert.ok(['takeoff', 'move'].includes(hint), `before a move: ${hint}`);
     seen.add(hint);
     if (decisions === 0) {
+      for (const id of ['#guide', '#die']) {
+        const box = await page.locator(id).boundingBox();
+        assert.ok(box.y >= 0 && box.y + box.height <= 844, `${id} in view on the phone: ${JSON.stringify(box)}`);
+      }
       // The hint is in the page's language: switched to Chinese and back.
       await page.locator('#lang').click();
       assert.match(await page.locator('#guide-text').textContent(), /[\u4e00-\u9fff]/);
