@@ -3,7 +3,9 @@
 // it is remembered in this browser and the hall offers it no more.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, guest, flightWait, flightAct, BASE } from './helpers.mjs';
+import {
+  launch, newPage, guest, flightWait, flightAct, axeViolations, BASE,
+} from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -47,6 +49,7 @@ test('P-PRACTICE: a guided first flight game against an easy bot, hints followin
         const box = await page.locator(id).boundingBox();
         assert.ok(box.y >= 0 && box.y + box.height <= 844, `${id} in view on the phone: ${JSON.stringify(box)}`);
       }
+      assert.deepEqual(await axeViolations(page), [], 'the guided room');
       // The hint is in the page's language: switched to Chinese and back.
       await page.locator('#lang').click();
       assert.match(await page.locator('#guide-text').textContent(), /[\u4e00-\u9fff]/);

@@ -116,6 +116,7 @@ export class Guide {
   /** The hint card for the room `state` and this player's `seat`. */
   view(state, seat) {
     const step = guideStep(state, seat, this.note);
+    // The game was played to its end: the guide has done its work, whether or not it is hidden.
     if (step === 'done') markGuidedDone();
     return v('section', { class: 'card guide', id: 'guide', 'data-step': step },
       v('h2', {}, '🎓 ', t('guide_title')),

@@ -307,7 +307,7 @@ export class RoomView {
     this.redraw();
   }
 
-  /** The whole room drawn anew from the state (a snapshot), the result dialog with it. */
+  /** After a snapshot or a new game: the game view brought to the state, the page patched, the result dialog shown or gone. */
   render() {
     if (!this.state) return;
     this.syncGame();
