@@ -70,7 +70,7 @@ test('P-PRACTICE: a guided first flight game against an easy bot, hints followin
   assert.deepEqual(page.errors, []);
 });
 
-test('P-PRACTICE/J-CAPTURE: a guided first Jungle game: how to move, then what the position offers', { timeout: 180000 }, async () => {
+test('P-PRACTICE/J-RANK: a guided first Jungle game: how to move, then what the position offers', { timeout: 180000 }, async () => {
   const page = await newPage(browser);
   await guest(page, 'Novice');
   await page.locator('#learn-jungle').click();
