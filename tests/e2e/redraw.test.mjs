@@ -88,3 +88,19 @@ test('P-HALL: a press on a room\'s Watch button that spans a change of the live 
   await kim.waitForURL(new RegExp(`#/room/${code}/watch`), { timeout: 10000 });
   assert.deepEqual([...ana.errors, ...bo.errors, ...kim.errors], []);
 });
+
+test('P-DISCONNECT: a room code half typed in the hall, with the focus, survives a reconnection', { timeout: 60000 }, async () => {
+  const page = await newPage(browser);
+  await guest(page, 'Lu');
+  const input = page.locator('.join-form input');
+  await input.click();
+  await page.keyboard.type('AB1');
+  // The connection drops and comes back: the hall re-subscribes and is drawn again.
+  const subscribed = await page.evaluate(() => window.commands.filter((c) => c.type === 'hall_subscribe').length);
+  await page.evaluate(() => window.hangar.conn.drop());
+  await page.waitForFunction((n) => window.commands.filter((c) => c.type === 'hall_subscribe' && c.answer === 'ok').length > n, subscribed, { timeout: 20000 });
+  await page.locator('#room-list[aria-busy=false]').waitFor();
+  assert.equal(await input.inputValue(), 'AB1');
+  assert.equal(await page.evaluate(() => document.activeElement?.name), 'code');
+  assert.deepEqual(page.errors, []);
+});
