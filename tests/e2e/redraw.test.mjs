@@ -3,7 +3,9 @@
 // keyboard player's focus stays where it was while others join and bots play.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, guest, createRoom, fillWithBots, joinByCode, flightWait } from './helpers.mjs';
+import {
+  launch, newPage, guest, createRoom, fillWithBots, joinByCode, twoInRoom, flightWait,
+} from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -103,4 +105,19 @@ test('P-DISCONNECT: a room code half typed in the hall, with the focus, survives
   assert.equal(await input.inputValue(), 'AB1');
   assert.equal(await page.evaluate(() => document.activeElement?.name), 'code');
   assert.deepEqual(page.errors, []);
+});
+
+test('P-CHAT: a chat line being typed keeps its text and the focus while the other player chats', { timeout: 60000 }, async () => {
+  const { host: ana, other: bo } = await twoInRoom(browser, 'jungle');
+  const input = ana.locator('.chat-form input[name=chat]');
+  await input.click();
+  await ana.keyboard.type('see you');
+  await bo.locator('.phrases button').first().click();
+  await ana.locator('.chat-line').first().waitFor();
+  assert.equal(await input.inputValue(), 'see you');
+  assert.equal(await ana.evaluate(() => document.activeElement?.name), 'chat');
+  // And Enter sends what was typed.
+  await ana.keyboard.press('Enter');
+  await bo.locator('.chat-line', { hasText: 'see you' }).waitFor();
+  assert.deepEqual([...ana.errors, ...bo.errors], []);
 });
