@@ -113,6 +113,31 @@ export async function createRoom(page, game, fields = {}, checks = []) {
   return page.url().match(/#\/room\/([A-Z0-9]+)/)[1];
 }
 
+/** Join the room `code` by typing it in the hall's join box; waits for this page's seat. */
+export async function joinByCode(page, code) {
+  await page.locator('.join-form input').fill(code);
+  await page.locator('.join-form button').click();
+  await page.locator('.seat-card.mine').waitFor();
+}
+
+/**
+ * Two guests in one new room of `game`: `host` (named `names[0]`) creates it with the
+ * create-form `fields` and `checks`, `other` joins it by its code; both pages show both seats taken. `pages`
+ * are the two pages' `newPage` options (a phone's viewport, the animation speed).
+ */
+export async function twoInRoom(browser, game, {
+  names = ['Ana', 'Bo'], fields = {}, checks = [], pages = [{}, {}],
+} = {}) {
+  const host = await newPage(browser, pages[0]);
+  const other = await newPage(browser, pages[1]);
+  await guest(host, names[0]);
+  await guest(other, names[1]);
+  const code = await createRoom(host, game, fields, checks);
+  await joinByCode(other, code);
+  await host.locator('.seat-card.filled[data-seat="1"]').waitFor();
+  return { host, other, code };
+}
+
 /** Fill every empty seat with a bot of `level` (host only). */
 export async function fillWithBots(page, level) {
   for (;;) {

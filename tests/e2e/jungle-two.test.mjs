@@ -2,7 +2,7 @@
 // player sees the board turned round, and a draw offer is declined then accepted (P-JUNGLE-DRAW).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, guest, createRoom, shot } from './helpers.mjs';
+import { launch, twoInRoom, shot } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -12,14 +12,7 @@ const plies = (page) => page.locator('.jungle-board').getAttribute('data-plies')
 const waitPlies = (page, n) => page.waitForFunction((k) => Number(document.querySelector('.jungle-board')?.dataset.plies) >= k, n, { timeout: 20000 });
 
 test('J-STEP/P-JUNGLE-DRAW: two players, keyboard and clicks, a draw declined then agreed', { timeout: 300000 }, async () => {
-  const red = await newPage(browser);
-  const yellow = await newPage(browser);
-  await guest(red, 'Rui');
-  await guest(yellow, 'Yan');
-  const code = await createRoom(red, 'jungle', { turn_seconds: 60 });
-  await yellow.locator('.join-form input').fill(code);
-  await yellow.locator('.join-form button').click();
-  await yellow.locator('.seat-card.mine').waitFor();
+  const { host: red, other: yellow } = await twoInRoom(browser, 'jungle', { names: ['Rui', 'Yan'], fields: { turn_seconds: 60 } });
   await red.locator('#ready-btn').click();
   await yellow.locator('#ready-btn').click();
   await red.locator('.jungle-board .movable-from').first().waitFor();

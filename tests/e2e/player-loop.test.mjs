@@ -4,7 +4,9 @@
 // P-PRACTICE).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, guest, createRoom, axeViolations, BASE } from './helpers.mjs';
+import {
+  launch, newPage, guest, twoInRoom, axeViolations, BASE,
+} from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -13,14 +15,7 @@ after(async () => { await browser?.close(); });
 const gamesStarted = (page) => page.evaluate(() => window.roomEvents.filter((e) => e.kind === 'game_started').length);
 
 test('P-REMATCH/P-RATING/P-PROFILE: play again in the same room, then the winner\'s page from the leaderboard', { timeout: 300000 }, async () => {
-  const ana = await newPage(browser);
-  const bo = await newPage(browser);
-  await guest(ana, 'Ana');
-  await guest(bo, 'Bo');
-  const code = await createRoom(ana, 'jungle', { turn_seconds: 60 });
-  await bo.locator('.join-form input').fill(code);
-  await bo.locator('.join-form button').click();
-  await bo.locator('.seat-card.mine').waitFor();
+  const { host: ana, other: bo, code } = await twoInRoom(browser, 'jungle', { fields: { turn_seconds: 60 } });
   await ana.locator('#ready-btn').click();
   await bo.locator('#ready-btn').click();
   await ana.locator('.jungle-board .movable-from').first().waitFor();
@@ -88,6 +83,10 @@ test('P-QUICK/P-PRACTICE: a quick match alone starts with bots, and says it is p
   // The page counts the seconds of the search and offers a way out.
   await cy.locator('#searching #cancel-search').waitFor();
   assert.match(await cy.locator('#searching').textContent(), /Searching… \d+ s/);
+  // The count goes on (the room is redrawn from the clock), and the way out keeps the focus.
+  await cy.locator('#cancel-search').focus();
+  await cy.waitForFunction(() => Number(document.querySelector('#searching')?.textContent.match(/(\d+) s/)?.[1]) >= 2, null, { timeout: 5000 });
+  assert.equal(await cy.evaluate(() => document.activeElement?.id), 'cancel-search');
   // Nobody else comes: a bot of middle strength sits down and the game starts.
   await cy.locator('.jungle-board').waitFor({ timeout: 60000 });
   await cy.locator('#practice-chip').waitFor();
@@ -97,16 +96,9 @@ test('P-QUICK/P-PRACTICE: a quick match alone starts with bots, and says it is p
 });
 
 test('a private room\'s finished game replays for its players, and for nobody else', { timeout: 120000 }, async () => {
-  const eve = await newPage(browser);
-  const fay = await newPage(browser);
+  const { host: eve, other: fay } = await twoInRoom(browser, 'jungle', { names: ['Eve', 'Fay'], fields: { turn_seconds: 60 }, checks: ['private'] });
   const gus = await newPage(browser);
-  await guest(eve, 'Eve');
-  await guest(fay, 'Fay');
   await guest(gus, 'Gus');
-  const code = await createRoom(eve, 'jungle', { turn_seconds: 60 }, ['private']);
-  await fay.locator('.join-form input').fill(code);
-  await fay.locator('.join-form button').click();
-  await fay.locator('.seat-card.mine').waitFor();
   await eve.locator('#ready-btn').click();
   await fay.locator('#ready-btn').click();
   await eve.locator('.jungle-board .movable-from').first().waitFor();

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, newPage, guest, createRoom, flightWait, flightAct, flightPlanes, recordEvents, shot, BASE,
+  launch, newPage, guest, twoInRoom, flightWait, flightAct, flightPlanes, recordEvents, shot, BASE,
 } from './helpers.mjs';
 
 let browser;
@@ -43,16 +43,10 @@ async function sameTurn(a, b) {
 }
 
 test('P-SEATS/P-SPECTATE/P-DISCONNECT: two players see each other\'s moves; a reload resumes the game', { timeout: 600000 }, async () => {
-  const ana = await newPage(browser, { anim: 20 });
-  const bo = await newPage(browser, { anim: 20, viewport: { width: 390, height: 844 } }); // a phone
-  await guest(ana, 'Ana');
-  await guest(bo, 'Bo');
-  const code = await createRoom(ana, 'flight', { seats: 2, turn_seconds: 60 });
-  // Bo joins by typing the code.
-  await bo.locator('.join-form input').fill(code);
-  await bo.locator('.join-form button').click();
-  await bo.locator('.seat-card.mine').waitFor();
-  await ana.locator('.seat-card.filled[data-seat="1"]').waitFor();
+  // Bo, on a phone, joins by typing the code.
+  const { host: ana, other: bo, code } = await twoInRoom(browser, 'flight', {
+    fields: { seats: 2, turn_seconds: 60 }, pages: [{ anim: 20 }, { anim: 20, viewport: { width: 390, height: 844 } }],
+  });
   // The host may free the seat of a player who is not ready (Bo is not yet).
   await ana.locator('.seat-card[data-seat="1"] .btn-kick').waitFor();
   await ana.locator('#ready-btn').click();
@@ -136,47 +130,4 @@ test('P-SEATS/P-SPECTATE/P-DISCONNECT: two players see each other\'s moves; a re
   }
   assert.equal(await ana.locator('#result tbody tr').count(), 2);
   assert.deepEqual(ana.errors, []);
-});
-
-test('P-SEATS: a press on Ready held while the other player joins still counts', { timeout: 300000 }, async (t) => {
-  // The page holds its redraws for a press of at most 5 s (room.js): a join that reaches Ana's
-  // page later than that (a loaded machine) proves nothing, and the attempt is made again.
-  const HOLD_MS = 5000;
-  for (let attempt = 1; ; attempt += 1) {
-    const ana = await newPage(browser);
-    const bo = await newPage(browser);
-    await guest(ana, 'Ana');
-    await guest(bo, 'Bo');
-    const code = await createRoom(ana, 'flight', { seats: 2, turn_seconds: 60 });
-    await bo.locator('.join-form input').fill(code);
-    // Ana presses Ready and holds it while Bo joins: her page hears of Bo mid-press (its state
-    // has his seat), which would redraw the seats, and the button, under her press.
-    const box = await ana.locator('#ready-btn').boundingBox();
-    await ana.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await ana.mouse.down();
-    const pressed = await ana.evaluate(() => performance.now());
-    await bo.locator('.join-form button').click();
-    await bo.locator('.seat-card.mine').waitFor();
-    // Ana's page got the `joined` event (recorded when it arrived) and drew it into its state.
-    const joined = await ana.waitForFunction(() => {
-      const ev = window.roomEvents.find((e) => e.kind === 'joined' && e.seat === 1);
-      return ev && window.hangar.view?.state?.seats?.[1]?.player?.name === 'Bo' ? ev.arrived : null;
-    }).then((h) => h.jsonValue());
-    await ana.mouse.up();
-    if (joined - pressed >= HOLD_MS - 500) {
-      t.diagnostic(`attempt ${attempt}: Bo's join reached Ana's page ${Math.round(joined - pressed)} ms into the press`);
-      assert.ok(attempt < 3, 'the join reached the page within the hold in one of three attempts');
-      await ana.context().close();
-      await bo.context().close();
-      continue;
-    }
-    // The click counted: the server says Ana is ready, both pages show it, and hers shows Bo.
-    for (const page of [ana, bo]) {
-      await page.waitForFunction(() => window.roomEvents.some((e) => e.kind === 'ready' && e.seat === 0 && e.ready));
-      await page.locator('.seat-card[data-seat="0"] .seat-ready.yes').waitFor();
-    }
-    await ana.locator('.seat-card.filled[data-seat="1"]').waitFor();
-    assert.deepEqual([...ana.errors, ...bo.errors], []);
-    return;
-  }
 });

@@ -2,11 +2,13 @@
 // option, join by code, quick match, the leaderboard and the player's finished games.
 
 import { h, mount, toast } from './dom.js';
+import { patch, v, keep } from './vdom.js';
 import { gameRow, playerLink, ratingText } from './games.js';
 import { t } from './i18n.js';
 import { CLIENT_ID } from './net.js';
 import { signedIn } from './session.js';
 import { RulesPanel, optionHelp } from './rules.js';
+import { GUIDED, guidedDone, markGuidedDone, setGuidedRoom } from './guide.js';
 
 const COLOUR_NAMES = ['red', 'yellow', 'blue', 'green'];
 
@@ -18,7 +20,7 @@ function field(labelKey, input) {
 }
 
 function select(name, options, value) {
-  return h('select', { name }, options.map(([v, key]) => h('option', { value: v, selected: String(v) === String(value) }, t(key))));
+  return h('select', { name }, options.map(([option, key]) => h('option', { value: option, selected: String(option) === String(value) }, t(key))));
 }
 
 function checkbox(name, labelKey, checked = false) {
@@ -33,6 +35,12 @@ export class HallView {
     this.rooms = new Map();
     this.rules = { flight: new RulesPanel('flight'), jungle: new RulesPanel('jungle') };
     this.el = h('div', { class: 'hall' });
+    // The drawing `redraw` patches (vdom.js), and the parts that fill themselves in: the
+    // create form (open or not), the leaderboard and my games, each loaded on its own.
+    this.vnode = this.el.appendChild(h('div'));
+    this.createBox = h('div', { class: 'create-box' });
+    this.leaderBox = h('div', { class: 'leaderboard', id: 'leaderboard' }, t('loading'));
+    this.gamesBox = h('div', { class: 'my-games', id: 'my-games' }, t('loading'));
     this.unlisten = app.conn.on((msg) => this.onMessage(msg));
   }
 
@@ -48,10 +56,12 @@ export class HallView {
 
   async resume() {
     if (this.app.player) await this.subscribe();
-    this.render();
+    this.redraw();
   }
 
   relabel() {
+    // The create form is written in the old language: it closes (its button opens it anew).
+    mount(this.createBox);
     this.render();
   }
 
@@ -68,56 +78,90 @@ export class HallView {
       // The first page of the list; `total` says how many there are (protocol §4).
       this.total = msg.total ?? msg.rooms.length;
       this.loaded = true;
-      this.renderRooms();
+      this.redraw();
     } else if (msg.type === 'hall_room' && msg.game === this.game) {
       this.rooms.set(msg.room.code, msg.room);
-      this.renderRooms();
+      this.redraw();
     } else if (msg.type === 'hall_room_removed' && msg.game === this.game) {
       this.rooms.delete(msg.code);
-      this.renderRooms();
+      this.redraw();
     }
   }
 
+  /** Draw the hall and load its leaderboard and the player's games. */
   render() {
-    if (!this.app.player) {
-      mount(this.el, this.renderWelcome());
-      return;
-    }
-    this.roomList = h('div', { class: 'room-list', id: 'room-list', 'data-game': this.game });
-    this.leaderBox = h('div', { class: 'leaderboard', id: 'leaderboard' }, t('loading'));
-    this.gamesBox = h('div', { class: 'my-games', id: 'my-games' }, t('loading'));
-    this.createBox = h('div', { class: 'create-box' });
-    const tabs = h('div', { class: 'tabs', role: 'tablist' },
-      ['flight', 'jungle'].map((g) => h('button', {
+    this.redraw();
+    if (this.app.player) this.loadSide();
+  }
+
+  /**
+   * Patch the page to the hall's state: the live room list changes while the player reads it
+   * and types a room code, and what stays in the drawing stays the same element (vdom.js).
+   */
+  redraw() {
+    this.vnode = patch(this.vnode, this.view());
+  }
+
+  view() {
+    if (!this.app.player) return v('div.hall-page', {}, this.welcomeView());
+    const tabs = v('div', { class: 'tabs', role: 'tablist' },
+      ['flight', 'jungle'].map((g) => v('button', {
         class: `tab ${g === this.game ? 'active' : ''}`, role: 'tab', type: 'button', 'data-game': g,
         'aria-selected': g === this.game ? 'true' : 'false',
         onclick: () => this.switchGame(g),
       }, g === 'flight' ? '✈ ' : '🐘 ', t(g))));
-    const codeInput = h('input', { name: 'code', maxlength: 12, placeholder: t('room_code'), autocomplete: 'off', class: 'code-input' });
-    mount(this.el,
-      h('section', { class: 'hero' },
-        h('div', { class: 'hero-text' },
-          h('h1', {}, t('app_name')),
-          h('p', {}, t('tagline'))),
-        h('div', { class: 'hero-actions' },
-          h('button', { class: 'btn btn-primary btn-big', id: 'quick-match', type: 'button', onclick: () => this.quickMatch() }, '⚡ ', t('quick_match'), ' · ', t(this.game)),
-          h('button', { class: 'btn btn-big', id: 'open-create', type: 'button', onclick: () => this.toggleCreate() }, '＋ ', t('create_room')),
-          h('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.join(codeInput.value); } },
-            codeInput,
-            h('button', { class: 'btn', type: 'submit' }, t('join'))))),
-      this.createBox,
-      h('div', { class: 'hall-grid' },
-        h('section', { class: 'card rooms-card' }, tabs, h('h2', {}, t('rooms')), this.roomList),
-        h('aside', { class: 'hall-side' },
-          this.rulesPanel(),
-          h('section', { class: 'card' }, h('h2', {}, '🏆 ', t('leaderboard')), this.leaderBox),
-          h('section', { class: 'card' }, h('h2', {}, '📜 ', t('my_games')), this.gamesBox))));
-    this.renderRooms();
-    this.loadSide();
+    return v('div.hall-page', {},
+      v('section', { class: 'hero' },
+        v('div', { class: 'hero-text' },
+          v('h1', {}, t('app_name')),
+          v('p', {}, t('tagline'))),
+        v('div', { class: 'hero-actions' },
+          v('button', { class: 'btn btn-primary btn-big', id: 'quick-match', type: 'button', onclick: () => this.quickMatch() }, '⚡ ', t('quick_match'), ' · ', t(this.game)),
+          v('button', { class: 'btn btn-big', id: 'open-create', type: 'button', onclick: () => this.toggleCreate() }, '＋ ', t('create_room')),
+          v('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.join(e.target.elements.code.value); } },
+            v('input', { name: 'code', maxlength: 12, placeholder: t('room_code'), autocomplete: 'off', class: 'code-input' }),
+            v('button', { class: 'btn', type: 'submit' }, t('join'))))),
+      this.learnCard(),
+      keep(this.createBox),
+      v('div', { class: 'hall-grid' },
+        v('section', { class: 'card rooms-card' }, tabs, v('h2', {}, t('rooms')), this.roomListView()),
+        v('aside', { class: 'hall-side' },
+          keep(this.rulesPanel()),
+          v('section', { class: 'card' }, v('h2', {}, '🏆 ', t('leaderboard')), keep(this.leaderBox)),
+          v('section', { class: 'card' }, v('h2', {}, '📜 ', t('my_games')), keep(this.gamesBox)))));
+  }
+
+  /** The offer of a guided first game, until this browser has played or declined it. */
+  learnCard() {
+    if (guidedDone()) return null;
+    return v('section', { class: 'card learn', id: 'learn' },
+      v('h2', {}, '🎓 ', t('learn_title')),
+      v('p', {}, t('learn_text')),
+      v('div', { class: 'row' },
+        ['flight', 'jungle'].map((game) => v('button', {
+          class: 'btn btn-primary', type: 'button', id: `learn-${game}`, onclick: () => this.learn(game),
+        }, game === 'flight' ? '✈ ' : '🐘 ', t('learn_start', { game: t(game) }))),
+        v('button', {
+          class: 'btn btn-ghost', type: 'button', id: 'learn-no',
+          onclick: () => {
+            markGuidedDone();
+            this.redraw();
+          },
+        }, t('learn_no'))));
+  }
+
+  /** Open the guided game of `game`: a private practice room with one easy bot (P-PRACTICE). */
+  async learn(game) {
+    const { options, bot } = GUIDED[game];
+    const { room } = await this.app.conn.send('create_room', { game, private: true, options });
+    await this.app.conn.send('add_bot', { room, seat: 1, bot });
+    setGuidedRoom(room);
+    location.hash = `#/room/${room}`;
   }
 
   switchGame(game) {
     this.game = game;
+    mount(this.createBox);
     // The other game's rooms are not shown under this tab while its list is on its way.
     this.rooms.clear();
     this.loaded = false;
@@ -126,13 +170,11 @@ export class HallView {
     this.subscribe();
   }
 
-  renderWelcome() {
-    const nick = h('input', { name: 'nickname', maxlength: 20, required: true, placeholder: t('nickname'), autocomplete: 'nickname', id: 'nickname' });
-    const name = h('input', { name: 'name', maxlength: 20, placeholder: t('name'), autocomplete: 'username' });
-    const pass = h('input', { name: 'password', type: 'password', minlength: 8, placeholder: t('password'), autocomplete: 'current-password' });
+  /** Sign-in: as a guest by nickname, or with an account. */
+  welcomeView() {
     const guest = async (e) => {
       e.preventDefault();
-      const value = nick.value.trim();
+      const value = e.target.elements.nickname.value.trim();
       if (!value) {
         toast(t('need_name'), 'error');
         return;
@@ -140,60 +182,63 @@ export class HallView {
       signedIn(await this.app.conn.send('guest', { name: value, client: CLIENT_ID }));
       this.start();
     };
-    const account = (type) => async () => {
-      signedIn(await this.app.conn.send(type, { name: name.value.trim(), password: pass.value, client: CLIENT_ID }));
+    const account = async (type, form) => {
+      const { name, password } = form.elements;
+      signedIn(await this.app.conn.send(type, { name: name.value.trim(), password: password.value, client: CLIENT_ID }));
       this.start();
     };
-    return h('section', { class: 'welcome' },
-      h('div', { class: 'welcome-art', 'aria-hidden': 'true' }, h('span', {}, '✈'), h('span', {}, '🎲'), h('span', {}, '🐯')),
-      h('h1', {}, t('app_name')),
-      h('p', { class: 'lead' }, t('tagline')),
-      h('div', { class: 'welcome-cards' },
-        h('form', { class: 'card', id: 'guest-form', onsubmit: guest },
-          h('h2', {}, t('guest_title')),
-          nick,
-          h('button', { class: 'btn btn-primary btn-big', type: 'submit' }, t('play_as_guest'))),
-        h('form', { class: 'card', id: 'account-form', onsubmit: (e) => { e.preventDefault(); account('login')(); } },
-          h('h2', {}, t('login'), ' / ', t('register')),
-          name, pass,
-          h('div', { class: 'row' },
-            h('button', { class: 'btn btn-primary', type: 'submit' }, t('login')),
-            h('button', { class: 'btn', type: 'button', onclick: account('register') }, t('register'))),
-          h('p', { class: 'hint' }, t('account_hint')))));
+    return v('section', { class: 'welcome' },
+      v('div', { class: 'welcome-art', 'aria-hidden': 'true' }, v('span', {}, '✈'), v('span', {}, '🎲'), v('span', {}, '🐯')),
+      v('h1', {}, t('app_name')),
+      v('p', { class: 'lead' }, t('tagline')),
+      v('div', { class: 'welcome-cards' },
+        v('form', { class: 'card', id: 'guest-form', onsubmit: guest },
+          v('h2', {}, t('guest_title')),
+          v('input', { name: 'nickname', maxlength: 20, required: true, placeholder: t('nickname'), autocomplete: 'nickname', id: 'nickname' }),
+          v('button', { class: 'btn btn-primary btn-big', type: 'submit' }, t('play_as_guest'))),
+        v('form', { class: 'card', id: 'account-form', onsubmit: (e) => { e.preventDefault(); account('login', e.target); } },
+          v('h2', {}, t('login'), ' / ', t('register')),
+          v('input', { name: 'name', maxlength: 20, placeholder: t('name'), autocomplete: 'username' }),
+          v('input', { name: 'password', type: 'password', minlength: 8, placeholder: t('password'), autocomplete: 'current-password' }),
+          v('div', { class: 'row' },
+            v('button', { class: 'btn btn-primary', type: 'submit' }, t('login')),
+            v('button', { class: 'btn', type: 'button', onclick: (e) => account('register', e.target.form) }, t('register'))),
+          v('p', { class: 'hint' }, t('account_hint')))));
   }
 
-  renderRooms() {
-    if (!this.roomList) return;
-    // Busy until the hall's list of this game has come: "no rooms" is not known before.
-    this.roomList.setAttribute('aria-busy', String(!this.loaded));
+  /** The live room list; rows are keyed by room code, so a row stays itself as others come and go. */
+  roomListView() {
     const rooms = [...this.rooms.values()].sort((a, b) => (a.status === 'waiting' ? 0 : 1) - (b.status === 'waiting' ? 0 : 1));
-    if (!rooms.length) {
-      mount(this.roomList, h('p', { class: 'empty' }, t('no_rooms')));
-      return;
-    }
-    mount(this.roomList, rooms.map((r) => {
+    // Busy until the hall's list of this game has come: "no rooms" is not known before.
+    return v('div', { class: 'room-list', id: 'room-list', 'data-game': this.game, 'aria-busy': String(!this.loaded) },
+      rooms.length ? this.roomRows(rooms) : v('p', { class: 'empty' }, t('no_rooms')));
+  }
+
+  /** The rows of `rooms`, and a button for the next page when the hall holds more. */
+  roomRows(rooms) {
+    return [rooms.map((r) => {
       const filled = r.seats.filter((x) => x.name || x.bot).length;
       const free = r.seats.some((x) => !x.name && !x.bot);
       const opts = r.options || {};
-      return h('div', { class: `room-row status-${r.status}`, 'data-code': r.code },
-        h('div', { class: 'room-main' },
-          h('b', { class: 'room-code' }, r.code),
-          h('span', { class: `badge badge-${r.status}` }, t(`status_${r.status}`)),
-          opts.preset ? h('span', { class: 'chip' }, t(`preset_${opts.preset}`)) : null,
-          opts.stake ? h('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
-          opts.level ? h('span', { class: 'chip' }, `${t('room_level')} ${opts.level}`) : null,
-          r.practice ? h('span', { class: 'chip chip-practice', title: t('practice_note') }, t('practice')) : null),
-        h('div', { class: 'room-seats' }, r.seats.map((x, i) => h('span', {
+      return v('div', { class: `room-row status-${r.status}`, 'data-code': r.code, key: r.code },
+        v('div', { class: 'room-main' },
+          v('b', { class: 'room-code' }, r.code),
+          v('span', { class: `badge badge-${r.status}` }, t(`status_${r.status}`)),
+          opts.preset ? v('span', { class: 'chip' }, t(`preset_${opts.preset}`)) : null,
+          opts.stake ? v('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
+          opts.level ? v('span', { class: 'chip' }, `${t('room_level')} ${opts.level}`) : null,
+          r.practice ? v('span', { class: 'chip chip-practice', title: t('practice_note') }, t('practice')) : null),
+        v('div', { class: 'room-seats' }, r.seats.map((x, i) => v('span', {
           class: `seat-dot ${x.name || x.bot ? 'taken' : ''} ${this.game === 'flight' ? `c-${COLOUR_NAMES[i]}` : (i === 0 ? 'c-red' : 'c-yellow')}`,
           title: x.bot ? `${t('bot')} ${x.bot}` : (x.name || t('empty_seat')),
         }, x.bot ? '🤖' : (x.name ? x.name.slice(0, 1).toUpperCase() : '')))),
-        h('span', { class: 'room-count' }, `${filled}/${r.seats.length}`, r.spectators ? ` · 👁 ${r.spectators}` : ''),
-        h('div', { class: 'room-actions' },
-          free && r.status === 'waiting' ? h('button', { class: 'btn btn-primary btn-small', type: 'button', onclick: () => this.join(r.code) }, t('join')) : null,
-          h('button', { class: 'btn btn-small', type: 'button', onclick: () => { location.hash = `#/room/${r.code}/watch`; } }, t('watch'))));
-    }), this.total > this.rooms.size ? h('button', {
+        v('span', { class: 'room-count' }, `${filled}/${r.seats.length}`, r.spectators ? ` · 👁 ${r.spectators}` : ''),
+        v('div', { class: 'room-actions' },
+          free && r.status === 'waiting' ? v('button', { class: 'btn btn-primary btn-small', type: 'button', key: 'join', onclick: () => this.join(r.code) }, t('join')) : null,
+          v('button', { class: 'btn btn-small', type: 'button', key: 'watch', onclick: () => { location.hash = `#/room/${r.code}/watch`; } }, t('watch'))));
+    }), this.total > this.rooms.size ? v('button', {
       class: 'btn btn-small', type: 'button', id: 'more-rooms', onclick: () => this.loadMore(),
-    }, t('more_rooms', { n: this.total - this.rooms.size })) : null);
+    }, t('more_rooms', { n: this.total - this.rooms.size })) : null];
   }
 
   /** The next page of the list (the hall sends the first page only). */
@@ -201,11 +246,10 @@ export class HallView {
     const { rooms, total } = await this.app.conn.send('hall_page', { game: this.game, offset: this.rooms.size });
     for (const r of rooms) if (!this.rooms.has(r.code)) this.rooms.set(r.code, r);
     this.total = total;
-    this.renderRooms();
+    this.redraw();
   }
 
   async loadSide() {
-    if (!this.leaderBox) return;
     try {
       // This tab's game, by rating (P-RATING); names open the player's page (P-PROFILE).
       const game = this.game;
@@ -307,7 +351,7 @@ export class HallView {
       if (flight) {
         const improved = options.preset === 'improved';
         const preset = { takeoff: improved ? 'five-or-six' : 'six', three_sixes: improved ? 'all-to-hangar' : 'none', stacks: improved ? 'pass' : 'block', finish: improved ? 'overshoot' : 'bounce' };
-        for (const [k, v] of Object.entries(preset)) if (options[k] === v) delete options[k];
+        for (const [k, given] of Object.entries(preset)) if (options[k] === given) delete options[k];
       }
       const { room } = await this.app.conn.send('create_room', { game: this.game, private: bool('private'), options });
       location.hash = `#/room/${room}`;

@@ -2,7 +2,8 @@
 // computed (GET /api/games/{id}/replay: next, previous, play, jump to a step) on the board, and
 // the fair-dice panel checks the commitment and the recorded rolls (P-FAIR-DICE).
 
-import { h, mount } from './dom.js';
+import { h } from './dom.js';
+import { patch, v, keep } from './vdom.js';
 import { t } from './i18n.js';
 import { FlightBoard } from './flight/board.js';
 import { JungleBoard } from './jungle/board.js';
@@ -72,7 +73,12 @@ export class ReplayView {
     this.index = 0;
     this.timer = null;
     this.speed = savedSpeed();
-    this.el = h('div', { class: 'replay' }, h('p', { class: 'loading' }, t('loading')));
+    this.error = null;
+    this.el = h('div', { class: 'replay' });
+    // The drawing `redraw` patches (vdom.js): stepping, playing or a new speed redraws it, and
+    // the control under the player's press or focus stays the same element.
+    this.vnode = this.el.appendChild(h('div'));
+    this.redraw();
     this.keyHandler = (e) => {
       if (e.target.closest('input, select, textarea')) return;
       if (e.key === 'ArrowRight') this.go(this.index + 1);
@@ -90,7 +96,8 @@ export class ReplayView {
       this.record = await res.json();
       this.replay = await framesRes.json();
     } catch (err) {
-      mount(this.el, h('p', { class: 'card' }, `${t('error')}: ${err.message}`));
+      this.error = err.message;
+      this.redraw();
       return;
     }
     this.build();
@@ -105,6 +112,7 @@ export class ReplayView {
     if (this.record) this.build();
   }
 
+  /** Name the frames in the page's language, and make the board and the fair-dice panel. */
   build() {
     const r = this.record;
     // Who sat where: names by seat from the result (the colours come with each frame's view).
@@ -119,44 +127,59 @@ export class ReplayView {
       this.board = new FlightBoard();
       this.board.speed = 4 * this.speed;
     }
-    this.playersLine = h('div', { class: 'replay-players', id: 'replay-players' });
-    this.speedSel = h('select', { id: 'replay-speed', 'aria-label': t('replay_speed'), onchange: (e) => this.setSpeed(Number(e.target.value)) },
-      SPEEDS.map((x) => h('option', { value: x, selected: x === this.speed }, `${x}×`)));
-    this.slider = h('input', { type: 'range', min: 0, max: this.frames.length - 1, value: this.index, id: 'replay-slider', 'aria-label': t('jump_to'), oninput: (e) => this.go(Number(e.target.value)) });
-    this.stepLabel = h('span', { class: 'replay-step', id: 'replay-step' });
-    this.playBtn = h('button', { class: 'btn', type: 'button', id: 'replay-play', onclick: () => this.togglePlay() }, '▶ ', t('play'));
-    // It scrolls, so it takes the keyboard focus too.
-    this.log = h('ol', { class: 'replay-log', id: 'replay-log', start: 0, tabindex: 0, 'aria-label': t('replay_steps') }, this.frames.map((f, i) => h('li', { 'data-step': i, onclick: () => this.go(i) },
-      f.label, f.details.length ? h('small', { class: 'replay-detail' }, f.details.join(' · ')) : null)));
-    const fair = new FairDicePanel();
-    const players = (r.result?.players || []).slice().sort((a, b) => a.rank - b.rank);
-    mount(this.el,
-      h('div', { class: 'room-header' },
-        h('a', { class: 'btn btn-ghost btn-small', href: '#/' }, '← ', t('back_to_hall')),
-        h('h1', {}, '🎬 ', t('replay_title', { id: r.game_id })),
-        h('span', { class: 'chip' }, t(r.game)),
-        r.options?.preset ? h('span', { class: 'chip' }, t(`preset_${r.options.preset}`)) : null),
-      h('div', { class: 'room-body' },
-        h('div', { class: 'replay-main' },
-          this.playersLine,
-          h('div', { class: 'board-wrap' }, this.board.svg),
-          h('div', { class: 'card replay-bar', id: 'replay-bar', 'data-step-ms': this.stepMs() },
-            h('button', { class: 'btn', type: 'button', id: 'replay-first', onclick: () => this.go(0) }, '⏮'),
-            h('button', { class: 'btn', type: 'button', id: 'replay-prev', onclick: () => this.go(this.index - 1) }, '◀ ', t('prev')),
-            this.playBtn,
-            h('button', { class: 'btn', type: 'button', id: 'replay-next', onclick: () => this.go(this.index + 1) }, t('next'), ' ▶'),
-            h('button', { class: 'btn', type: 'button', id: 'replay-last', onclick: () => this.go(this.frames.length - 1) }, '⏭'),
-            h('label', { class: 'replay-speed' }, t('replay_speed'), ' ', this.speedSel),
-            this.slider, this.stepLabel)),
-        h('div', { class: 'room-side-col' },
-          h('section', { class: 'card' }, h('h2', {}, t('game_over'), ' · ', t(`reason_${r.result?.reason}`)),
-            h('ul', { class: 'players' }, players.map((p) => h('li', { class: 'player-row' },
-              h('span', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
-              h('span', { class: 'player-name' }, p.name),
-              h('span', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
-          r.game === 'flight' ? fair.render(r.commitment, r.seed, rollCheck(r, this.replay.frames), { gameId: r.game_id }) : null,
-          h('section', { class: 'card' }, this.log))));
+    // The board and the fair-dice panel change themselves in place: kept as elements (vdom.js `keep`).
+    this.fair = r.game === 'flight' ? new FairDicePanel().render(r.commitment, r.seed, rollCheck(r, this.replay.frames), { gameId: r.game_id }) : null;
     this.go(this.index);
+  }
+
+  /** Patch the page to the replay's state. */
+  redraw() {
+    this.vnode = patch(this.vnode, this.view());
+  }
+
+  /** The replay as virtual nodes: loading, the error, or the board, its controls and the steps. */
+  view() {
+    if (this.error) return v('div.replay-page', {}, v('p', { class: 'card' }, `${t('error')}: ${this.error}`));
+    if (!this.frames) return v('div.replay-page', {}, v('p', { class: 'loading' }, t('loading')));
+    const r = this.record;
+    const n = this.frames.length;
+    const players = (r.result?.players || []).slice().sort((a, b) => a.rank - b.rank);
+    return v('div.replay-page', {},
+      v('div', { class: 'room-header' },
+        v('a', { class: 'btn btn-ghost btn-small', href: '#/' }, '← ', t('back_to_hall')),
+        v('h1', {}, '🎬 ', t('replay_title', { id: r.game_id })),
+        v('span', { class: 'chip' }, t(r.game)),
+        r.options?.preset ? v('span', { class: 'chip' }, t(`preset_${r.options.preset}`)) : null),
+      v('div', { class: 'room-body' },
+        v('div', { class: 'replay-main' },
+          this.playersView(this.frames[this.index].view),
+          v('div', { class: 'board-wrap' }, keep(this.board.svg)),
+          v('div', { class: 'card replay-bar', id: 'replay-bar', 'data-step-ms': this.stepMs() },
+            v('button', { class: 'btn', type: 'button', id: 'replay-first', onclick: () => this.go(0) }, '⏮'),
+            v('button', { class: 'btn', type: 'button', id: 'replay-prev', onclick: () => this.go(this.index - 1) }, '◀ ', t('prev')),
+            v('button', { class: 'btn', type: 'button', id: 'replay-play', onclick: () => this.togglePlay() },
+              this.timer ? ['⏸ ', t('pause')] : ['▶ ', t('play')]),
+            v('button', { class: 'btn', type: 'button', id: 'replay-next', onclick: () => this.go(this.index + 1) }, t('next'), ' ▶'),
+            v('button', { class: 'btn', type: 'button', id: 'replay-last', onclick: () => this.go(n - 1) }, '⏭'),
+            v('label', { class: 'replay-speed' }, t('replay_speed'), ' ',
+              v('select', { id: 'replay-speed', 'aria-label': t('replay_speed'), value: String(this.speed), onchange: (e) => this.setSpeed(Number(e.target.value)) },
+                SPEEDS.map((x) => v('option', { value: String(x), selected: x === this.speed }, `${x}×`)))),
+            v('input', {
+              type: 'range', min: 0, max: n - 1, value: String(this.index), id: 'replay-slider', 'aria-label': t('jump_to'),
+              oninput: (e) => this.go(Number(e.target.value)),
+            }),
+            v('span', { class: 'replay-step', id: 'replay-step' }, t('step_of', { i: this.index, n: n - 1 })))),
+        v('div', { class: 'room-side-col' },
+          v('section', { class: 'card' }, v('h2', {}, t('game_over'), ' · ', t(`reason_${r.result?.reason}`)),
+            v('ul', { class: 'players' }, players.map((p) => v('li', { class: 'player-row' },
+              v('span', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
+              v('span', { class: 'player-name' }, p.name),
+              v('span', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
+          this.fair ? keep(this.fair) : null,
+          // It scrolls, so it takes the keyboard focus too.
+          v('section', { class: 'card' }, v('ol', { class: 'replay-log', id: 'replay-log', start: 0, tabindex: 0, 'aria-label': t('replay_steps') },
+            this.frames.map((f, i) => v('li', { 'data-step': i, class: i === this.index ? 'current' : '', onclick: () => this.go(i) },
+              f.label, f.details.length ? v('small', { class: 'replay-detail' }, f.details.join(' · ')) : null)))))));
   }
 
   /** How long a step is shown while playing. */
@@ -170,24 +193,24 @@ export class ReplayView {
     this.speed = speed;
     globalThis.localStorage?.setItem(SPEED_KEY, String(speed));
     if (this.record.game !== 'jungle') this.board.speed = 4 * speed;
-    this.el.querySelector('#replay-bar').dataset.stepMs = this.stepMs();
     if (this.timer) {
       clearInterval(this.timer);
       this.timer = setInterval(() => this.go(this.index + 1), this.stepMs());
     }
+    this.redraw();
   }
 
-  /** The players by seat in their colours, the one to move marked (and named on a flight board). */
-  drawPlayers(view) {
+  /** The players by seat in their colours, the one to move marked. */
+  playersView(view) {
     const jungle = this.record.game === 'jungle';
     const colourOf = (seat) => (jungle ? (seat === 0 ? 'red' : 'yellow') : view.colours?.[seat]);
     const seats = this.names.map((name, seat) => ({ name, seat, colour: colourOf(seat) })).filter((p) => p.name !== undefined);
-    mount(this.playersLine, seats.map((p) => h('span', {
+    return v('div', { class: 'replay-players', id: 'replay-players' }, seats.map((p) => v('span', {
       class: `replay-player ${view.to_move === p.seat ? 'to-move' : ''}`, 'data-seat': p.seat,
-    }, h('span', { class: `dot c-${p.colour}` }), p.name)));
-    if (!jungle) this.board.setLabels(this.names.map((name, seat) => (name === undefined ? null : { name, auto: false, toMove: view.to_move === seat })));
+    }, v('span', { class: `dot c-${p.colour}` }), p.name)));
   }
 
+  /** Show step `i` (clamped): the board, the players' names on a flight board, the controls. */
   go(i) {
     const n = this.frames.length;
     this.index = Math.max(0, Math.min(n - 1, i));
@@ -198,26 +221,25 @@ export class ReplayView {
       const view = normalizeGame(structuredClone(f.view));
       this.board.render(view);
       if (view.die) this.board.svg.dataset.die = view.die;
+      this.board.setLabels(this.names.map((name, seat) => (name === undefined ? null : { name, auto: false, toMove: f.view.to_move === seat })));
     }
-    this.drawPlayers(f.view);
-    this.slider.value = this.index;
-    this.stepLabel.textContent = t('step_of', { i: this.index, n: n - 1 });
-    for (const li of this.log.querySelectorAll('.current')) li.classList.remove('current');
-    const li = this.log.querySelector(`[data-step="${this.index}"]`);
-    li?.classList.add('current');
-    li?.scrollIntoView({ block: 'nearest' });
-    if (this.index === n - 1 && this.timer) this.togglePlay();
+    if (this.index === n - 1 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+    this.redraw();
+    this.el.querySelector('#replay-log .current')?.scrollIntoView({ block: 'nearest' });
   }
 
   togglePlay() {
     if (this.timer) {
       clearInterval(this.timer);
       this.timer = null;
-      mount(this.playBtn, '▶ ', t('play'));
+      this.redraw();
       return;
     }
     if (this.index >= this.frames.length - 1) this.go(0);
     this.timer = setInterval(() => this.go(this.index + 1), this.stepMs());
-    mount(this.playBtn, '⏸ ', t('pause'));
+    this.redraw();
   }
 }

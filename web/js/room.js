@@ -1,7 +1,8 @@
 // A room: its seats, ready marks, bots, chat and watchers, the versioned event stream with
 // resume after reconnects (docs/protocol.md §5), and the game view of the running game.
 
-import { h, mount, toast, secondsLeft } from './dom.js';
+import { h, toast } from './dom.js';
+import { patch, v, keep } from './vdom.js';
 import { t, phraseText } from './i18n.js';
 import { errorText } from './errors.js';
 import { CLIENT_ID } from './net.js';
@@ -12,6 +13,7 @@ import { FairDicePanel } from './fairdice.js';
 import { RulesPanel } from './rules.js';
 import { botName, playerLink, ratingText } from './games.js';
 import { normalizeGame } from './gameview.js';
+import { Guide, guidedDone, guidedRoom } from './guide.js';
 
 /** Apply one room event to the room state (everything but animation). */
 export function applyEvent(state, ev) {
@@ -131,6 +133,12 @@ export class RoomView {
     this.queue = Promise.resolve();
     this.pendingEvents = 0;
     this.el = h('div', { class: 'room', 'data-room': code });
+    // The drawing patched by `redraw`; the result dialog is added beside it.
+    this.vnode = this.el.appendChild(h('div'));
+    /** The bot level chosen on each empty seat (the host's choice, kept across redraws). */
+    this.botLevel = {};
+    // The hints of the guided first game, in the room the hall opened for it.
+    this.guide = guidedRoom() === code && !guidedDone() ? new Guide(() => { this.guide = null; this.redraw(); }) : null;
     // The version the page must have seen before it offers a decision: the room's version when
     // it answered the last join (docs/protocol.md §5, resume). Null while the socket is down.
     this.syncedTo = -1;
@@ -145,12 +153,9 @@ export class RoomView {
   }
 
   start() {
-    if (!this.app.player) {
-      this.renderSignIn();
-      return;
-    }
-    mount(this.el, h('p', { class: 'loading' }, t('loading')));
-    this.enter();
+    this.signIn = !this.app.player;
+    this.redraw();
+    if (!this.signIn) this.enter();
   }
 
   destroy() {
@@ -163,7 +168,7 @@ export class RoomView {
   /** After a reconnect: re-enter the room from the last version we saw. */
   async resume() {
     if (!this.app.player) {
-      this.renderSignIn();
+      this.start();
       return;
     }
     await this.enter(true);
@@ -194,18 +199,20 @@ export class RoomView {
     }
   }
 
-  renderSignIn() {
-    const nick = h('input', { name: 'nickname', maxlength: 20, placeholder: t('nickname'), id: 'nickname' });
-    mount(this.el, h('form', {
+  /** A visitor who is not signed in picks a guest name first. */
+  signInView() {
+    return v('div.room-page', {}, v('form', {
       class: 'card narrow', id: 'guest-form',
       onsubmit: async (e) => {
         e.preventDefault();
-        if (!nick.value.trim()) return;
-        signedIn(await this.app.conn.send('guest', { name: nick.value.trim(), client: CLIENT_ID }));
+        const name = e.target.elements.nickname.value.trim();
+        if (!name) return;
+        signedIn(await this.app.conn.send('guest', { name, client: CLIENT_ID }));
         this.start();
       },
-    }, h('h2', {}, t('room'), ' ', this.code), h('p', {}, t('guest_title')), nick,
-    h('button', { class: 'btn btn-primary', type: 'submit' }, t('play_as_guest'))));
+    }, v('h2', {}, t('room'), ' ', this.code), v('p', {}, t('guest_title')),
+    v('input', { name: 'nickname', maxlength: 20, placeholder: t('nickname'), id: 'nickname' }),
+    v('button', { class: 'btn btn-primary', type: 'submit' }, t('play_as_guest'))));
   }
 
   /**
@@ -268,22 +275,22 @@ export class RoomView {
       return;
     }
     if (ev.kind === 'game_started') {
-      this.el.querySelector('.result-overlay')?.remove();
       this.render();
       const colour = this.myColour();
       if (colour) toast(t('you_are', { colour: t(colour) }));
       return;
     }
     if (ev.kind === 'game_over') {
-      this.renderMain();
+      this.syncGame();
+      this.redraw();
       this.showResult();
       this.refreshScore();
       return;
     }
     if (this.gameView) await this.gameView.onEvent(ev, before, this.state, { hurry });
-    if (ev.kind === 'chat') this.renderChat();
-    else if (['joined', 'left', 'bot_added', 'ready', 'spectators'].includes(ev.kind)) this.renderMain();
-    else if (!hurry) this.renderSide();
+    this.guide?.onEvent(ev, this.mySeat(), before);
+    if (['joined', 'left', 'bot_added', 'ready', 'spectators'].includes(ev.kind)) this.syncGame();
+    if (!hurry || ev.kind === 'chat') this.redraw();
   }
 
   async refreshScore() {
@@ -295,43 +302,62 @@ export class RoomView {
   }
 
   relabel() {
-    this.render();
+    this.fairKey = null;
+    this.syncGame();
+    this.redraw();
   }
 
+  /** After a snapshot or a new game: the game view brought to the state, the page patched, the result dialog shown or gone. */
   render() {
     if (!this.state) return;
-    this.header = h('div', { class: 'room-header' });
-    this.main = h('div', { class: 'room-main-area' });
-    this.side = h('aside', { class: 'room-side' });
-    for (const part of [this.main, this.side]) part.addEventListener('pointerdown', () => this.holdRedraws());
-    this.chatBox = h('section', { class: 'card chat' });
-    mount(this.el, this.header, h('div', { class: 'room-body' }, this.main, h('div', { class: 'room-side-col' }, this.side, this.chatBox)));
-    this.el.dataset.status = this.state.status;
-    this.renderHeader();
-    this.renderMain();
-    this.renderChat();
+    this.syncGame();
+    this.redraw();
     if (this.state.ended && this.state.result) this.showResult();
+    else this.el.querySelector('.result-overlay')?.remove();
   }
 
-  renderHeader() {
+  /**
+   * Patch the page to the room's state. Only what changed is touched: an element under a press
+   * or holding the focus stays the same element (vdom.js).
+   */
+  redraw() {
+    this.vnode = patch(this.vnode, this.view());
+  }
+
+  /** The room as virtual nodes: sign-in, loading, or the header, the game or seats, the side. */
+  view() {
+    if (this.signIn) return this.signInView();
+    if (!this.state) return v('div.room-page', {}, v('p', { class: 'loading' }, t('loading')));
+    return v('div.room-page', {},
+      v('div', { class: 'room-header' }, this.headerView()),
+      v('div', { class: 'room-body' },
+        v('div', { class: 'room-main-area' }, this.mainView()),
+        v('div', { class: 'room-side-col' },
+          v('aside', { class: 'room-side' }, this.sideView()),
+          v('section', { class: 'card chat' }, this.chatView()))));
+  }
+
+  headerView() {
     const st = this.state;
     const opts = st.options || {};
-    mount(this.header,
-      h('a', { class: 'btn btn-ghost btn-small', href: '#/', onclick: (e) => this.leave(e) }, '← ', t('leave')),
-      h('h1', {}, st.game_kind === 'flight' ? '✈ ' : '🐘 ', t(st.game_kind)),
-      h('button', {
+    this.el.dataset.status = st.ended ? 'finished' : st.status;
+    return [
+      v('a', { class: 'btn btn-ghost btn-small', href: '#/', onclick: (e) => this.leave(e) }, '← ', t('leave')),
+      v('h1', {}, st.game_kind === 'flight' ? '✈ ' : '🐘 ', t(st.game_kind)),
+      v('button', {
         class: 'room-code-btn', type: 'button', title: t('room_code'), id: 'room-code',
         onclick: () => navigator.clipboard?.writeText(st.code).then(() => toast(t('copied'))).catch(() => {}),
       }, `${t('room')} ${st.code}`),
-      h('span', { class: `badge badge-${st.ended ? 'finished' : st.status}` }, t(`status_${st.ended ? 'finished' : st.status}`)),
-      opts.preset ? h('span', { class: 'chip' }, t(`preset_${opts.preset}`)) : null,
-      opts.stake ? h('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
-      h('span', { class: 'chip' }, `⏱ ${opts.turn_seconds || 20}s`),
+      v('span', { class: `badge badge-${st.ended ? 'finished' : st.status}` }, t(`status_${st.ended ? 'finished' : st.status}`)),
+      opts.preset ? v('span', { class: 'chip' }, t(`preset_${opts.preset}`)) : null,
+      opts.stake ? v('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
+      v('span', { class: 'chip' }, `⏱ ${opts.turn_seconds || 20}s`),
       // P-PRACTICE: said before the game starts, not discovered in the result.
-      st.practice ? h('span', { class: 'chip chip-practice', id: 'practice-chip', title: t('practice_note') }, t('practice')) : null,
-      this.mySeat() === null ? h('span', { class: 'chip chip-watch' }, '👁 ', t('spectating')) : null,
+      st.practice ? v('span', { class: 'chip chip-practice', id: 'practice-chip', title: t('practice_note') }, t('practice')) : null,
+      this.mySeat() === null ? v('span', { class: 'chip chip-watch' }, '👁 ', t('spectating')) : null,
       this.myColourChip(),
-      h('span', { class: 'chip', id: 'spectator-count' }, t('spectators', { n: st.spectators || 0 })));
+      v('span', { class: 'chip', id: 'spectator-count' }, t('spectators', { n: st.spectators || 0 })),
+    ];
   }
 
   /** This player's colour in the running game, if any ("red", "blue"…). */
@@ -346,32 +372,55 @@ export class RoomView {
     const colour = this.myColour();
     if (colour) this.el.dataset.myColour = colour;
     else delete this.el.dataset.myColour;
-    return colour ? h('span', { class: `chip chip-colour c-${colour}`, id: 'my-colour' }, h('span', { class: `dot c-${colour}` }), t('you_are', { colour: t(colour) })) : null;
+    return colour ? v('span', { class: `chip chip-colour c-${colour}`, id: 'my-colour' }, v('span', { class: `dot c-${colour}` }), t('you_are', { colour: t(colour) })) : null;
   }
 
-  renderMain() {
-    if (!this.state || this.heldBack('main')) return;
-    this.renderHeader();
-    this.el.dataset.status = this.state.ended ? 'finished' : this.state.status;
-    if (this.state.status === 'waiting' && !(this.state.ended && this.state.game)) {
+  /** Whether the room shows seats only (no game running, and no final position to keep). */
+  seatsOnly() {
+    return this.state.status === 'waiting' && !(this.state.ended && this.state.game);
+  }
+
+  /**
+   * Make the game view match the room (none while only seats show, one of the room's kind
+   * otherwise) and bring its board, die and controls to the state.
+   */
+  syncGame() {
+    if (!this.state) return;
+    if (this.seatsOnly()) {
       this.gameView?.destroy?.();
       this.gameView = null;
-      mount(this.main, this.renderSeats());
-      this.renderSide();
       return;
     }
     if (!this.gameView || this.gameView.kind !== this.state.game_kind) {
       this.gameView?.destroy?.();
-      this.gameView = this.state.game_kind === 'jungle' ? new JungleView(this) : new FlightView(this);
+      this.gameView = this.state.game_kind === 'jungle' ? new JungleView(this.gameHost()) : new FlightView(this.gameHost());
     }
-    // After a game: the final position, and under it the seats for the next game.
-    if (this.state.status === 'waiting') mount(this.main, this.gameView.el, this.renderSeats());
-    else if (this.gameView.el.parentNode !== this.main || this.main.childElementCount !== 1) mount(this.main, this.gameView.el);
     this.gameView.update(this.state, this.mySeat());
-    this.renderSide();
   }
 
-  renderSeats() {
+  /**
+   * What a game view may know of its room: the state, this player's seat, whether the picture
+   * is current, the animation speed, and the ways to act (send a command, redraw the room).
+   */
+  gameHost() {
+    return {
+      state: () => this.state,
+      mySeat: () => this.mySeat(),
+      current: () => this.current(),
+      me: () => this.app.player?.id ?? null,
+      speed: () => Number(this.app.anim) || 1,
+      cmd: (type, fields) => this.cmd(type, fields),
+      redraw: () => this.redraw(),
+    };
+  }
+
+  mainView() {
+    if (this.seatsOnly() || !this.gameView) return this.seatsView();
+    // After a game: the final position, and under it the seats for the next game.
+    return [keep(this.gameView.el), this.state.status === 'waiting' ? this.seatsView() : null];
+  }
+
+  seatsView() {
     const st = this.state;
     const me = this.mySeat();
     const isHost = st.host === this.app.player?.id;
@@ -386,135 +435,125 @@ export class RoomView {
       let body;
       if (seat.player) {
         body = [
-          h('div', { class: 'seat-name' }, seat.player.name, seat.player.id === this.app.player?.id ? h('small', {}, ` (${t('you')})`) : null,
-            st.host === seat.player.id ? h('span', { class: 'chip chip-host' }, '👑 ', t('host')) : null),
-          h('div', { class: 'seat-meta' }, `${t('score')} ${seat.player.score} · Lv ${seat.player.level}`),
-          h('div', { class: `seat-ready ${seat.ready ? 'yes' : ''}` }, seat.ready ? `✔ ${t('is_ready')}` : '…'),
+          v('div', { class: 'seat-name' }, seat.player.name, seat.player.id === this.app.player?.id ? v('small', {}, ` (${t('you')})`) : null,
+            st.host === seat.player.id ? v('span', { class: 'chip chip-host' }, '👑 ', t('host')) : null),
+          v('div', { class: 'seat-meta' }, `${t('score')} ${seat.player.score} · Lv ${seat.player.level}`),
+          v('div', { class: `seat-ready ${seat.ready ? 'yes' : ''}` }, seat.ready ? `✔ ${t('is_ready')}` : '…'),
           // The host frees a seat held by someone who does not ready.
           isHost && !seat.ready && seat.player.id !== this.app.player?.id
-            ? h('button', { class: 'btn btn-small btn-kick', type: 'button', onclick: () => this.cmd('kick', { seat: i }) }, t('kick'))
+            ? v('button', { class: 'btn btn-small btn-kick', type: 'button', onclick: () => this.cmd('kick', { seat: i }) }, t('kick'))
             : null,
         ];
       } else if (seat.bot) {
         body = [
-          h('div', { class: 'seat-name' }, '🤖 ', t('bot'), ' · ', t(`bot_${seat.bot}`)),
-          h('div', { class: 'seat-ready yes' }, `✔ ${t('is_ready')}`),
-          isHost ? h('button', { class: 'btn btn-small', type: 'button', onclick: () => this.cmd('remove_bot', { seat: i }) }, t('remove_bot')) : null,
+          v('div', { class: 'seat-name' }, '🤖 ', t('bot'), ' · ', t(`bot_${seat.bot}`)),
+          v('div', { class: 'seat-ready yes' }, `✔ ${t('is_ready')}`),
+          isHost ? v('button', { class: 'btn btn-small', type: 'button', onclick: () => this.cmd('remove_bot', { seat: i }) }, t('remove_bot')) : null,
         ];
       } else {
-        const levelSel = h('select', { class: 'bot-level', 'aria-label': t('bot') }, botLevels.map((b) => h('option', { value: b }, t(`bot_${b}`))));
+        // The level chosen for this seat lives in the view, so that a redraw keeps it.
+        const level = this.botLevel[i] ?? botLevels[0];
         body = [
-          h('div', { class: 'seat-name empty' }, t('empty_seat')),
-          h('div', { class: 'row' },
-            h('button', { class: 'btn btn-small', type: 'button', onclick: () => this.cmd('take_seat', { seat: i }) }, t('take_seat')),
-            isHost ? [levelSel, h('button', {
-              class: 'btn btn-small btn-bot', type: 'button', 'data-seat': i,
-              onclick: () => this.cmd('add_bot', { seat: i, bot: levelSel.value }),
-            }, '🤖 ', t('add_bot'))] : null),
+          v('div', { class: 'seat-name empty' }, t('empty_seat')),
+          v('div', { class: 'row' },
+            v('button', { class: 'btn btn-small', type: 'button', onclick: () => this.cmd('take_seat', { seat: i }) }, t('take_seat')),
+            isHost ? [
+              v('select', { class: 'bot-level', 'aria-label': t('bot'), value: level, onchange: (e) => { this.botLevel[i] = e.target.value; } },
+                botLevels.map((b) => v('option', { value: b, selected: b === level }, t(`bot_${b}`)))),
+              v('button', {
+                class: 'btn btn-small btn-bot', type: 'button', 'data-seat': i,
+                onclick: () => this.cmd('add_bot', { seat: i, bot: this.botLevel[i] ?? botLevels[0] }),
+              }, '🤖 ', t('add_bot'))] : null),
         ];
       }
-      return h('div', { class: `seat-card ${colour ? `c-${colour}` : 'c-none'} ${filled ? 'filled' : ''} ${i === me ? 'mine' : ''}`, 'data-seat': i },
-        h('div', { class: 'seat-colour' }, colour ? t(colour) : t('seat_n', { n: i + 1 })), body);
+      return v('div', { class: `seat-card ${colour ? `c-${colour}` : 'c-none'} ${filled ? 'filled' : ''} ${i === me ? 'mine' : ''}`, 'data-seat': i, key: `seat-${i}` },
+        v('div', { class: 'seat-colour' }, colour ? t(colour) : t('seat_n', { n: i + 1 })), body);
     });
     const mine = me !== null ? st.seats[me] : null;
     const last = st.result;
-    return h('section', { class: 'card seats-card' },
-      h('h2', {}, t('seats'), last ? h('span', { class: 'chip' }, t('next_game')) : null),
-      last ? h('div', { class: 'row last-game' },
-        h('button', { class: 'btn btn-small', type: 'button', onclick: () => { this.el.querySelector('.result-overlay')?.remove(); this.showResult(); } }, '🏁 ', t('game_over')),
-        last.game_id ? h('a', { class: 'btn btn-small', href: `#/replay/${last.game_id}` }, '▶ ', t('view_replay')) : null) : null,
-      h('div', { class: `seats seats-${st.seats.length}` }, cards),
-      h('div', { class: 'row seats-actions' },
-        mine ? h('button', {
+    return v('section', { class: 'card seats-card', key: 'seats' },
+      v('h2', {}, t('seats'), last ? v('span', { class: 'chip' }, t('next_game')) : null),
+      last ? v('div', { class: 'row last-game' },
+        v('button', { class: 'btn btn-small', type: 'button', onclick: () => { this.el.querySelector('.result-overlay')?.remove(); this.showResult(); } }, '🏁 ', t('game_over')),
+        last.game_id ? v('a', { class: 'btn btn-small', href: `#/replay/${last.game_id}` }, '▶ ', t('view_replay')) : null) : null,
+      // Ready above the seats: the seats grow as people join, and would move it under a press.
+      v('div', { class: 'row seats-actions' },
+        mine ? v('button', {
           class: `btn ${mine.ready ? '' : 'btn-primary'} btn-big`, type: 'button', id: 'ready-btn',
           onclick: () => this.cmd('ready', { ready: !mine.ready }),
         }, mine.ready ? t('not_ready') : `✔ ${t('ready')}`) : null,
         this.searching(),
-        h('p', { class: 'hint' }, t('waiting_for_players'))));
+        v('p', { class: 'hint' }, t('waiting_for_players'))),
+      v('div', { class: `seats seats-${st.seats.length}` }, cards));
   }
 
   /** After a quick match: how long the search has run, and a way out (P-QUICK). */
   searching() {
     const quick = this.app.quickMatch;
     if (!quick || quick.code !== this.code || this.state.result || this.state.status !== 'waiting') return null;
-    return h('p', { class: 'searching', id: 'searching' },
-      h('span', { class: 'searching-text', 'data-since': quick.at }, t('searching', { s: Math.floor((Date.now() - quick.at) / 1000) })),
+    return v('p', { class: 'searching', id: 'searching' },
+      v('span', { class: 'searching-text', 'data-since': quick.at }, t('searching', { s: Math.floor((Date.now() - quick.at) / 1000) })),
       ' ',
-      h('button', { class: 'btn btn-small', type: 'button', id: 'cancel-search', onclick: (e) => this.leave(e) }, t('cancel')));
+      v('button', { class: 'btn btn-small', type: 'button', id: 'cancel-search', onclick: (e) => this.leave(e) }, t('cancel')));
   }
 
-  /**
-   * Hold the room's redraws while a pointer is pressed on it. A click is a press and a release
-   * on the same element, and the seats and the side panel are drawn anew with every event (a
-   * bot acts every 600 ms, and so does auto-play; players join a waiting room): a button
-   * replaced between the two loses the click. The held redraws run once the click has been
-   * dispatched, or after five seconds at most. (The board, the die and the log are not redrawn
-   * but updated in place, and animations go on.)
-   */
-  holdRedraws() {
-    this.held = true;
-    // One press at a time: a new press drops the listeners and the deadline of the one before.
-    this.pressEnd?.abort();
-    const pressEnd = new AbortController();
-    this.pressEnd = pressEnd;
-    const release = () => {
-      pressEnd.abort();
-      this.held = false;
-      const missed = this.missed;
-      this.missed = null;
-      if (missed) setTimeout(() => (missed.main ? this.renderMain() : this.renderSide()), 0);
-    };
-    for (const kind of ['pointerup', 'pointercancel']) window.addEventListener(kind, release, { signal: pressEnd.signal });
-    const deadline = setTimeout(release, 5000);
-    pressEnd.signal.addEventListener('abort', () => clearTimeout(deadline));
-  }
-
-  /** Whether redrawing `part` ('main' or 'side') must wait for a press to end (it runs then). */
-  heldBack(part) {
-    if (!this.held) return false;
-    this.missed = { ...this.missed, [part]: true };
-    return true;
-  }
-
-  renderSide() {
-    if (!this.side || !this.state || this.heldBack('side')) return;
+  sideView() {
     const parts = [];
-    if (this.gameView?.dock) parts.push(this.gameView.dock);
+    if (this.guide) parts.push(this.guide.view(this.state, this.mySeat()));
+    if (this.gameView?.dock) parts.push(keep(this.gameView.dock));
     if (this.gameView?.sidePanel) parts.push(this.gameView.sidePanel());
     if (this.state.game_kind !== 'jungle' && (this.state.commitment || this.state.status !== 'waiting')) {
-      parts.push(this.fair.render(this.state.commitment, this.state.seed, null, { gameId: this.state.result?.game_id }));
+      parts.push(keep(this.fairPanel()));
     }
     // How to play stays the same element, so a panel opened mid-game survives redraws.
     const kind = this.state.game_kind === 'jungle' ? 'jungle' : 'flight';
     if (this.rules?.game !== kind) this.rules = new RulesPanel(kind);
     this.rules.refresh();
-    parts.push(this.rules.el);
-    mount(this.side, parts);
+    parts.push(keep(this.rules.el));
+    return parts;
   }
 
-  renderChat() {
-    if (!this.chatBox) return;
-    const list = h('div', { class: 'chat-lines', id: 'chat-lines' }, (this.state.chat || []).map((c) => h('div', { class: 'chat-line' },
-      h('b', {}, c.name || '?', ': '), h('span', {}, phraseText(c.text)))));
-    const input = h('input', { name: 'chat', maxlength: 200, placeholder: t('chat_placeholder'), autocomplete: 'off' });
+  /**
+   * The fair-dice panel, made anew only when what it shows changes: it fills in its verdicts
+   * when their checks finish, so it is kept as an element, not patched.
+   */
+  fairPanel() {
+    const st = this.state;
+    const gameId = st.result?.game_id ?? null;
+    const key = `${st.commitment}|${st.seed}|${gameId}`;
+    if (this.fairKey !== key || !this.fairEl) {
+      this.fairKey = key;
+      this.fairEl = this.fair.render(st.commitment, st.seed, null, { gameId });
+    }
+    return this.fairEl;
+  }
+
+  chatView() {
     const phrases = t('phrases');
-    mount(this.chatBox,
-      h('h2', {}, '💬 ', t('chat')),
-      list,
-      this.mySeat() !== null || this.state ? h('div', { class: 'phrases' }, phrases.map((p, i) => h('button', {
+    // New lines scroll the list to its end.
+    const scroll = (node) => { node.elm.scrollTop = node.elm.scrollHeight; };
+    return [
+      v('h2', {}, '💬 ', t('chat')),
+      v('div', {
+        class: 'chat-lines', id: 'chat-lines',
+        hook: { insert: scroll, postpatch: (old, node) => { if (old.children?.length !== node.children?.length) scroll(node); } },
+      }, (this.state.chat || []).map((c) => v('div', { class: 'chat-line' }, v('b', {}, c.name || '?', ': '), v('span', {}, phraseText(c.text))))),
+      v('div', { class: 'phrases' }, phrases.map((p, i) => v('button', {
         class: 'btn btn-small btn-ghost', type: 'button', onclick: () => this.cmd('chat', { phrase: i }),
-      }, p))) : null,
-      h('form', {
+      }, p))),
+      v('form', {
         class: 'chat-form',
         onsubmit: (e) => {
           e.preventDefault();
+          const input = e.target.elements.chat;
           const text = input.value.trim();
           if (!text) return;
           input.value = '';
           this.cmd('chat', { text });
         },
-      }, input, h('button', { class: 'btn btn-small', type: 'submit' }, t('say'))));
-    list.scrollTop = list.scrollHeight;
+      }, v('input', { name: 'chat', maxlength: 200, placeholder: t('chat_placeholder'), autocomplete: 'off' }),
+      v('button', { class: 'btn btn-small', type: 'submit' }, t('say'))),
+    ];
   }
 
   /** The result dialog: a headline for this player, everyone's rank, planes home, captures,
@@ -573,14 +612,13 @@ export class RoomView {
     this.el.append(overlay);
   }
 
+  /** Four times a second: the turn timer, and the room's countdowns when it shows any. */
   tick() {
     this.gameView?.tick?.();
-    for (const el of this.el.querySelectorAll('.searching-text[data-since]')) {
-      el.textContent = t('searching', { s: Math.floor((Date.now() - Number(el.dataset.since)) / 1000) });
-    }
-    for (const el of this.el.querySelectorAll('[data-until]')) {
-      el.textContent = t('away', { s: secondsLeft(Number(el.dataset.until)) });
-    }
+    const st = this.state;
+    if (!st || this.signIn) return;
+    // The quick-match search time and the away countdowns are drawn from the clock.
+    if (this.app.quickMatch?.code === this.code || st.seats?.some((x) => x.away_until)) this.redraw();
   }
 
   /** Send a room command; errors show as a toast (and change nothing, §2). */

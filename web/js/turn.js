@@ -36,10 +36,13 @@ export class TurnClock {
   }
 }
 
-/** A seat as turn lines and the log name it: "you", the player's name, or the bot's level. */
-export function seatName(room, seat) {
-  const x = room.state.seats[seat];
+/**
+ * Seat `seat` of room `state` as turn lines and the log name it: "you" (player id `me`), the
+ * player's name, or the bot's level.
+ */
+export function seatName(state, me, seat) {
+  const x = state.seats[seat];
   if (!x) return '?';
-  if (x.player) return x.player.id === room.app.player?.id ? t('you_subject') : x.player.name;
+  if (x.player) return x.player.id === me ? t('you_subject') : x.player.name;
   return `🤖 ${t(`bot_${x.bot}`)}`;
 }

@@ -3,6 +3,7 @@
 // keyboard (space / enter to roll, 1–4 to move a plane).
 
 import { h, secondsLeft, toast } from '../dom.js';
+import { v, keep } from '../vdom.js';
 import { t, currentLang } from '../i18n.js';
 import { TurnClock, seatName } from '../turn.js';
 import { FlightBoard, PALETTE } from './board.js';
@@ -25,11 +26,12 @@ function movedSound(ev) {
 
 /** The flight game view inside a room. */
 export class FlightView {
-  constructor(room) {
+  /** `host`: what the view may know of its room and do there (room.js `gameHost`). */
+  constructor(host) {
     this.kind = 'flight';
-    this.room = room;
+    this.host = host;
     this.board = new FlightBoard();
-    this.board.speed = Number(room.app.anim) || 1;
+    this.board.speed = host.speed();
     this.die = new Die(() => this.roll());
     this.clock = new TurnClock();
     this.status = this.clock.status;
@@ -52,11 +54,11 @@ export class FlightView {
   }
 
   get state() {
-    return this.room.state;
+    return this.host.state();
   }
 
   myTurn() {
-    const seat = this.room.mySeat();
+    const seat = this.host.mySeat();
     const g = this.state.game;
     return seat !== null && g && this.state.status === 'playing' && g.to_move === seat && !this.state.seats[seat].out;
   }
@@ -93,17 +95,17 @@ export class FlightView {
   }
 
   seatName(seat) {
-    return seatName(this.room, seat);
+    return seatName(this.state, this.host.me(), seat);
   }
 
   /** Whether this player may roll or move now, on a picture that is current. */
   canAct() {
-    return this.myTurn() && !this.onAutoplay() && !this.busy && this.room.current();
+    return this.myTurn() && !this.onAutoplay() && !this.busy && this.host.current();
   }
 
   /** Whether auto-play plays for this player now. */
   onAutoplay() {
-    const seat = this.room.mySeat();
+    const seat = this.host.mySeat();
     return seat !== null && !!this.state.seats[seat]?.autoplay;
   }
 
@@ -127,46 +129,46 @@ export class FlightView {
   sidePanel() {
     const st = this.state;
     const g = st.game;
-    const me = this.room.mySeat();
+    const me = this.host.mySeat();
     const rows = st.seats.map((seat, i) => {
       const colour = g?.colours?.[i] || seat.colour;
       if (!colour) return null;
       const planes = g?.planes?.[i] || [];
       const home = planes.filter((p) => p === 56).length;
-      return h('li', { class: `player-row c-${colour} ${g?.to_move === i && st.status === 'playing' ? 'to-move' : ''}`, 'data-seat': i },
-        h('span', { class: `dot c-${colour}` }),
-        h('span', { class: 'player-name' }, seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`, i === me ? h('small', {}, ` (${t('you')})`) : null),
-        h('span', { class: 'player-stats' }, `🏁 ${home}/${planes.length}`, g?.captures?.[i] ? ` 💥${g.captures[i]}` : ''),
-        seat.autoplay ? h('span', { class: 'chip chip-auto', title: t('autoplay_on') }, '🤖 ', t('autoplay_on')) : null,
-        seat.away_until ? h('span', { class: 'chip chip-away', 'data-until': seat.away_until }, t('away', { s: secondsLeft(seat.away_until) })) : null,
-        seat.out ? h('span', { class: 'chip chip-out' }, t(`out_${seat.out}`)) : null);
+      return v('li', { class: `player-row c-${colour} ${g?.to_move === i && st.status === 'playing' ? 'to-move' : ''}`, 'data-seat': i },
+        v('span', { class: `dot c-${colour}` }),
+        v('span', { class: 'player-name' }, seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`, i === me ? v('small', {}, ` (${t('you')})`) : null),
+        v('span', { class: 'player-stats' }, `🏁 ${home}/${planes.length}`, g?.captures?.[i] ? ` 💥${g.captures[i]}` : ''),
+        seat.autoplay ? v('span', { class: 'chip chip-auto', title: t('autoplay_on') }, '🤖 ', t('autoplay_on')) : null,
+        seat.away_until ? v('span', { class: 'chip chip-away', 'data-until': seat.away_until }, t('away', { s: secondsLeft(seat.away_until) })) : null,
+        seat.out ? v('span', { class: 'chip chip-out' }, t(`out_${seat.out}`)) : null);
     });
     const controls = [];
     if (me !== null && st.status === 'playing' && !st.seats[me].out) {
       // Until the server's answer is shown, the switch shows what the player asked for.
       const auto = this.autoWanted ?? st.seats[me].autoplay;
-      controls.push(h('label', { class: 'switch', title: t('autoplay') },
-        h('input', { type: 'checkbox', id: 'autoplay-toggle', checked: auto, onchange: (e) => this.setAutoplay(e.target.checked) }),
-        h('span', { class: 'switch-track' }), h('span', {}, t('autoplay'))));
+      controls.push(v('label', { class: 'switch', title: t('autoplay') },
+        v('input', { type: 'checkbox', id: 'autoplay-toggle', checked: auto, onchange: (e) => this.setAutoplay(e.target.checked) }),
+        v('span', { class: 'switch-track' }), v('span', {}, t('autoplay'))));
       const canResign = (g?.turns ?? 0) >= 15;
-      controls.push(h('button', {
+      controls.push(v('button', {
         class: 'btn btn-small btn-danger', type: 'button', id: 'resign-btn', disabled: !canResign, title: canResign ? '' : t('resign_after'),
-        onclick: () => { if (window.confirm(t('resign_confirm'))) this.room.cmd('resign'); },
+        onclick: () => { if (window.confirm(t('resign_confirm'))) this.host.cmd('resign'); },
       }, '🏳 ', t('resign')));
       const bar = g?.bars?.[me] || [];
       for (const item of bar) {
-        controls.push(h('button', {
+        controls.push(v('button', {
           class: 'btn btn-small item-btn', 'data-item': item, type: 'button', disabled: !(this.myTurn() && g.need === 'roll'),
           title: optionHelp(`item_${item}`),
-          onclick: () => this.room.cmd('use_item', { item }),
+          onclick: () => this.host.cmd('use_item', { item }),
         }, '🎁 ', t(`item_${item}`)));
       }
     }
-    return h('section', { class: 'card players-card' },
-      h('div', { class: 'players-head' }, h('h2', {}, t('player')), g ? h('span', { class: 'chip' }, t('turns', { n: g.turns ?? 0 })) : null),
-      h('ul', { class: 'players' }, rows),
-      controls.length ? h('div', { class: 'row controls' }, controls) : null,
-      this.log);
+    return v('section', { class: 'card players-card' },
+      v('div', { class: 'players-head' }, v('h2', {}, t('player')), g ? v('span', { class: 'chip' }, t('turns', { n: g.turns ?? 0 })) : null),
+      v('ul', { class: 'players' }, rows),
+      controls.length ? v('div', { class: 'row controls' }, controls) : null,
+      keep(this.log));
   }
 
   /**
@@ -194,7 +196,7 @@ export class FlightView {
       who: (colour) => this.seatName(seatOf(colour)),
       whose: (colour) => {
         const seat = seatOf(colour);
-        return seat === this.room.mySeat() ? t('owner_you') : t('owner_of', { name: this.seatName(seat) });
+        return seat === this.host.mySeat() ? t('owner_you') : t('owner_of', { name: this.seatName(seat) });
       },
     };
   }
@@ -205,7 +207,7 @@ export class FlightView {
    * only the log is kept, and the last events of the burst draw the state they reach.
    */
   async onEvent(ev, before, state, { hurry }) {
-    const speed = Number(this.room.app.anim) || 1;
+    const speed = this.host.speed();
     this.board.speed = speed;
     if (ev.kind === 'rolled') {
       this.lastRoll = ev.value;
@@ -232,20 +234,20 @@ export class FlightView {
       if (!hurry) sound.play(movedSound(ev));
     } else if (ev.kind === 'turn') {
       this.lastRoll = null;
-      if (!hurry && ev.seat === this.room.mySeat()) sound.play('turn');
+      if (!hurry && ev.seat === this.host.mySeat()) sound.play('turn');
     } else if (ev.kind === 'passed') {
-      const mine = ev.seat === this.room.mySeat();
+      const mine = ev.seat === this.host.mySeat();
       if (ev.reason === 'timeout') this.addLog(() => (mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })));
       else this.addLog(() => (mine ? t('no_move_you') : t('no_move', { name: this.seatName(ev.seat) })));
     } else if (ev.kind === 'autoplay') {
-      const mine = ev.seat === this.room.mySeat();
+      const mine = ev.seat === this.host.mySeat();
       if (mine) this.autoWanted = undefined;
       // A clock that ran out puts the player on auto-play (P-AUTOPLAY): say why in the log.
       if (ev.on && ev.reason === 'timeout') this.addLog(() => `⏱ ${mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })}`);
       if (ev.on && mine) toast(`🤖 ${t('autoplay_on')}`);
     }
     if (!hurry) {
-      this.update(state, this.room.mySeat());
+      this.update(state, this.host.mySeat());
     } else {
       // Nothing can be chosen on a picture that is behind the game: the die and the planes wait
       // for the burst's last events, which draw where the game is.
@@ -259,9 +261,9 @@ export class FlightView {
     this.autoWanted = on;
     // The wish stands until the server's `autoplay` event for this seat is shown (the page may
     // still be animating moves the server made before it), or until the server refuses.
-    if (!await this.room.cmd('autoplay', { on })) {
+    if (!await this.host.cmd('autoplay', { on })) {
       this.autoWanted = undefined;
-      this.room.renderSide();
+      this.host.redraw();
     }
   }
 
@@ -269,17 +271,17 @@ export class FlightView {
     if (!this.canAct() || this.state.game.need !== 'roll') return;
     this.die.setEnabled(false);
     this.die.spin();
-    const res = await this.room.cmd('roll');
+    const res = await this.host.cmd('roll');
     if (!res) {
       this.die.el.classList.remove('rolling');
-      this.update(this.state, this.room.mySeat());
+      this.update(this.state, this.host.mySeat());
     }
   }
 
   async move(plane) {
     if (!this.canAct() || this.state.game.need !== 'move') return;
     this.board.clearHighlight();
-    await this.room.cmd('move', { plane });
+    await this.host.cmd('move', { plane });
   }
 
   onKey(e) {

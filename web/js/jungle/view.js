@@ -2,6 +2,7 @@
 // click, by arrow keys or typed in notation (jungle.md §5).
 
 import { h, secondsLeft } from '../dom.js';
+import { v, keep } from '../vdom.js';
 import { t } from '../i18n.js';
 import { TurnClock, seatName } from '../turn.js';
 import { JungleBoard } from './board.js';
@@ -14,9 +15,10 @@ const SLIDE_MS = 260;
 
 /** The jungle game view inside a room. */
 export class JungleView {
-  constructor(room) {
+  /** `host`: what the view may know of its room and do there (room.js `gameHost`). */
+  constructor(host) {
     this.kind = 'jungle';
-    this.room = room;
+    this.host = host;
     this.board = new JungleBoard();
     this.clock = new TurnClock();
     this.status = this.clock.status;
@@ -53,11 +55,11 @@ export class JungleView {
   }
 
   get state() {
-    return this.room.state;
+    return this.host.state();
   }
 
   canMove() {
-    const me = this.room.mySeat();
+    const me = this.host.mySeat();
     return me !== null && this.state.status === 'playing' && this.state.game?.to_move === me && !this.state.seats[me].out;
   }
 
@@ -74,7 +76,7 @@ export class JungleView {
     this.board.svg.dataset.plies = g.plies ?? 0;
     this.board.svg.dataset.fen = g.fen;
     // Pieces are offered only on a current picture (room.js `current`).
-    this.board.setMoves(g.moves, this.canMove() && this.room.current(), (mv) => this.play(mv));
+    this.board.setMoves(g.moves, this.canMove() && this.host.current(), (mv) => this.play(mv));
     this.el.classList.toggle('my-turn', this.canMove());
     this.dock.classList.toggle('my-turn', this.canMove());
     const side = g.to_move === 0 ? 'red' : 'yellow';
@@ -86,7 +88,7 @@ export class JungleView {
   }
 
   seatName(seat) {
-    return seatName(this.room, seat);
+    return seatName(this.state, this.host.me(), seat);
   }
 
   tick() {
@@ -96,50 +98,50 @@ export class JungleView {
   sidePanel() {
     const st = this.state;
     const g = st.game;
-    const me = this.room.mySeat();
+    const me = this.host.mySeat();
     const counts = [0, 0];
     if (g?.fen) for (const p of parseFen(g.fen).board.values()) counts[p.side === 'red' ? 0 : 1] += 1;
-    const rows = st.seats.map((seat, i) => h('li', { class: `player-row ${g?.to_move === i && st.status === 'playing' ? 'to-move' : ''}`, 'data-seat': i },
-      h('span', { class: `dot c-${i === 0 ? 'red' : 'yellow'}` }),
-      h('span', { class: 'player-name' }, seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`, i === me ? h('small', {}, ` (${t('you')})`) : null),
-      h('span', { class: 'player-stats' }, `🐾 ${counts[i]}`, st.timeouts?.[i] ? ` ⏱${st.timeouts[i]}` : ''),
-      seat.away_until ? h('span', { class: 'chip chip-away', 'data-until': seat.away_until }, t('away', { s: secondsLeft(seat.away_until) })) : null,
-      seat.out ? h('span', { class: 'chip chip-out' }, t(`out_${seat.out}`)) : null));
+    const rows = st.seats.map((seat, i) => v('li', { class: `player-row ${g?.to_move === i && st.status === 'playing' ? 'to-move' : ''}`, 'data-seat': i },
+      v('span', { class: `dot c-${i === 0 ? 'red' : 'yellow'}` }),
+      v('span', { class: 'player-name' }, seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`, i === me ? v('small', {}, ` (${t('you')})`) : null),
+      v('span', { class: 'player-stats' }, `🐾 ${counts[i]}`, st.timeouts?.[i] ? ` ⏱${st.timeouts[i]}` : ''),
+      seat.away_until ? v('span', { class: 'chip chip-away', 'data-until': seat.away_until }, t('away', { s: secondsLeft(seat.away_until) })) : null,
+      seat.out ? v('span', { class: 'chip chip-out' }, t(`out_${seat.out}`)) : null));
     const controls = [];
     if (me !== null && st.status === 'playing' && !st.seats[me].out) {
       const offer = st.draw_offer;
       if (offer !== null && offer !== undefined && offer !== me) {
-        controls.push(h('div', { class: 'draw-offer', id: 'draw-offer' },
+        controls.push(v('div', { class: 'draw-offer', id: 'draw-offer' },
           t('draw_offered', { name: this.seatName(offer) }),
-          h('button', { class: 'btn btn-small btn-primary', type: 'button', onclick: () => this.room.cmd('answer_draw', { accept: true }) }, t('accept')),
-          h('button', { class: 'btn btn-small', type: 'button', onclick: () => this.room.cmd('answer_draw', { accept: false }) }, t('decline'))));
+          v('button', { class: 'btn btn-small btn-primary', type: 'button', onclick: () => this.host.cmd('answer_draw', { accept: true }) }, t('accept')),
+          v('button', { class: 'btn btn-small', type: 'button', onclick: () => this.host.cmd('answer_draw', { accept: false }) }, t('decline'))));
       } else {
-        controls.push(h('button', {
+        controls.push(v('button', {
           class: 'btn btn-small', type: 'button', id: 'offer-draw', disabled: offer === me,
-          onclick: () => this.room.cmd('offer_draw'),
+          onclick: () => this.host.cmd('offer_draw'),
         }, '🤝 ', t('offer_draw')));
       }
-      controls.push(h('button', {
+      controls.push(v('button', {
         class: 'btn btn-small btn-danger', type: 'button', id: 'resign-btn',
-        onclick: () => { if (window.confirm(t('resign_confirm'))) this.room.cmd('resign'); },
+        onclick: () => { if (window.confirm(t('resign_confirm'))) this.host.cmd('resign'); },
       }, '🏳 ', t('resign')));
     }
-    return h('section', { class: 'card players-card' },
-      h('div', { class: 'players-head' }, h('h2', {}, t('player')), g ? h('span', { class: 'chip' }, `${t('last_move')}: ${g.last || '—'}`) : null),
-      h('ul', { class: 'players' }, rows),
-      controls.length ? h('div', { class: 'row controls' }, controls) : null,
-      this.moves.el);
+    return v('section', { class: 'card players-card' },
+      v('div', { class: 'players-head' }, v('h2', {}, t('player')), g ? v('span', { class: 'chip' }, `${t('last_move')}: ${g.last || '—'}`) : null),
+      v('ul', { class: 'players' }, rows),
+      controls.length ? v('div', { class: 'row controls' }, controls) : null,
+      keep(this.moves.el));
   }
 
   async onEvent(ev, before, state, { hurry = false } = {}) {
-    const me = this.room.mySeat();
+    const me = this.host.mySeat();
     if (ev.kind === 'jungle_moved') {
       const move = ev.move ?? state.game?.last;
       this.announce(before?.fen, move, ev.seat);
       const taken = before?.fen && move ? parseFen(before.fen).board.get(move.slice(2, 4)) : null;
       this.moves.add(state.game?.plies ?? (this.moves.plies.length + 1), move, taken?.kind ?? null);
       if (!hurry) {
-        this.slideNext = SLIDE_MS / (Number(this.room.app.anim) || 1);
+        this.slideNext = SLIDE_MS / this.host.speed();
         sound.play(state.game?.outcome ? 'over' : taken ? 'capture' : 'move');
       }
     } else if (ev.kind === 'passed') {
@@ -165,7 +167,7 @@ export class JungleView {
   }
 
   async play(move) {
-    if (!this.canMove() || !this.room.current()) return;
-    await this.room.cmd('move', { move });
+    if (!this.canMove() || !this.host.current()) return;
+    await this.host.cmd('move', { move });
   }
 }

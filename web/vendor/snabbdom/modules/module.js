@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=module.js.map
