@@ -217,11 +217,42 @@ async fn p_room_a_jungle_game_across_two_nodes_and_one_hall_list() {
     check_record(nodes[1].port, &result).await;
 }
 
-/// P-DURABLE across nodes: the node that owns a running game is killed (SIGKILL) while its
-/// players, on the other nodes, act. Another node takes the room over once the dead node's
-/// lease has run out, the players' connections are told to reconnect, they resume by version
-/// on the node they were on, and the game is played to its end: every acknowledged action is in
-/// the record, which replays.
+/// A flight game that streams actions on its own, owned by the node of `owner_port`, whose one
+/// person sits on the node of `person_port` on auto-play beside three bots: the host who opened
+/// it hands it over and leaves; the person seats the last bot through the other node.
+async fn bot_stream(owner_port: u16, person_port: u16, name: &str) -> Client {
+    let mut host = guest(owner_port, &format!("{name}-host")).await;
+    let created = host
+        .ok(json!({"type": "create_room", "game": "flight", "options": {"seats": 4}}))
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    for seat in 2..4 {
+        host.ok(json!({"type": "add_bot", "room": room, "seat": seat, "bot": "random"}))
+            .await;
+    }
+    let mut person = joiner(person_port, name, &room).await;
+    host.ok(json!({"type": "leave_room", "room": room})).await;
+    person
+        .ok(json!({"type": "add_bot", "room": room, "seat": 0, "bot": "random"}))
+        .await;
+    person
+        .ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    person
+        .wait_for(|v| v["event"]["kind"] == "game_started")
+        .await;
+    person
+        .ok(json!({"type": "autoplay", "room": room, "on": true}))
+        .await;
+    person
+}
+
+/// P-DURABLE across nodes, under load: the node that owns running games is killed (SIGKILL)
+/// while two bot games stream actions and two players, on the other nodes, act in a third.
+/// Another node takes the rooms over once the dead node's lease has run out, the players'
+/// connections are told to reconnect, they resume by version on the node they were on, and
+/// every game is played to its end: every acknowledged action is in the records, which
+/// replay.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_durable_the_owner_node_killed_mid_game_loses_nothing_and_the_game_goes_on() {
     let Some((nats, database)) = cluster_parts().await else {
@@ -246,6 +277,10 @@ async fn p_durable_the_owner_node_killed_mid_game_loses_nothing_and_the_game_goe
     let started = a.wait_for(|v| v["event"]["kind"] == "game_started").await;
     let mut players = vec![a, b];
     let game = started["event"]["game"].clone();
+    let streams = [
+        bot_stream(owner.port, nodes[0].port, "s1").await,
+        bot_stream(owner.port, nodes[1].port, "s2").await,
+    ];
     assert!(play(&mut players, &room, game, 8).await.is_none());
     let acknowledged = 8;
     owner.kill();
@@ -271,6 +306,24 @@ async fn p_durable_the_owner_node_killed_mid_game_loses_nothing_and_the_game_goe
         actions.len() > acknowledged,
         "the {acknowledged} moves acknowledged before the kill are in the record"
     );
+    // The bot games go on on their own after the takeover and end; their records replay.
+    // (Its person, away since the kill, is not needed: the end is read from their games.)
+    for (stream, n) in streams.iter().zip(&nodes) {
+        let mut c = Client::connect(n.port).await;
+        c.ok(json!({"type": "auth", "token": stream.token})).await;
+        let game_id = tokio::time::timeout(WAIT, async {
+            loop {
+                let mine = c.ok(json!({"type": "my_games", "limit": 5})).await;
+                if let Some(id) = mine["games"][0]["game_id"].as_i64() {
+                    return id;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            }
+        })
+        .await
+        .expect("the bot game ends after the takeover");
+        check_record(n.port, &json!({ "game_id": game_id })).await;
+    }
 }
 
 /// `p` back in its room on a new connection, trying the nodes of `ports` in turn until the
