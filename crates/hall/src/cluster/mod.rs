@@ -4,14 +4,16 @@
 //! Every room has one owner node, recorded in `room_owners` and guarded by the node's lease
 //! (`store::cluster`); the owner's room task stays the one place where the game changes. A
 //! connection on another node reaches the room through a [`RoomHandle`](crate::room::RoomHandle)
-//! that forwards each command to the owner (NATS request/reply); on the owner the connection is
-//! represented by a *stand-in*: an [`Outbox`] whose frames are published to the connection's
-//! node, which queues them on the real connection. So the rooms know nothing of the cluster.
+//! that forwards each command to the owner; on the owner the connection is represented by a
+//! *stand-in*: an [`Outbox`] whose frames go to the connection's node, which queues them on the
+//! real connection. So the rooms know nothing of the cluster. Everything a node sends another
+//! travels on a [`link`]: one queue per destination, sent as one NATS message per burst.
 //! The hall list travels as changes on one subject; a node whose lease runs out is taken over
 //! by another, which rebuilds its rooms from the store (P-DURABLE) and tells everyone it is
 //! gone: stand-ins of its connections are dropped (the players are away, P-DISCONNECT), and
 //! connections in its rooms are closed with 1012 so that their clients come back and resume.
 
+mod link;
 mod wire;
 
 use std::collections::{HashMap, HashSet};
@@ -21,17 +23,15 @@ use std::time::Duration;
 use async_nats::Client;
 use axum::extract::ws::Utf8Bytes;
 use futures_util::StreamExt;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::hall::Hall;
 use crate::outbox::{ConnId, Out, Outbox};
 use crate::protocol::{Answer, ErrorCode, ProtoError, error_frame};
 use crate::room::{Answered, RoomClosed, RoomRequest, restore_room, restore_waiting_room};
+use link::{Links, Record, inbox_subject};
 pub use wire::ListingChange;
-use wire::{
-    Delivery, Detach, GONE_SUBJECT, HELLO_SUBJECT, LISTING_SUBJECT, RemoteAnswer, RemoteCommand,
-    decode, detach_subject, encode_close, encode_frames, frames_subject, room_subject,
-};
+use wire::{Detach, GONE_SUBJECT, HELLO_SUBJECT, LISTING_SUBJECT, RemoteAnswer, RemoteCommand};
 
 /// How long a node's lease runs without renewal: past it, another node takes its rooms.
 pub const LEASE: Duration = Duration::from_secs(5);
@@ -48,6 +48,9 @@ type RemoteConn = (String, ConnId);
 /// An outbox and the rooms or nodes it reaches.
 type Reaching = (Outbox, HashSet<String>);
 
+/// A forwarded command waiting for its answer: the owner node, and who waits.
+type Waiting = (String, oneshot::Sender<RemoteAnswer>);
+
 /// This node's part in a cluster.
 pub struct Cluster {
     /// This node's name (unique for each start of a process).
@@ -63,6 +66,10 @@ pub struct Cluster {
     fenced: watch::Sender<bool>,
     /// Changes of this node's rooms in the hall list, published in order by one task.
     listing_changes: mpsc::UnboundedSender<ListingChange>,
+    /// Queues to the other nodes.
+    links: Arc<Links>,
+    /// Commands forwarded and not answered yet: (connection, id) → the owner node and who waits.
+    pending: Mutex<HashMap<(ConnId, u64), Waiting>>,
 }
 
 impl Cluster {
@@ -93,6 +100,7 @@ impl Cluster {
                 }
             }
         });
+        let links = Arc::new(Links::new(&node, nats.clone()));
         let cluster = Arc::new(Cluster {
             node,
             nats,
@@ -101,6 +109,8 @@ impl Cluster {
             stand_ins: Mutex::default(),
             fenced: watch::Sender::new(false),
             listing_changes,
+            links,
+            pending: Mutex::default(),
         });
         hall.set_cluster(cluster.clone());
         cluster.subscribe_all().await?;
@@ -127,28 +137,14 @@ impl Cluster {
     }
 
     async fn subscribe_all(self: &Arc<Self>) -> anyhow::Result<()> {
-        let mut rooms = self.nats.subscribe(room_subject(&self.node)).await?;
+        let mut inbox = self.nats.subscribe(inbox_subject(&self.node)).await?;
         let me = self.clone();
         tokio::spawn(async move {
-            while let Some(message) = rooms.next().await {
-                // Each command on its own task: a slow room holds up no other.
-                tokio::spawn(me.clone().serve_command(message));
-            }
-        });
-        let mut detaches = self.nats.subscribe(detach_subject(&self.node)).await?;
-        let me = self.clone();
-        tokio::spawn(async move {
-            while let Some(message) = detaches.next().await {
-                if let Ok(detach) = serde_json::from_slice::<Detach>(&message.payload) {
-                    me.detach_stand_in(&detach);
+            while let Some(message) = inbox.next().await {
+                match link::decode(&message.payload) {
+                    Some((from, records)) => me.receive(&from, records),
+                    None => tracing::warn!("an unreadable message from another node"),
                 }
-            }
-        });
-        let mut frames = self.nats.subscribe(frames_subject(&self.node)).await?;
-        let me = self.clone();
-        tokio::spawn(async move {
-            while let Some(message) = frames.next().await {
-                me.deliver(&message.payload);
             }
         });
         let mut listings = self.nats.subscribe(LISTING_SUBJECT).await?;
@@ -210,34 +206,40 @@ impl Cluster {
                 .or_insert_with(|| (outbox.clone(), HashSet::new()));
             entry.1.insert(node.to_owned());
         }
+        let id = request.id;
         let command = RemoteCommand {
             code: code.to_owned(),
-            from: self.node.clone(),
             conn: outbox.id,
             player: request.player.as_ref().map(Into::into),
             client: request.client.as_deref().map(str::to_owned),
-            id: request.id,
+            id,
             order: request.order,
         };
-        let body = serde_json::to_vec(&command).expect("a command serialises");
+        let (answer_to, answer) = oneshot::channel();
+        self.pending
+            .lock()
+            .expect("pending lock")
+            .insert((outbox.id, id), (node.to_owned(), answer_to));
         let started = std::time::Instant::now();
-        let reply = self.nats.request(room_subject(node), body.into()).await;
+        self.links.send(node, Record::Command(command));
+        let answer = tokio::time::timeout(FORWARD_TIMEOUT, answer).await;
         metrics::histogram!(crate::metrics::NATS_ROUND_TRIP)
             .record(started.elapsed().as_secs_f64());
-        let answer = reply
-            .ok()
-            .and_then(|m| serde_json::from_slice::<RemoteAnswer>(&m.payload).ok());
+        self.pending
+            .lock()
+            .expect("pending lock")
+            .remove(&(outbox.id, id));
         match answer {
-            Some(RemoteAnswer::Answered { frame }) => Ok(answered(frame)),
-            Some(RemoteAnswer::NoRoom) => Err(RoomClosed),
-            Some(RemoteAnswer::Unavailable) | None => {
-                // The owner did not answer (gone, or cut off): nothing is known to have
-                // happened; the client may send the same command again.
+            Ok(Ok(RemoteAnswer::Answered { frame })) => Ok(answered(frame)),
+            Ok(Ok(RemoteAnswer::NoRoom)) => Err(RoomClosed),
+            Ok(Ok(RemoteAnswer::Unavailable) | Err(_)) | Err(_) => {
+                // The owner did not answer (gone, stopping, or cut off): nothing is known to
+                // have happened; the client may send the same command again.
                 let error = ProtoError::new(
                     ErrorCode::Unavailable,
                     "the room's node did not answer; try again in a moment",
                 );
-                let frame = Utf8Bytes::from(error_frame(Some(command.id), &error));
+                let frame = Utf8Bytes::from(error_frame(Some(id), &error));
                 outbox.send(frame.clone());
                 Ok(Answered {
                     outcome: Err(error),
@@ -250,16 +252,10 @@ impl Cluster {
     /// A connection of this node leaves room `code` of `node` (`None`: every room there).
     pub fn detach(&self, node: &str, code: Option<&str>, conn: ConnId) {
         let detach = Detach {
-            from: self.node.clone(),
             conn,
             code: code.map(str::to_owned),
         };
-        let body = serde_json::to_vec(&detach).expect("a detach serialises");
-        let nats = self.nats.clone();
-        let subject = detach_subject(node);
-        tokio::spawn(async move {
-            let _ = nats.publish(subject, body.into()).await;
-        });
+        self.links.send(node, Record::Detach(detach));
     }
 
     /// A connection of this node closed: every node it reached lets its stand-in go.
@@ -272,23 +268,46 @@ impl Cluster {
         }
     }
 
-    /// Serves a command of another node's connection for a room of this node.
-    async fn serve_command(self: Arc<Self>, message: async_nats::Message) {
-        let Some(reply) = message.reply.clone() else {
-            return;
-        };
-        let answer = match serde_json::from_slice::<RemoteCommand>(&message.payload) {
-            Ok(command) => self.run_command(command).await,
-            Err(e) => {
-                tracing::warn!(error = %e, "an unreadable command from another node");
-                RemoteAnswer::NoRoom
+    /// Takes what node `from` sent, in order: commands run each on a task of its own (a slow
+    /// room holds up no other), the rest at once.
+    fn receive(self: &Arc<Self>, from: &str, records: Vec<Record>) {
+        for record in records {
+            match record {
+                Record::Command(command) => {
+                    let me = self.clone();
+                    let from = from.to_owned();
+                    tokio::spawn(async move {
+                        let (conn, id) = (command.conn, command.id);
+                        let answer = me.run_command(&from, command).await;
+                        me.links.send(&from, Record::Answer { conn, id, answer });
+                    });
+                }
+                Record::Answer { conn, id, answer } => {
+                    let waiting = self
+                        .pending
+                        .lock()
+                        .expect("pending lock")
+                        .remove(&(conn, id));
+                    if let Some((_, answer_to)) = waiting {
+                        let _ = answer_to.send(answer);
+                    }
+                }
+                Record::Frames { conn, frames } => {
+                    if let Some((outbox, _)) = self.conns.lock().expect("conns lock").get(&conn) {
+                        outbox.send_batch(frames);
+                    }
+                }
+                Record::Close { conn, code } => {
+                    if let Some((outbox, _)) = self.conns.lock().expect("conns lock").get(&conn) {
+                        outbox.close(code, "closed by the room's node");
+                    }
+                }
+                Record::Detach(detach) => self.detach_stand_in(from, &detach),
             }
-        };
-        let body = serde_json::to_vec(&answer).expect("an answer serialises");
-        let _ = self.nats.publish(reply, body.into()).await;
+        }
     }
 
-    async fn run_command(&self, command: RemoteCommand) -> RemoteAnswer {
+    async fn run_command(&self, from: &str, command: RemoteCommand) -> RemoteAnswer {
         let Some(hall) = self.hall() else {
             return RemoteAnswer::NoRoom;
         };
@@ -298,7 +317,7 @@ impl Cluster {
         let Some(room) = hall.local_room(&command.code) else {
             return RemoteAnswer::NoRoom;
         };
-        let stand_in = self.stand_in(&command.from, command.conn, &command.code);
+        let stand_in = self.stand_in(from, command.conn, &command.code);
         let request = RoomRequest {
             outbox: stand_in,
             player: command.player.map(Into::into),
@@ -324,8 +343,8 @@ impl Cluster {
             return outbox.clone();
         }
         let (outbox, mut rx) = Outbox::new();
-        let nats = self.nats.clone();
-        let subject = frames_subject(from);
+        let links = self.links.clone();
+        let to = from.to_owned();
         tokio::spawn(async move {
             let mut batch = Vec::with_capacity(16);
             while rx.recv_many(&mut batch, 64).await > 0 {
@@ -339,16 +358,10 @@ impl Cluster {
                     }
                 }
                 if !frames.is_empty() {
-                    let texts: Vec<&str> = frames.iter().map(Utf8Bytes::as_str).collect();
-                    let body = encode_frames(conn, &texts);
-                    if nats.publish(subject.clone(), body.into()).await.is_err() {
-                        break;
-                    }
+                    links.send(&to, Record::Frames { conn, frames });
                 }
                 if let Some(code) = close {
-                    let _ = nats
-                        .publish(subject.clone(), encode_close(conn, code).into())
-                        .await;
+                    links.send(&to, Record::Close { conn, code });
                 }
             }
         });
@@ -357,8 +370,8 @@ impl Cluster {
     }
 
     /// A connection of another node leaves a room (or all) of this node.
-    fn detach_stand_in(&self, detach: &Detach) {
-        let key = (detach.from.clone(), detach.conn);
+    fn detach_stand_in(&self, from: &str, detach: &Detach) {
+        let key = (from.to_owned(), detach.conn);
         let mut stand_ins = self.stand_ins.lock().expect("stand-ins lock");
         let Some((outbox, rooms)) = stand_ins.get_mut(&key) else {
             return;
@@ -381,31 +394,6 @@ impl Cluster {
         }
     }
 
-    /// Frames from a room of another node, for a connection of this node.
-    fn deliver(&self, body: &[u8]) {
-        let Some(delivery) = decode(body) else {
-            return;
-        };
-        let conns = self.conns.lock().expect("conns lock");
-        match delivery {
-            Delivery::Frames(conn, frames) => {
-                if let Some((outbox, _)) = conns.get(&conn) {
-                    outbox.send_batch(
-                        frames
-                            .into_iter()
-                            .map(|f| Utf8Bytes::from(f.to_owned()))
-                            .collect(),
-                    );
-                }
-            }
-            Delivery::Close(conn, code) => {
-                if let Some((outbox, _)) = conns.get(&conn) {
-                    outbox.close(code, "closed by the room's node");
-                }
-            }
-        }
-    }
-
     /// Another node is gone (its rooms were taken over): its connections' stand-ins leave
     /// this node's rooms (their players are away), its rooms leave the list, and this node's
     /// connections that were in its rooms are told to reconnect (1012), so that they resume
@@ -414,6 +402,12 @@ impl Cluster {
         if node == self.node {
             return;
         }
+        self.links.forget(node);
+        // Commands waiting for that node get no answer: they end now (unavailable).
+        self.pending
+            .lock()
+            .expect("pending lock")
+            .retain(|_, (owner, _)| owner != node);
         let gone: Vec<Reaching> = {
             let mut stand_ins = self.stand_ins.lock().expect("stand-ins lock");
             let keys: Vec<_> = stand_ins

@@ -1,9 +1,5 @@
-//! What nodes send each other over NATS: subjects and message bodies.
-//!
-//! Commands for a room travel to its owner as JSON (request/reply); the frames the owner's
-//! room sends a connection of another node travel as the frames themselves, one message per
-//! batch, behind a one-line header naming the connection — no re-encoding of what is already
-//! the client's JSON.
+//! What nodes tell each other over NATS besides their links (see [`link`](super::link)): the
+//! subjects everyone hears, and the bodies of commands, answers and detaches.
 
 use serde::{Deserialize, Serialize};
 
@@ -11,21 +7,6 @@ use crate::accounts::Player;
 use crate::outbox::ConnId;
 use crate::protocol::{GameKind, RoomSummary};
 use crate::room::Order;
-
-/// Commands for the rooms a node owns (request/reply).
-pub fn room_subject(node: &str) -> String {
-    format!("hangar.node.{node}.room")
-}
-
-/// Connections of another node that leave the rooms a node owns.
-pub fn detach_subject(node: &str) -> String {
-    format!("hangar.node.{node}.detach")
-}
-
-/// Frames for a node's connections, from rooms of other nodes.
-pub fn frames_subject(node: &str) -> String {
-    format!("hangar.node.{node}.frames")
-}
 
 /// Changes of the hall list, from every node.
 pub const LISTING_SUBJECT: &str = "hangar.hall.listing";
@@ -76,9 +57,7 @@ impl From<WirePlayer> for Player {
 pub struct RemoteCommand {
     /// The room's code.
     pub code: String,
-    /// The node of the sender's connection.
-    pub from: String,
-    /// The sender's connection on that node.
+    /// The sender's connection on the sending node.
     pub conn: ConnId,
     /// The signed-in player, if any.
     pub player: Option<WirePlayer>,
@@ -107,9 +86,7 @@ pub enum RemoteAnswer {
 /// A connection of another node leaves one room (`code`) or all of them.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Detach {
-    /// The node of the connection.
-    pub from: String,
-    /// The connection.
+    /// The connection (of the sending node).
     pub conn: ConnId,
     /// The room it leaves; all of this node's rooms when absent.
     pub code: Option<String>,
@@ -132,66 +109,4 @@ pub struct ListingChange {
     pub taken_seats: usize,
     /// The people seated.
     pub players: Vec<i64>,
-}
-
-/// The body of a frames message: a header line (`CONN` or `CONN close CODE`), then the frames,
-/// one per line (compact JSON holds no raw newline).
-pub fn encode_frames(conn: ConnId, frames: &[&str]) -> Vec<u8> {
-    let mut body = Vec::with_capacity(24 + frames.iter().map(|f| f.len() + 1).sum::<usize>());
-    body.extend_from_slice(conn.to_string().as_bytes());
-    for frame in frames {
-        body.push(b'\n');
-        body.extend_from_slice(frame.as_bytes());
-    }
-    body
-}
-
-/// The body of a message that closes a connection with `code`.
-pub fn encode_close(conn: ConnId, code: u16) -> Vec<u8> {
-    format!("{conn} close {code}").into_bytes()
-}
-
-/// What a frames message carries.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Delivery<'a> {
-    /// Frames for a connection, in order.
-    Frames(ConnId, Vec<&'a str>),
-    /// Close the connection with this code.
-    Close(ConnId, u16),
-}
-
-/// Reads a frames message; `None` if it is not one.
-pub fn decode(body: &[u8]) -> Option<Delivery<'_>> {
-    let text = std::str::from_utf8(body).ok()?;
-    let mut lines = text.split('\n');
-    let header = lines.next()?;
-    let mut words = header.split(' ');
-    let conn: ConnId = words.next()?.parse().ok()?;
-    match (words.next(), words.next()) {
-        (None, _) => Some(Delivery::Frames(conn, lines.collect())),
-        (Some("close"), Some(code)) => Some(Delivery::Close(conn, code.parse().ok()?)),
-        _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn frames_travel_as_they_are_and_come_back_in_order() {
-        let body = encode_frames(7, &[r#"{"type":"ack","id":1}"#, r#"{"type":"event"}"#]);
-        assert_eq!(
-            decode(&body),
-            Some(Delivery::Frames(
-                7,
-                vec![r#"{"type":"ack","id":1}"#, r#"{"type":"event"}"#]
-            ))
-        );
-        assert_eq!(
-            decode(&encode_close(9, 1012)),
-            Some(Delivery::Close(9, 1012))
-        );
-        assert_eq!(decode(b"x"), None);
-    }
 }
