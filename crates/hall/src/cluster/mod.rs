@@ -39,6 +39,11 @@ pub const LEASE: Duration = Duration::from_secs(5);
 /// How often a node renews its lease and looks for nodes to take over.
 const TICK: Duration = Duration::from_millis(500);
 
+/// How often (in ticks) a node also looks for rooms no node owns: they appear only when a
+/// room's ownership could not be stored, or from before the hall ran as a cluster (taken at
+/// start), so the scan of the running games is rare.
+const UNOWNED_EVERY: u32 = 120;
+
 /// How long a command forwarded to another node may take before it counts as lost.
 const FORWARD_TIMEOUT: Duration = Duration::from_secs(8);
 
@@ -117,7 +122,7 @@ impl Cluster {
         tokio::spawn(cluster.clone().keep_lease());
         // Rooms stored before (a single node's, or of nodes gone while none ran) are adopted
         // now; the other nodes' lists come in answer to the hello.
-        cluster.adopt(None).await;
+        cluster.adopt(hall, true).await;
         cluster
             .nats
             .publish(HELLO_SUBJECT, cluster.node.clone().into())
@@ -441,8 +446,10 @@ impl Cluster {
     async fn keep_lease(self: Arc<Self>) {
         let mut renewed = tokio::time::Instant::now();
         let mut tick = tokio::time::interval(TICK);
+        let mut ticks = 0u32;
         loop {
             tick.tick().await;
+            ticks = ticks.wrapping_add(1);
             let Some(hall) = self.hall() else {
                 return;
             };
@@ -459,23 +466,22 @@ impl Cluster {
                 return;
             }
             if connected {
-                self.adopt(Some(&hall)).await;
+                self.adopt(&hall, ticks % UNOWNED_EVERY == 0).await;
             }
         }
     }
 
-    /// Takes over the rooms of nodes whose lease ran out (and, with no `hall` given, the
-    /// rooms no node owns), and rebuilds them here.
-    async fn adopt(&self, hall: Option<&Arc<Hall>>) {
-        let Some(hall) = hall.cloned().or_else(|| self.hall()) else {
-            return;
-        };
+    /// Takes over the rooms of nodes whose lease ran out (and, when `unowned`, the rooms no
+    /// node owns), and rebuilds them here.
+    async fn adopt(&self, hall: &Arc<Hall>, unowned: bool) {
         let mut adopted = Vec::new();
         match hall.store.expired_nodes().await {
             Ok(dead) => {
                 for node in dead.iter().filter(|n| **n != self.node) {
                     match hall.store.adopt_rooms_of(node).await {
-                        Ok(codes) => {
+                        // Another node was first.
+                        Ok(None) => {}
+                        Ok(Some(codes)) => {
                             tracing::warn!(dead = %node, rooms = codes.len(), "took over a node whose lease ran out");
                             metrics::counter!(crate::metrics::LEASE_TAKEOVERS).increment(1);
                             adopted.extend(codes);
@@ -487,11 +493,11 @@ impl Cluster {
             }
             Err(e) => tracing::warn!(error = %e, "the cluster's nodes could not be read"),
         }
-        if let Ok(codes) = hall.store.adopt_unowned_rooms().await {
+        if unowned && let Ok(codes) = hall.store.adopt_unowned_rooms().await {
             adopted.extend(codes);
         }
         for code in adopted {
-            rebuild(&hall, &code).await;
+            rebuild(hall, &code).await;
         }
     }
 }

@@ -228,8 +228,8 @@ impl Store {
     /// Takes over the rooms of `dead` (its lease ran out), in one fenced transaction: its row
     /// goes (so it can never write again), its rooms become this node's, their games' journal
     /// rows move into chunks, and what is left of its journal range is deleted. Returns the
-    /// codes adopted — none if another node was first.
-    pub async fn adopt_rooms_of(&self, dead: &str) -> Result<Vec<String>, StoreError> {
+    /// codes adopted, or `None` if another node was first.
+    pub async fn adopt_rooms_of(&self, dead: &str) -> Result<Option<Vec<String>>, StoreError> {
         let me = self.cluster_node()?;
         let dead = dead.to_owned();
         self.write(move |conn| {
@@ -243,7 +243,7 @@ impl Store {
                 .fetch_optional(&mut *conn)
                 .await?;
                 let Some(gone) = gone else {
-                    return Ok(Vec::new());
+                    return Ok(None);
                 };
                 let base: i64 = gone.try_get("seq_base")?;
                 let rows =
@@ -262,7 +262,7 @@ impl Store {
                     .bind(base + SEQ_RANGE)
                     .execute(&mut *conn)
                     .await?;
-                Ok(codes)
+                Ok(Some(codes))
             })
         })
         .await
