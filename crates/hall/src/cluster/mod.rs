@@ -466,7 +466,7 @@ impl Cluster {
                 return;
             }
             if connected {
-                self.adopt(&hall, ticks % UNOWNED_EVERY == 0).await;
+                self.adopt(&hall, ticks.is_multiple_of(UNOWNED_EVERY)).await;
             }
         }
     }
