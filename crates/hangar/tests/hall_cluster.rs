@@ -286,20 +286,8 @@ async fn p_durable_the_owner_node_killed_mid_game_loses_nothing_and_the_game_goe
     owner.kill();
     // The players' nodes close their connections once the room has a new owner (1012); they
     // come back on the same node and resume.
-    let mut back = Vec::new();
-    let mut game = Value::Null;
-    for (p, n) in players.iter().zip(&nodes) {
-        let (c, view) = come_back(&[n.port], p).await;
-        game = view;
-        back.push(c);
-    }
-    let result = match play(&mut back, &room, game, 400).await {
-        Some(result) => result,
-        None => {
-            back[0].ok(json!({"type": "resign", "room": room})).await;
-            game_over(&mut back[1]).await
-        }
-    };
+    let ports = [[nodes[0].port], [nodes[1].port]];
+    let result = resume_and_finish(&players, &ports, &room).await;
     let record = check_record(nodes[0].port, &result).await;
     let actions = record["actions"].as_array().unwrap();
     assert!(
@@ -340,6 +328,25 @@ async fn come_back(ports: &[u16], p: &Client) -> (Client, Value) {
         unreachable!("cycle never ends")
     });
     found.await.expect("the room is back in time")
+}
+
+/// The two players of a jungle game come back (each on its node of `ports`), play it on, and
+/// the first resigns if it has not ended by then: its result.
+async fn resume_and_finish(players: &[Client], ports: &[[u16; 1]; 2], room: &str) -> Value {
+    let mut back = Vec::new();
+    let mut game = Value::Null;
+    for (p, port) in players.iter().zip(ports) {
+        let (c, view) = come_back(port, p).await;
+        game = view;
+        back.push(c);
+    }
+    match play(&mut back, room, game, 400).await {
+        Some(result) => result,
+        None => {
+            back[0].ok(json!({"type": "resign", "room": room})).await;
+            game_over(&mut back[1]).await
+        }
+    }
 }
 
 /// P-DURABLE through a rolling restart: three jungle games, each with its players on two
@@ -494,20 +501,7 @@ async fn a_partitioned_node_stops_and_its_game_goes_on_elsewhere() {
         !status.success(),
         "the cut-off node stops with a failure: {status}"
     );
-    let mut back = Vec::new();
-    let mut game = Value::Null;
-    for p in &players {
-        let (c, view) = come_back(&[other.port], p).await;
-        game = view;
-        back.push(c);
-    }
-    let result = match play(&mut back, &room, game, 400).await {
-        Some(result) => result,
-        None => {
-            back[0].ok(json!({"type": "resign", "room": room})).await;
-            game_over(&mut back[1]).await
-        }
-    };
+    let result = resume_and_finish(&players, &[[other.port], [other.port]], &room).await;
     let record = check_record(other.port, &result).await;
     assert!(record["actions"].as_array().unwrap().len() > 4);
 }

@@ -302,31 +302,30 @@ impl Store {
 
     /// Records that this node owns a new room (stored before anyone is seated in it).
     pub async fn claim_room(&self, code: &str) -> Result<(), StoreError> {
-        let me = self.cluster_node()?;
-        let code = code.to_owned();
-        self.write(move |conn| {
-            Box::pin(async move {
-                sqlx::query(
-                    "INSERT INTO room_owners (code, node) VALUES ($1, $2) \
-                     ON CONFLICT (code) DO UPDATE SET node = excluded.node",
-                )
-                .bind(code)
-                .bind(me)
-                .execute(conn)
-                .await
-                .map(drop)
-            })
-        })
+        self.room_write(
+            "INSERT INTO room_owners (code, node) VALUES ($1, $2) \
+             ON CONFLICT (code) DO UPDATE SET node = excluded.node",
+            code,
+        )
         .await
     }
 
     /// A room of this node closed: it has no owner any more.
     pub async fn release_room(&self, code: &str) -> Result<(), StoreError> {
+        self.room_write(
+            "DELETE FROM room_owners WHERE code = $1 AND node = $2",
+            code,
+        )
+        .await
+    }
+
+    /// Runs `sql` on `room_owners` with the room's code as `$1` and this node as `$2`.
+    async fn room_write(&self, sql: &'static str, code: &str) -> Result<(), StoreError> {
         let me = self.cluster_node()?;
         let code = code.to_owned();
         self.write(move |conn| {
             Box::pin(async move {
-                sqlx::query("DELETE FROM room_owners WHERE code = $1 AND node = $2")
+                sqlx::query(sql)
                     .bind(code)
                     .bind(me)
                     .execute(conn)
