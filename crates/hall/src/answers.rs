@@ -134,6 +134,14 @@ impl AnswerMemory {
         cache
     }
 
+    /// The answer remembered for id `id` of a player's client, if that client has a memory
+    /// here (none is made).
+    pub fn peek(&self, player: i64, client: &str, id: u64) -> Option<String> {
+        let caches = self.caches.lock().expect("caches lock");
+        let cache = caches.get(&(player, client.to_owned()))?;
+        cache.lock().expect("cache lock").get(id).map(str::to_owned)
+    }
+
     /// A connection lets go of a cache: its resume window starts now.
     pub fn release(&self, cache: Shared) {
         cache.lock().expect("cache lock").released = Instant::now();

@@ -10,8 +10,9 @@ mod hall_common;
 use std::io::BufRead;
 use std::process::{Child, Command, Stdio};
 
+use futures_util::{SinkExt, StreamExt};
 use hall_common::{
-    Client, PLAYED, Server, WAIT, guest, http_get, play, postgres_database, under_ci,
+    Client, PLAYED, Server, WAIT, decision, guest, http_get, play, postgres_database, under_ci,
 };
 use serde_json::{Value, json};
 
@@ -330,6 +331,102 @@ async fn come_back(ports: &[u16], p: &Client) -> (Client, Value) {
     found.await.expect("the room is back in time")
 }
 
+/// P-DURABLE, repeated ids across a takeover: a player's move is acknowledged by the room's
+/// node, which is then killed; the player, back on a node that never saw that answer (neither
+/// the player's old node nor the room's new one: four nodes make one), sends the same command
+/// (same client string and id) again — as a client does whose acknowledgement was lost — and
+/// the room's new node, which rebuilt the game with the commands that asked for its actions,
+/// answers it as a repeat instead of running it twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_command_sent_again_after_a_takeover_is_answered_as_a_repeat() {
+    use sqlx::Connection;
+    let Some((nats, database)) = cluster_parts().await else {
+        return;
+    };
+    let owner = node(&nats, &database).await;
+    let nodes = [
+        node(&nats, &database).await,
+        node(&nats, &database).await,
+        node(&nats, &database).await,
+    ];
+    let mut host = guest(owner.port, "host").await;
+    let created = host
+        .ok(json!({"type": "create_room", "game": "jungle", "options": {}}))
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    let mut x = Client::connect(nodes[0].port).await;
+    let signed = x
+        .ok(json!({"type": "guest", "name": "xia", "client": "tab-1"}))
+        .await;
+    x.token = signed["token"].as_str().unwrap().to_owned();
+    let joined = x.ok(json!({"type": "join_room", "room": room})).await;
+    x.room = room.clone();
+    x.seat = joined["seat"].as_u64().unwrap();
+    host.ok(json!({"type": "leave_room", "room": room})).await;
+    drop(host);
+    let mut y = joiner(nodes[1].port, "yu", &room).await;
+    x.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    y.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    let started = x.wait_for(|v| v["event"]["kind"] == "game_started").await;
+    let mut players = vec![x, y];
+    let mut game = started["event"]["game"].clone();
+    if game["to_move"].as_u64() != Some(players[0].seat) {
+        // The other player moves first; the view after it comes with its `moved` event.
+        let (seat, command) = decision(&room, &game).unwrap();
+        let p = players.iter_mut().find(|p| p.seat == seat).unwrap();
+        p.ok(command).await;
+        let moved = players[0]
+            .wait_for(|v| v["type"] == "event" && v["event"]["game"].is_object())
+            .await;
+        game = moved["event"]["game"].clone();
+    }
+    let (seat, command) = decision(&room, &game).unwrap();
+    assert_eq!(seat, players[0].seat);
+    let acked = players[0].ok(command.clone()).await;
+    let id = players[0].id;
+    owner.kill();
+    // The player's old connection is closed once the room has moved.
+    let mut old = players.remove(0);
+    while let Ok(Some(Ok(_))) = tokio::time::timeout(WAIT, old.ws.next()).await {}
+    // Back on a node that is neither its old one nor the room's new home.
+    let mut admin = sqlx::PgConnection::connect(&database).await.unwrap();
+    let adopter: String = sqlx::query_scalar(
+        "SELECT n.address FROM room_owners o JOIN cluster_nodes n ON n.node = o.node \
+         WHERE o.code = $1",
+    )
+    .bind(&room)
+    .fetch_one(&mut admin)
+    .await
+    .unwrap();
+    let elsewhere = nodes[1..]
+        .iter()
+        .find(|n| !adopter.ends_with(&format!(":{}", n.port)))
+        .unwrap();
+    let mut again = Client::connect(elsewhere.port).await;
+    again
+        .ok(json!({"type": "auth", "token": old.token, "client": "tab-1"}))
+        .await;
+    again.ok(json!({"type": "join_room", "room": room})).await;
+    let mut repeated = command;
+    repeated["id"] = json!(id);
+    again
+        .ws
+        .send(tokio_tungstenite::tungstenite::Message::text(
+            repeated.to_string(),
+        ))
+        .await
+        .unwrap();
+    let answer = again.wait_for(|v| v["id"] == json!(id)).await;
+    assert_eq!(
+        answer["type"], "ack",
+        "the repeat is acknowledged: {answer}"
+    );
+    assert_eq!(answer["repeat"], true, "{answer}");
+    assert_eq!(answer["result"], acked);
+}
+
 /// The two players of a jungle game come back (each on its node of `ports`), play it on, and
 /// the first resigns if it has not ended by then: its result.
 async fn resume_and_finish(players: &[Client], ports: &[[u16; 1]; 2], room: &str) -> Value {
@@ -510,7 +607,6 @@ async fn a_partitioned_node_stops_and_its_game_goes_on_elsewhere() {
 /// `None` when the room is not found yet or the connection is closed meanwhile (it had reached
 /// the dead node, whose rooms moved).
 async fn try_join(port: u16, p: &Client) -> Option<Client> {
-    use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::Message;
     let mut c = Client::connect(port).await;
     c.token = p.token.clone();

@@ -323,6 +323,16 @@ impl Cluster {
             return RemoteAnswer::NoRoom;
         };
         let stand_in = self.stand_in(from, command.conn, &command.code);
+        // A command this node's room stored before (rebuilt after a takeover, with the
+        // commands that asked for its actions), sent again by a client whose acknowledgement
+        // was lost with the old owner: answered as a repeat, not run twice.
+        if let (Some(player), Some(client)) = (&command.player, &command.client)
+            && let Some(frame) = hall.answers.peek(player.id, client, command.id)
+        {
+            let frame = Answer::repeat_frame(&frame);
+            stand_in.send(Utf8Bytes::from(frame.clone()));
+            return RemoteAnswer::Answered { frame };
+        }
         let request = RoomRequest {
             outbox: stand_in,
             player: command.player.map(Into::into),

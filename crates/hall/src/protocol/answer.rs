@@ -71,6 +71,15 @@ impl Answer {
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).expect("an answer serialises")
     }
+
+    /// A remembered answer frame sent again for a repeated id, marked as a repeat.
+    pub fn repeat_frame(frame: &str) -> String {
+        match serde_json::from_str::<Answer>(frame) {
+            Ok(answer) => answer.repeated().to_text(),
+            // Every remembered frame is an answer this server wrote; sent as it was otherwise.
+            Err(_) => frame.to_owned(),
+        }
+    }
 }
 
 /// The `result` of an ack. Each command answers with one of these shapes (the protocol test

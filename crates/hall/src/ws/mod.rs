@@ -338,7 +338,7 @@ impl Conn {
         };
         let id = id.expect("parse_command gives an id with every command");
         if let Some(frame) = self.answers.get(id) {
-            self.outbox.send_text(mark_repeat(&frame));
+            self.outbox.send_text(Answer::repeat_frame(&frame));
             return false;
         }
         // Reads change nothing: running them again is harmless, and their answers (long
@@ -583,15 +583,6 @@ fn is_internal_error(frame: &str) -> bool {
                 ..
             })
         )
-}
-
-/// The same answer again, marked as a repeat.
-fn mark_repeat(frame: &str) -> String {
-    match serde_json::from_str::<Answer>(frame) {
-        Ok(answer) => answer.repeated().to_text(),
-        // Every remembered frame is an answer this server wrote; sent as it was otherwise.
-        Err(_) => frame.to_owned(),
-    }
 }
 
 fn invalid(message: String) -> ProtoError {
