@@ -131,16 +131,19 @@ pub async fn serve_socket(
     let liveness = tokio::time::sleep(idle / 2);
     tokio::pin!(liveness);
     let mut closing = hall.closing();
+    // Made once, not on every turn of the loop (each one subscribes to the overflow flag).
+    let overflowed = outbox.overflowed();
+    tokio::pin!(overflowed);
     loop {
         let message = tokio::select! {
             // Output first: a client waiting for an answer is served before it is read again.
             biased;
             // A client too slow to take what it is sent is cut off.
-            () = outbox.overflowed() => break,
+            () = &mut overflowed => break,
             _ = rx.recv_many(&mut batch, 64) => {
                 let written = tokio::select! {
                     written = write_frames(&mut socket, &mut batch) => written,
-                    () = outbox.overflowed() => Err(()),
+                    () = &mut overflowed => Err(()),
                 };
                 if written.is_err() {
                     break;
