@@ -23,7 +23,7 @@ use crate::record::record_json;
 use crate::replay::replay_frames;
 use crate::slots::Refused;
 use crate::store::StoredGame;
-use crate::ws::{HARD_MAX_MESSAGE_BYTES, LoginGuard, serve_socket};
+use crate::ws::{HARD_MAX_MESSAGE_BYTES, LoginGuard, Sessions, serve_socket};
 
 /// Read buffer per WebSocket: small, since commands are tens of bytes (a larger frame, up to
 /// the limits, grows it as needed). tungstenite zero-fills the buffer before every read, so a
@@ -38,6 +38,8 @@ pub fn app(hall: Arc<Hall>) -> Router {
     // Shared by every connection of this router: sign-in throttling is hall-wide.
     let logins = Arc::new(LoginGuard::new(&hall.config.limits));
     let api_limit = Arc::new(ApiLimit::new(hall.config.limits.api_requests_per_second));
+    // The players' open connections, for `sign_out_everywhere`.
+    let sessions = Arc::new(Sessions::default());
     let mut router = Router::new()
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))
@@ -51,6 +53,7 @@ pub fn app(hall: Arc<Hall>) -> Router {
     }
     router
         .layer(Extension(logins))
+        .layer(Extension(sessions))
         .layer(Extension(api_limit))
         .with_state(hall)
 }
@@ -111,6 +114,7 @@ async fn upgrade(
     ws: WebSocketUpgrade,
     State(hall): State<Arc<Hall>>,
     Extension(logins): Extension<Arc<LoginGuard>>,
+    Extension(sessions): Extension<Arc<Sessions>>,
     extensions: Extensions,
 ) -> Response {
     // The peer address is known when served by `Running::serve` (not in a bare router).
@@ -148,7 +152,7 @@ async fn upgrade(
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(HARD_MAX_MESSAGE_BYTES.max(MAX_MESSAGE_BYTES))
         .max_frame_size(HARD_MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| serve_socket(socket, hall, slot, logins))
+        .on_upgrade(move |socket| serve_socket(socket, hall, slot, logins, sessions))
 }
 
 fn not_found(what: &str) -> Response {

@@ -97,7 +97,8 @@ impl Conn {
         }))
     }
 
-    /// `sign_out_everywhere`: every token of the signed-in player is revoked.
+    /// `sign_out_everywhere`: every token of the signed-in player is revoked, and the
+    /// player's other connections on this hall are closed (this one stays signed in).
     pub(super) async fn sign_out_everywhere(&self) -> Outcome {
         let player = self.require_player()?;
         self.hall
@@ -105,6 +106,8 @@ impl Conn {
             .revoke_tokens(player.id)
             .await
             .map_err(internal)?;
+        let closed = self.sessions.close_others(player.id, self.outbox.id);
+        tracing::info!(player = player.id, closed, "signed out everywhere");
         Ok(Ack::DONE)
     }
 
@@ -112,6 +115,10 @@ impl Conn {
     /// `client` string when one is given (protocol.md §2).
     pub(super) fn sign_in(&mut self, player: Player, client: Option<&str>) {
         let hall = self.hall.clone();
+        if let Some(before) = &self.player {
+            self.sessions.signed_out(before.id, self.outbox.id);
+        }
+        self.sessions.signed_in(player.id, &self.outbox);
         if let Some(client) = client.filter(|c| !c.is_empty()) {
             let shared = Answers::Shared(hall.answer_cache(player.id, client));
             self.answers.replace(&hall, shared);

@@ -7,10 +7,12 @@ mod gate;
 mod identity;
 mod logins;
 mod players;
+mod sessions;
 
 pub(crate) use gate::Bucket;
 pub(crate) use identity::token_issued_after;
 pub use logins::LoginGuard;
+pub use sessions::Sessions;
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -90,6 +92,8 @@ struct Conn {
     /// The peer's address, for the sign-in throttle.
     address: Option<IpAddr>,
     logins: Arc<LoginGuard>,
+    /// Every connection's player, for `sign_out_everywhere`.
+    sessions: Arc<Sessions>,
 }
 
 /// Serves one upgraded WebSocket until it closes. One task per connection both reads
@@ -100,6 +104,7 @@ pub async fn serve_socket(
     hall: Arc<Hall>,
     slot: Slot,
     logins: Arc<LoginGuard>,
+    sessions: Arc<Sessions>,
 ) {
     let (outbox, mut rx) = Outbox::new();
     outbox.send_text(welcome_frame());
@@ -112,6 +117,7 @@ pub async fn serve_socket(
         rooms: HashMap::new(),
         address: slot.address(),
         logins,
+        sessions,
     };
     let (per_second, burst) = (hall.config.messages_per_second, hall.config.message_burst);
     let mut gate = Gate::new(
@@ -270,6 +276,9 @@ pub async fn serve_socket(
         room.detach(outbox.id);
     }
     hall.unsubscribe(outbox.id);
+    if let Some(player) = &conn.player {
+        conn.sessions.signed_out(player.id, outbox.id);
+    }
     conn.answers
         .replace(&hall, Answers::Local(AnswerCache::new(0)));
     // The connection's place is given back last, once everything it held is let go.
