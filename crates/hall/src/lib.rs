@@ -9,6 +9,7 @@ pub mod answers;
 pub mod api_limit;
 pub mod config;
 pub mod game;
+pub mod game_cache;
 pub mod hall;
 pub mod http;
 pub mod latency;

@@ -27,6 +27,9 @@ pub const ACTIONS: &str = "hangar_actions_stored_total";
 pub const REFUSED: &str = "hangar_connections_refused_total";
 /// Messages refused for the rate limit (counter).
 pub const RATE_LIMITED: &str = "hangar_messages_rate_limited_total";
+/// Games read and built for the HTTP API, by `served`: `record` or `replay` (counter); a
+/// finished game's answer served from the cache is not counted.
+pub const GAME_BUILDS: &str = "hangar_api_game_builds_total";
 /// From an action's frame read to its acknowledgement written, seconds (histogram).
 pub const ACK_SECONDS: &str = "hangar_ack_seconds";
 /// One commit of the store's writer, seconds (histogram).
