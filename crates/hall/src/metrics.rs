@@ -23,7 +23,8 @@ pub const GAMES_STARTED: &str = "hangar_games_started_total";
 pub const GAMES_FINISHED: &str = "hangar_games_finished_total";
 /// Game actions stored (counter).
 pub const ACTIONS: &str = "hangar_actions_stored_total";
-/// WebSocket upgrades refused, by `reason`: `full` or `address` (counter).
+/// Connections refused, by `reason`: WebSocket upgrades `full` or `address`, or TCP
+/// connections closed as accepted past the TCP cap, `tcp` (counter).
 pub const REFUSED: &str = "hangar_connections_refused_total";
 /// Messages refused for the rate limit (counter).
 pub const RATE_LIMITED: &str = "hangar_messages_rate_limited_total";
