@@ -22,7 +22,7 @@ impl Conn {
             .create_player(&name, None)
             .await
             .map_err(internal)?;
-        self.sign_in(player.clone(), client.as_deref());
+        self.sign_in(player.clone(), client.as_deref(), None)?;
         Ok(signed_in(token, &player))
     }
 
@@ -65,7 +65,7 @@ impl Conn {
             .issue_token(player.id)
             .await
             .map_err(internal)?;
-        self.sign_in(player.clone(), client.as_deref());
+        self.sign_in(player.clone(), client.as_deref(), None)?;
         Ok(signed_in(token, &player))
     }
 
@@ -78,6 +78,9 @@ impl Conn {
                 "a token is 32 hexadecimal digits",
             ));
         }
+        // A sign-out everywhere from this moment on revokes the token too late for the
+        // lookup below to see it: the registry refuses the sign-in instead.
+        let checked = tokio::time::Instant::now();
         let Some(player) = self
             .hall
             .store
@@ -90,7 +93,7 @@ impl Conn {
                 "unknown or expired token: sign in again",
             ));
         };
-        self.sign_in(player.clone(), client.as_deref());
+        self.sign_in(player.clone(), client.as_deref(), Some(checked))?;
         Ok(Ack::Authed(Authed {
             player: player.view(),
             rooms: self.hall.seated_rooms(player.id),
@@ -112,13 +115,31 @@ impl Conn {
     }
 
     /// The connection now speaks for `player`; repeated ids are remembered per player and
-    /// `client` string when one is given (protocol.md §2).
-    pub(super) fn sign_in(&mut self, player: Player, client: Option<&str>) {
+    /// `client` string when one is given (protocol.md §2). A sign-in with a token checked at
+    /// `token_checked` is refused (`bad_token`, nothing changes) when the player signed out
+    /// everywhere since.
+    pub(super) fn sign_in(
+        &mut self,
+        player: Player,
+        client: Option<&str>,
+        token_checked: Option<tokio::time::Instant>,
+    ) -> Result<(), ProtoError> {
         let hall = self.hall.clone();
         if let Some(before) = &self.player {
             self.sessions.signed_out(before.id, self.outbox.id);
         }
-        self.sessions.signed_in(player.id, &self.outbox);
+        if !self
+            .sessions
+            .signed_in(player.id, &self.outbox, token_checked)
+        {
+            if let Some(before) = &self.player {
+                self.sessions.signed_in(before.id, &self.outbox, None);
+            }
+            return Err(ProtoError::new(
+                ErrorCode::BadToken,
+                "unknown or expired token: sign in again",
+            ));
+        }
         if let Some(client) = client.filter(|c| !c.is_empty()) {
             let shared = Answers::Shared(hall.answer_cache(player.id, client));
             self.answers.replace(&hall, shared);
@@ -130,6 +151,7 @@ impl Conn {
             self.client = None;
         }
         self.player = Some(player);
+        Ok(())
     }
 
     /// `register`: a new account, or the signed-in guest made one (P-ACCOUNT).
@@ -178,7 +200,7 @@ impl Conn {
                     ProtoError::new(ErrorCode::NameTaken, format!("the name {name:?} is taken"))
                 })?,
         };
-        self.sign_in(player.clone(), client.as_deref());
+        self.sign_in(player.clone(), client.as_deref(), None)?;
         Ok(signed_in(token, &player))
     }
 }
