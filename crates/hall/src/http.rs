@@ -6,8 +6,9 @@ use axum::extract::ws::WebSocketUpgrade;
 use axum::{Extension, Router};
 use std::net::SocketAddr;
 
+use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, Query, State};
-use axum::http::header::AUTHORIZATION;
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
 use axum::http::{Extensions, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
@@ -17,13 +18,14 @@ use tower_http::services::ServeDir;
 
 use crate::accounts::token_well_formed;
 use crate::api_limit::ApiLimit;
+use crate::game_cache::{CACHED_BODIES, CACHED_BYTES, Finished, GameCache, Served};
 use crate::hall::Hall;
 use crate::protocol::{BoardOrder, Leaderboard, MAX_MESSAGE_BYTES, MyGames};
 use crate::record::record_json;
 use crate::replay::replay_frames;
 use crate::slots::Refused;
 use crate::store::StoredGame;
-use crate::ws::{HARD_MAX_MESSAGE_BYTES, LoginGuard, serve_socket};
+use crate::ws::{HARD_MAX_MESSAGE_BYTES, LoginGuard, Sessions, serve_socket};
 
 /// Read buffer per WebSocket: small, since commands are tens of bytes (a larger frame, up to
 /// the limits, grows it as needed). tungstenite zero-fills the buffer before every read, so a
@@ -38,6 +40,10 @@ pub fn app(hall: Arc<Hall>) -> Router {
     // Shared by every connection of this router: sign-in throttling is hall-wide.
     let logins = Arc::new(LoginGuard::new(&hall.config.limits));
     let api_limit = Arc::new(ApiLimit::new(hall.config.limits.api_requests_per_second));
+    // Finished games' records and replays, as served.
+    let games = Arc::new(GameCache::new(CACHED_BODIES, CACHED_BYTES));
+    // The players' open connections, for `sign_out_everywhere`.
+    let sessions = Arc::new(Sessions::default());
     let mut router = Router::new()
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))
@@ -51,7 +57,9 @@ pub fn app(hall: Arc<Hall>) -> Router {
     }
     router
         .layer(Extension(logins))
+        .layer(Extension(sessions))
         .layer(Extension(api_limit))
+        .layer(Extension(games))
         .with_state(hall)
 }
 
@@ -111,6 +119,7 @@ async fn upgrade(
     ws: WebSocketUpgrade,
     State(hall): State<Arc<Hall>>,
     Extension(logins): Extension<Arc<LoginGuard>>,
+    Extension(sessions): Extension<Arc<Sessions>>,
     extensions: Extensions,
 ) -> Response {
     // The peer address is known when served by `Running::serve` (not in a bare router).
@@ -148,7 +157,7 @@ async fn upgrade(
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(HARD_MAX_MESSAGE_BYTES.max(MAX_MESSAGE_BYTES))
         .max_frame_size(HARD_MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| serve_socket(socket, hall, slot, logins))
+        .on_upgrade(move |socket| serve_socket(socket, hall, slot, logins, sessions))
 }
 
 fn not_found(what: &str) -> Response {
@@ -180,64 +189,106 @@ async fn asker(hall: &Hall, headers: &HeaderMap) -> Option<i64> {
     Some(player.id)
 }
 
-/// Whether `asker` may see a stored game: a public room's game anyone (its room could be
-/// watched), a private room's only the players seated in it, running or finished: its code,
-/// seats and moves are the members' alone.
-fn may_see(game: &StoredGame, asker: Option<i64>) -> bool {
-    if !game.start.private {
-        return true;
-    }
-    let Some(me) = asker else {
-        return false;
-    };
-    serde_json::from_str::<Vec<Value>>(&game.start.seats).is_ok_and(|seats| {
-        seats
-            .iter()
-            .any(|seat| seat["player_id"].as_i64() == Some(me))
-    })
+/// The players seated in a stored game.
+fn members(game: &StoredGame) -> Vec<i64> {
+    serde_json::from_str::<Vec<Value>>(&game.start.seats)
+        .map(|seats| {
+            seats
+                .iter()
+                .filter_map(|seat| seat["player_id"].as_i64())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
-/// The stored game `id` if the request may see it; otherwise the same 404 as for no game,
-/// so that an outsider cannot tell a private game from a missing one. An address asking
-/// too often gets HTTP 429 before anything is read.
-async fn visible_game(
-    hall: &Hall,
-    id: i64,
-    headers: &HeaderMap,
-    extensions: &Extensions,
-) -> Result<StoredGame, Response> {
+/// Whether the request may see a game: a public room's game anyone (its room could be
+/// watched), a private room's only the players seated in it, running or finished: its code,
+/// seats and moves are the members' alone. Only a private game looks the asker up.
+async fn may_see(hall: &Hall, headers: &HeaderMap, private: bool, members: &[i64]) -> bool {
+    if !private {
+        return true;
+    }
+    asker(hall, headers)
+        .await
+        .is_some_and(|me| members.contains(&me))
+}
+
+/// HTTP 429 for an address asking too often, before anything is read.
+fn rate_limited(extensions: &Extensions) -> Option<Response> {
     let address = extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|info| info.0.ip());
     let allowed = extensions
         .get::<Arc<ApiLimit>>()
         .is_none_or(|limit| limit.allow(address));
-    if !allowed {
-        return Err(api_error(
+    (!allowed).then(|| {
+        api_error(
             StatusCode::TOO_MANY_REQUESTS,
             "too many game requests from this address: try again in a moment".to_owned(),
-        ));
+        )
+    })
+}
+
+/// A game's record or replay (see [`GameCache`]): over the rate limit, HTTP 429; a game the
+/// request may not see, the same 404 as for no game, so that an outsider cannot tell a
+/// private game from a missing one; a finished game's answer from the cache when it is
+/// there, built and kept otherwise; a running game's built each time (it changes).
+async fn game_answer(
+    hall: &Hall,
+    id: i64,
+    served: Served,
+    headers: &HeaderMap,
+    extensions: &Extensions,
+) -> Response {
+    if let Some(refused) = rate_limited(extensions) {
+        return refused;
+    }
+    let cache = extensions.get::<Arc<GameCache>>();
+    if let Some(hit) = cache.and_then(|cache| cache.get(id, served)) {
+        if !may_see(hall, headers, hit.private, &hit.members).await {
+            return not_found("such game");
+        }
+        return json_body(hit.body.clone());
     }
     let game = match hall.store.game(id).await {
         Ok(Some(game)) => game,
-        Ok(None) => return Err(not_found("such game")),
-        Err(_) => return Err(failed()),
+        Ok(None) => return not_found("such game"),
+        Err(_) => return failed(),
     };
-    if game.start.private && !may_see(&game, asker(hall, headers).await) {
-        return Err(not_found("such game"));
+    let members = members(&game);
+    if !may_see(hall, headers, game.start.private, &members).await {
+        return not_found("such game");
     }
-    Ok(game)
+    metrics::counter!(crate::metrics::GAME_BUILDS, "served" => served.name()).increment(1);
+    let record = match record_json(&game) {
+        Ok(record) => record,
+        Err(e) => return api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    };
+    // The seed is revealed once the game is over (P-FAIR-DICE): a finished game.
+    let finished = !record["seed"].is_null();
+    let body = match served {
+        Served::Record => record,
+        Served::Replay if !finished => return not_found("replay: the game has not ended"),
+        Served::Replay => match replay_frames(&record) {
+            Ok(frames) => frames,
+            Err(e) => return api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        },
+    };
+    let body = Bytes::from(body.to_string());
+    if let Some(cache) = cache.filter(|_| finished) {
+        let kept = Finished {
+            private: game.start.private,
+            members,
+            body: body.clone(),
+        };
+        cache.put(id, served, Arc::new(kept));
+    }
+    json_body(body)
 }
 
-/// The record of a game the asker may see (see [`visible_game`]), or the answer refusing it.
-async fn visible_record(
-    hall: &Hall,
-    id: i64,
-    headers: &HeaderMap,
-    extensions: &Extensions,
-) -> Result<serde_json::Value, Response> {
-    let game = visible_game(hall, id, headers, extensions).await?;
-    record_json(&game).map_err(|e| api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+/// A JSON body already written.
+fn json_body(body: Bytes) -> Response {
+    ([(CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 async fn game_record(
@@ -246,10 +297,7 @@ async fn game_record(
     headers: HeaderMap,
     extensions: Extensions,
 ) -> Response {
-    match visible_record(&hall, id, &headers, &extensions).await {
-        Ok(record) => Json(record).into_response(),
-        Err(refused) => refused,
-    }
+    game_answer(&hall, id, Served::Record, &headers, &extensions).await
 }
 
 /// The replay frames of a finished game, computed by the rule engines (P-RECORD); a game
@@ -260,17 +308,7 @@ async fn game_replay(
     headers: HeaderMap,
     extensions: Extensions,
 ) -> Response {
-    let record = match visible_record(&hall, id, &headers, &extensions).await {
-        Ok(record) => record,
-        Err(refused) => return refused,
-    };
-    if record["seed"].is_null() {
-        return not_found("replay: the game has not ended");
-    }
-    match replay_frames(&record) {
-        Ok(frames) => Json(frames).into_response(),
-        Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-    }
+    game_answer(&hall, id, Served::Replay, &headers, &extensions).await
 }
 
 #[derive(Deserialize)]

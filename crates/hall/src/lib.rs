@@ -10,6 +10,7 @@ pub mod api_limit;
 pub mod cluster;
 pub mod config;
 pub mod game;
+pub mod game_cache;
 pub mod hall;
 pub mod http;
 pub mod latency;

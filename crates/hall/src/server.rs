@@ -5,6 +5,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -88,7 +89,6 @@ impl Running {
         let router = app(self.hall.clone());
         let report = tokio::spawn(crate::latency::report());
         let sweep = tokio::spawn(sweep_answers(self.hall.clone()));
-        let header_timeout = self.hall.config.limits.header_timeout;
         let cluster = self.hall.cluster().cloned();
         // A cluster node that lost its lease stops like a drained one (its rooms are another
         // node's now), and says so in its exit status.
@@ -106,7 +106,7 @@ impl Running {
                 }
             }
         };
-        accept(self.listener, router, header_timeout, stop).await;
+        accept(self.listener, router, &self.hall, stop).await;
         // Drain: every socket is told to reconnect (1012), given a moment to go, and only then
         // the store closes (what was acknowledged is stored already).
         self.hall.close_connections();
@@ -132,17 +132,56 @@ impl Running {
     }
 }
 
+/// Most TCP connections the hall holds at once: the WebSocket cap (`--max-connections`)
+/// and room for plain HTTP beside it (`/health`, the API, upgrades answered 503): an eighth
+/// of the cap, at least 16. Past it a connection is closed as soon as it is accepted, before
+/// it is read, so that no number of silent sockets reaches the file limit (each would
+/// otherwise be held until the header timeout).
+pub fn tcp_cap(max_connections: usize) -> usize {
+    max_connections.saturating_add((max_connections / 8).max(16))
+}
+
+/// Plain HTTP connections open (not yet upgraded to a WebSocket); one is counted while its
+/// [`HttpConn`] lives.
+#[derive(Clone, Default)]
+struct HttpConns(Arc<AtomicUsize>);
+
+/// One counted HTTP connection.
+struct HttpConn(Arc<AtomicUsize>);
+
+impl HttpConns {
+    fn open(&self) -> usize {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn count(&self) -> HttpConn {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        HttpConn(self.0.clone())
+    }
+}
+
+impl Drop for HttpConn {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// Serves HTTP (and WebSocket upgrades) on every accepted connection until `shutdown`
-/// completes, then waits for the requests under way. Each connection has `header_timeout` to
-/// send a request's headers (the first and every later one on a kept-alive connection), so
-/// that a half-sent request or a silent socket does not hold a file for ever; axum's own
-/// `serve` sets no such timeout.
+/// completes, then waits for the requests under way. Each connection has the header timeout
+/// to send a request's headers (the first and every later one on a kept-alive connection),
+/// so that a half-sent request or a silent socket does not hold a file for ever; axum's own
+/// `serve` sets no such timeout. Past [`tcp_cap`] connections (HTTP ones and WebSockets
+/// together), a new one is closed at once.
 async fn accept(
     mut listener: TcpListener,
     router: Router,
-    header_timeout: Duration,
+    hall: &Hall,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
+    let limits = &hall.config.limits;
+    let header_timeout = limits.header_timeout;
+    let cap = tcp_cap(limits.max_connections);
+    let http = HttpConns::default();
     // The peer's address, for the caps per address.
     let mut make_service = router.into_make_service_with_connect_info::<SocketAddr>();
     let mut builder = http1::Builder::new();
@@ -158,6 +197,14 @@ async fn accept(
             accepted = Listener::accept(&mut listener) => accepted,
             () = &mut shutdown => break,
         };
+        // An upgraded connection counts among the WebSockets (its HTTP side has ended).
+        if http.open() + hall.connection_count() >= cap {
+            metrics::counter!(crate::metrics::REFUSED, "reason" => "tcp").increment(1);
+            tracing::debug!(%addr, cap, "a connection past the TCP cap is closed");
+            drop(tcp);
+            continue;
+        }
+        let counted = http.count();
         // Small frames must leave at once: no Nagle delay (it adds tens of ms to acks).
         let _ = tcp.set_nodelay(true);
         let service: Result<_, Infallible> = make_service.call(addr).await;
@@ -179,6 +226,7 @@ async fn accept(
             if let Err(e) = ended {
                 tracing::trace!(error = %e, "connection ended with an error");
             }
+            drop(counted);
             drop(stopping);
         });
     }

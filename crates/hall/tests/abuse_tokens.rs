@@ -50,6 +50,8 @@ async fn p_account_sign_out_everywhere_revokes_every_token() {
     let mut check = hall.client().await;
     check.ok(json!({"type": "auth", "token": tokens[0]})).await;
     laptop.ok(json!({"type": "sign_out_everywhere"})).await;
+    // `check` spoke for ana: signing out everywhere closed it (see abuse_sessions.rs).
+    let mut check = hall.client().await;
     for token in &tokens {
         check
             .fails(json!({"type": "auth", "token": token}), "bad_token")

@@ -5,8 +5,8 @@
 use hangar_bots::flight::FlightLevel;
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{
-    Colour, Event, Game, Item, ItemEffect, Phase, PlayError, Progress, Square, Table, UnknownItem,
-    Weather,
+    Colour, Event, Game, Item, ItemEffect, NoEvents, Phase, PlayError, Progress, Square, Table,
+    UnknownItem, Weather,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -22,6 +22,14 @@ pub struct FlightSession {
     colours: Vec<Colour>,
     turns: u32,
     bot_rng: Dice,
+}
+
+/// Where a flight game stands, to come back to (see [`FlightSession::undo`]): the length of
+/// the table's record and the turns counted.
+#[derive(Clone, Copy, Debug)]
+pub struct FlightMark {
+    actions: usize,
+    turns: u32,
 }
 
 fn illegal(message: impl Into<String>) -> ProtoError {
@@ -284,6 +292,26 @@ impl FlightSession {
         } else {
             Vec::new()
         }
+    }
+
+    /// Where the game stands now, for [`FlightSession::undo`]: two numbers, no copy.
+    pub fn mark(&self) -> FlightMark {
+        FlightMark {
+            actions: self.table.record().actions.len(),
+            turns: self.turns,
+        }
+    }
+
+    /// Back to where `mark` was taken: the table replays its own record up to there (the seed
+    /// gives the same seating, dice and chance draws), so that nothing needs copying before an
+    /// action that is almost always kept.
+    pub fn undo(&mut self, mark: FlightMark) {
+        let mut record = self.table.record().clone();
+        record.actions.truncate(mark.actions);
+        self.table = record
+            .replay(&mut NoEvents)
+            .expect("a prefix of a record that was played replays");
+        self.turns = mark.turns;
     }
 
     /// The engine's record of the game so far (options, players, seed, actions): it replays

@@ -2,7 +2,7 @@
 
 use hangar_bots::jungle::{JungleBot, JungleLevel, choose_move};
 use hangar_dice::{Dice, Seed};
-use hangar_jungle::{Color, DrawReason, Game, Move, Outcome, WinReason};
+use hangar_jungle::{Color, DrawReason, Game, GameRecord, Move, Outcome, Ply, WinReason};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -15,6 +15,14 @@ pub struct JungleSession {
     game: Game,
     last: Option<String>,
     bot_rng: Dice,
+}
+
+/// Where a jungle game stands, to come back to (see [`JungleSession::undo`]): the plies
+/// played and the result (an agreed draw or a forfeit has no ply).
+#[derive(Clone, Copy, Debug)]
+pub struct JungleMark {
+    plies: usize,
+    outcome: Option<Outcome>,
 }
 
 fn illegal(message: impl Into<String>) -> ProtoError {
@@ -131,6 +139,29 @@ impl JungleSession {
         let _ = self.game.end(Outcome::Draw {
             reason: DrawReason::Agreement,
         });
+    }
+
+    /// Where the game stands now, for [`JungleSession::undo`]: no copy.
+    pub fn mark(&self) -> JungleMark {
+        JungleMark {
+            plies: self.game.plies().len(),
+            outcome: self.game.outcome(),
+        }
+    }
+
+    /// Back to where `mark` was taken, by replaying the plies up to there.
+    pub fn undo(&mut self, mark: JungleMark) {
+        let record = GameRecord {
+            start: *self.game.start(),
+            plies: self.game.plies()[..mark.plies].to_vec(),
+            outcome: mark.outcome,
+        };
+        self.game = Game::replay(&record).expect("a prefix of a game that was played replays");
+        // The last move shown is the last ply's, as `play` and `pass` set it.
+        self.last = match self.game.plies().last() {
+            Some(Ply::Move(m)) => Some(m.to_string()),
+            _ => None,
+        };
     }
 
     /// Completed turns (plies).

@@ -153,6 +153,15 @@ pub fn autoplay_level(game: GameKind) -> &'static str {
     }
 }
 
+/// Where a running game stood (see [`GameSession::mark`]).
+#[derive(Clone, Copy, Debug)]
+pub enum SessionMark {
+    /// A flight game's.
+    Flight(flight::FlightMark),
+    /// A jungle game's.
+    Jungle(jungle::JungleMark),
+}
+
 /// A running game of either kind.
 #[derive(Clone, Debug)]
 pub enum GameSession {
@@ -264,6 +273,25 @@ impl GameSession {
         }
     }
 
+    /// Where the game stands now, to come back to with [`GameSession::undo`] (an action
+    /// whose write failed): taken before every action, so it copies nothing.
+    pub fn mark(&self) -> SessionMark {
+        match self {
+            GameSession::Flight(s) => SessionMark::Flight(s.mark()),
+            GameSession::Jungle(s) => SessionMark::Jungle(s.mark()),
+        }
+    }
+
+    /// Back to exactly where `mark` was taken (rules state, dice stream, turns), by replaying
+    /// the game's own record up to there: costs a replay, but only when a write failed.
+    pub fn undo(&mut self, mark: SessionMark) {
+        match (self, mark) {
+            (GameSession::Flight(s), SessionMark::Flight(mark)) => s.undo(mark),
+            (GameSession::Jungle(s), SessionMark::Jungle(mark)) => s.undo(mark),
+            _ => unreachable!("a mark is taken from the session it undoes"),
+        }
+    }
+
     /// Completed turns (P-RESIGN needs 15 in flight).
     pub fn turns(&self) -> u32 {
         match self {
@@ -302,5 +330,71 @@ impl GameSession {
             )),
             _ => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Plays `session` to its end (or `limit` actions) by bot, checking before each action
+    /// that the action undone leaves the session exactly as it was (rules state, dice stream,
+    /// turns), then playing it for good.
+    fn every_action_undoes_exactly(mut session: GameSession, seats: usize, limit: usize) {
+        let mut played = 0;
+        while let Some((seat, _)) = session.turn() {
+            if played == limit {
+                break;
+            }
+            let act = session.bot_act(seat, autoplay_level_of(&session));
+            let before = format!("{session:?}");
+            let mark = session.mark();
+            session.play(seat, &act).expect("a bot plays legally");
+            session.undo(mark);
+            assert_eq!(format!("{session:?}"), before, "action {played}: {act:?}");
+            session
+                .play(seat, &act)
+                .expect("the same action plays again");
+            played += 1;
+        }
+        // Leaving and an agreed draw are undone too.
+        for seat in 0..seats {
+            let before = format!("{session:?}");
+            let mark = session.mark();
+            session.remove(seat);
+            session.agree_draw();
+            session.undo(mark);
+            assert_eq!(format!("{session:?}"), before, "seat {seat} left");
+        }
+        assert!(played > 10, "only {played} actions");
+    }
+
+    fn autoplay_level_of(session: &GameSession) -> &'static str {
+        match session {
+            GameSession::Flight(_) => autoplay_level(GameKind::Flight),
+            GameSession::Jungle(_) => autoplay_level(GameKind::Jungle),
+        }
+    }
+
+    #[test]
+    fn p_durable_a_flight_action_undone_leaves_the_game_and_dice_as_they_were() {
+        let given = json!({"seats": 4, "items": true, "weather": true});
+        let (options, seats, _) = check_options(GameKind::Flight, &given, 20).expect("options");
+        let session = GameSession::start(&options, seats, Seed::random()).expect("starts");
+        every_action_undoes_exactly(session, seats, 400);
+    }
+
+    #[test]
+    fn p_durable_a_jungle_action_undone_leaves_the_game_as_it_was() {
+        let (options, seats, _) = check_options(GameKind::Jungle, &json!({}), 20).expect("options");
+        let mut session = GameSession::start(&options, seats, Seed::random()).expect("starts");
+        // A pass (timeout) is undone like a move.
+        let before = format!("{session:?}");
+        let mark = session.mark();
+        session.pass().expect("the side to move may pass");
+        session.undo(mark);
+        assert_eq!(format!("{session:?}"), before);
+        every_action_undoes_exactly(session, seats, 200);
     }
 }

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use super::{OutReason, Room, Running, Status};
-use crate::game::{Act, GameSession, WireEvent, autoplay_level, wire};
+use super::{OutReason, Room, Running, Seat, Status};
+use crate::game::{Act, GameSession, SessionMark, WireEvent, autoplay_level, wire};
 use crate::protocol::{
     Ack, AutoplayReason, ErrorCode, GameKind, Outcome, ProtoError, RoomEvent, TurnView,
 };
@@ -42,6 +42,19 @@ pub struct CommandRef {
     pub client: String,
     /// The command id.
     pub id: u64,
+}
+
+/// How a room comes back to where it was before an action whose write failed: everything
+/// [`Room::apply`] may change. The game itself is not copied (it grows with every action):
+/// its mark is replayed to on the rare failure instead.
+struct Undo {
+    session: SessionMark,
+    deadline: Option<Instant>,
+    deadline_ms: i64,
+    act_at: Option<Instant>,
+    draw_offer: Option<usize>,
+    /// A copy of the seats, for the acts that change them.
+    seats: Option<Vec<Seat>>,
 }
 
 /// How long timers wait before acting again after a write failed.
@@ -80,10 +93,13 @@ impl Room {
     /// dice stream position, timers, seats), nothing is announced, and the caller gets an
     /// `internal` error that is safe to retry (the same command id runs once it is stored).
     pub(super) async fn perform(&mut self, seat: usize, act: Act, auto: bool) -> Outcome {
-        // The engines' states are small values: a copy costs less than one write.
-        let before = (!self.replaying).then(|| (self.game.clone(), self.seats.clone()));
+        let before = if self.replaying {
+            None
+        } else {
+            self.undo_point(&act)
+        };
         let (events, roll, ack) = self.apply(seat, &act, auto)?;
-        if let Some((game, seats)) = before {
+        if let Some(undo) = before {
             // Only the act a person's command asked for carries the command (the first one).
             let cmd = if auto { None } else { self.command_ref.take() };
             let logged = LoggedAct {
@@ -97,8 +113,7 @@ impl Room {
                 }),
             };
             if let Err(e) = self.store(logged).await {
-                self.game = game;
-                self.seats = seats;
+                self.undo(undo);
                 self.command_ref = cmd;
                 self.store_retry_at = Some(Instant::now() + STORE_RETRY);
                 return Err(e);
@@ -114,6 +129,37 @@ impl Room {
         ))
         .await;
         Ok(ack)
+    }
+
+    /// What [`Room::undo`] needs to put the room back as it is before `act`, without copying
+    /// the game: the session's mark, the small fields of the running game, and the seats only
+    /// for the acts that change them (a roll, move or item changes no seat). `None` when no
+    /// game runs (the act is then refused).
+    fn undo_point(&self, act: &Act) -> Option<Undo> {
+        let running = self.game.as_ref()?;
+        let changes_seats = !matches!(act, Act::Roll | Act::Move { .. } | Act::UseItem { .. });
+        Some(Undo {
+            session: running.session.mark(),
+            deadline: running.deadline,
+            deadline_ms: running.deadline_ms,
+            act_at: running.act_at,
+            draw_offer: running.draw_offer,
+            seats: changes_seats.then(|| self.seats.clone()),
+        })
+    }
+
+    /// Puts the room back where [`Room::undo_point`] was taken (a write failed).
+    fn undo(&mut self, undo: Undo) {
+        if let Some(running) = self.game.as_mut() {
+            running.session.undo(undo.session);
+            running.deadline = undo.deadline;
+            running.deadline_ms = undo.deadline_ms;
+            running.act_at = undo.act_at;
+            running.draw_offer = undo.draw_offer;
+        }
+        if let Some(seats) = undo.seats {
+            self.seats = seats;
+        }
     }
 
     /// Appends an action at the game's next index; the index moves on only once the action

@@ -243,9 +243,7 @@ impl Member {
     }
 }
 
-/// A running game. Cloned before each action so that an action whose write fails can be
-/// undone whole (see `Room::perform`).
-#[derive(Clone)]
+/// A running game. An action whose write fails is undone to a mark of it (see `Room::perform`).
 struct Running {
     session: GameSession,
     game_id: i64,

@@ -22,7 +22,7 @@ impl Conn {
             .create_player(&name, None)
             .await
             .map_err(internal)?;
-        self.sign_in(player.clone(), client.as_deref());
+        self.sign_in(player.clone(), client.as_deref(), None)?;
         Ok(signed_in(token, &player))
     }
 
@@ -65,7 +65,7 @@ impl Conn {
             .issue_token(player.id)
             .await
             .map_err(internal)?;
-        self.sign_in(player.clone(), client.as_deref());
+        self.sign_in(player.clone(), client.as_deref(), None)?;
         Ok(signed_in(token, &player))
     }
 
@@ -78,6 +78,9 @@ impl Conn {
                 "a token is 32 hexadecimal digits",
             ));
         }
+        // A sign-out everywhere from this moment on revokes the token too late for the
+        // lookup below to see it: the registry refuses the sign-in instead.
+        let checked = tokio::time::Instant::now();
         let Some(player) = self
             .hall
             .store
@@ -90,14 +93,15 @@ impl Conn {
                 "unknown or expired token: sign in again",
             ));
         };
-        self.sign_in(player.clone(), client.as_deref());
+        self.sign_in(player.clone(), client.as_deref(), Some(checked))?;
         Ok(Ack::Authed(Authed {
             player: player.view(),
             rooms: self.hall.seated_rooms(player.id),
         }))
     }
 
-    /// `sign_out_everywhere`: every token of the signed-in player is revoked.
+    /// `sign_out_everywhere`: every token of the signed-in player is revoked, and the
+    /// player's other connections on this hall are closed (this one stays signed in).
     pub(super) async fn sign_out_everywhere(&self) -> Outcome {
         let player = self.require_player()?;
         self.hall
@@ -105,13 +109,37 @@ impl Conn {
             .revoke_tokens(player.id)
             .await
             .map_err(internal)?;
+        let closed = self.sessions.close_others(player.id, self.outbox.id);
+        tracing::info!(player = player.id, closed, "signed out everywhere");
         Ok(Ack::DONE)
     }
 
     /// The connection now speaks for `player`; repeated ids are remembered per player and
-    /// `client` string when one is given (protocol.md §2).
-    pub(super) fn sign_in(&mut self, player: Player, client: Option<&str>) {
+    /// `client` string when one is given (protocol.md §2). A sign-in with a token checked at
+    /// `token_checked` is refused (`bad_token`, nothing changes) when the player signed out
+    /// everywhere since.
+    pub(super) fn sign_in(
+        &mut self,
+        player: Player,
+        client: Option<&str>,
+        token_checked: Option<tokio::time::Instant>,
+    ) -> Result<(), ProtoError> {
         let hall = self.hall.clone();
+        if let Some(before) = &self.player {
+            self.sessions.signed_out(before.id, self.outbox.id);
+        }
+        if !self
+            .sessions
+            .signed_in(player.id, &self.outbox, token_checked)
+        {
+            if let Some(before) = &self.player {
+                self.sessions.signed_in(before.id, &self.outbox, None);
+            }
+            return Err(ProtoError::new(
+                ErrorCode::BadToken,
+                "unknown or expired token: sign in again",
+            ));
+        }
         if let Some(client) = client.filter(|c| !c.is_empty()) {
             let shared = Answers::Shared(hall.answer_cache(player.id, client));
             self.answers.replace(&hall, shared);
@@ -123,6 +151,7 @@ impl Conn {
             self.client = None;
         }
         self.player = Some(player);
+        Ok(())
     }
 
     /// `register`: a new account, or the signed-in guest made one (P-ACCOUNT).
@@ -171,7 +200,7 @@ impl Conn {
                     ProtoError::new(ErrorCode::NameTaken, format!("the name {name:?} is taken"))
                 })?,
         };
-        self.sign_in(player.clone(), client.as_deref());
+        self.sign_in(player.clone(), client.as_deref(), None)?;
         Ok(signed_in(token, &player))
     }
 }

@@ -7,10 +7,12 @@ mod gate;
 mod identity;
 mod logins;
 mod players;
+mod sessions;
 
 pub(crate) use gate::Bucket;
 pub(crate) use identity::token_issued_after;
 pub use logins::LoginGuard;
+pub use sessions::Sessions;
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -90,6 +92,8 @@ struct Conn {
     /// The peer's address, for the sign-in throttle.
     address: Option<IpAddr>,
     logins: Arc<LoginGuard>,
+    /// Every connection's player, for `sign_out_everywhere`.
+    sessions: Arc<Sessions>,
 }
 
 /// Serves one upgraded WebSocket until it closes. One task per connection both reads
@@ -100,6 +104,7 @@ pub async fn serve_socket(
     hall: Arc<Hall>,
     slot: Slot,
     logins: Arc<LoginGuard>,
+    sessions: Arc<Sessions>,
 ) {
     let (outbox, mut rx) = Outbox::new();
     outbox.send_text(welcome_frame());
@@ -112,6 +117,7 @@ pub async fn serve_socket(
         rooms: HashMap::new(),
         address: slot.address(),
         logins,
+        sessions,
     };
     let (per_second, burst) = (hall.config.messages_per_second, hall.config.message_burst);
     let mut gate = Gate::new(
@@ -131,16 +137,19 @@ pub async fn serve_socket(
     let liveness = tokio::time::sleep(idle / 2);
     tokio::pin!(liveness);
     let mut closing = hall.closing();
+    // Made once, not on every turn of the loop (each one subscribes to the overflow flag).
+    let overflowed = outbox.overflowed();
+    tokio::pin!(overflowed);
     loop {
         let message = tokio::select! {
             // Output first: a client waiting for an answer is served before it is read again.
             biased;
             // A client too slow to take what it is sent is cut off.
-            () = outbox.overflowed() => break,
+            () = &mut overflowed => break,
             _ = rx.recv_many(&mut batch, 64) => {
                 let written = tokio::select! {
                     written = write_frames(&mut socket, &mut batch) => written,
-                    () = outbox.overflowed() => Err(()),
+                    () = &mut overflowed => Err(()),
                 };
                 if written.is_err() {
                     break;
@@ -270,6 +279,9 @@ pub async fn serve_socket(
         cluster.connection_closed(outbox.id);
     }
     hall.unsubscribe(outbox.id);
+    if let Some(player) = &conn.player {
+        conn.sessions.signed_out(player.id, outbox.id);
+    }
     conn.answers
         .replace(&hall, Answers::Local(AnswerCache::new(0)));
     // The connection's place is given back last, once everything it held is let go.
