@@ -17,6 +17,7 @@ use crate::protocol::{ErrorCode, GameKind, HallMessage, ProtoError, RoomStatus, 
 use crate::room::RoomHandle;
 use crate::slots::Slots;
 use crate::store::Store;
+use crate::ws::Sessions;
 
 /// A listed room as the hall shows it.
 #[derive(Clone, Debug)]
@@ -78,6 +79,8 @@ pub struct Hall {
     closing: watch::Sender<bool>,
     /// This node's part in a cluster (cluster mode only).
     cluster: OnceLock<Arc<Cluster>>,
+    /// The players' open connections on this node (for signing out everywhere).
+    pub sessions: Arc<Sessions>,
 }
 
 impl Hall {
@@ -94,6 +97,7 @@ impl Hall {
             slots: Arc::default(),
             closing: watch::Sender::new(false),
             cluster: OnceLock::new(),
+            sessions: Arc::default(),
         })
     }
 

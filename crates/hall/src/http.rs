@@ -42,8 +42,9 @@ pub fn app(hall: Arc<Hall>) -> Router {
     let api_limit = Arc::new(ApiLimit::new(hall.config.limits.api_requests_per_second));
     // Finished games' records and replays, as served.
     let games = Arc::new(GameCache::new(CACHED_BODIES, CACHED_BYTES));
-    // The players' open connections, for `sign_out_everywhere`.
-    let sessions = Arc::new(Sessions::default());
+    // The players' open connections, for `sign_out_everywhere` (the hall's: a cluster node
+    // closes them for a sign-out on another node too).
+    let sessions = hall.sessions.clone();
     let mut router = Router::new()
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))

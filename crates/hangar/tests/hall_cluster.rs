@@ -427,6 +427,50 @@ async fn p_durable_a_command_sent_again_after_a_takeover_is_answered_as_a_repeat
     assert_eq!(answer["result"], acked);
 }
 
+/// P-ACCOUNT across nodes: a player signed in on two nodes signs out everywhere on one; the
+/// connection on the other node is closed (1008) and its token no longer signs in anywhere.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_account_signing_out_everywhere_closes_the_players_sockets_on_every_node() {
+    let Some((nats, database)) = cluster_parts().await else {
+        return;
+    };
+    let nodes = [node(&nats, &database).await, node(&nats, &database).await];
+    let mut phone = guest(nodes[0].port, "mei").await;
+    let mut laptop = Client::connect(nodes[1].port).await;
+    laptop
+        .ok(json!({"type": "auth", "token": phone.token}))
+        .await;
+    phone.ok(json!({"type": "sign_out_everywhere"})).await;
+    let closed = tokio::time::timeout(WAIT, async {
+        loop {
+            match laptop.ws.next().await {
+                Some(Ok(tokio_tungstenite::tungstenite::Message::Close(frame))) => break frame,
+                Some(Ok(_)) => {}
+                other => panic!("the socket ended without a close frame: {other:?}"),
+            }
+        }
+    })
+    .await
+    .expect("the other node closes the laptop's socket");
+    assert_eq!(closed.map(|f| u16::from(f.code)), Some(1008));
+    let mut again = Client::connect(nodes[1].port).await;
+    again.id += 1;
+    let auth = json!({"type": "auth", "token": phone.token, "id": again.id});
+    again
+        .ws
+        .send(tokio_tungstenite::tungstenite::Message::text(
+            auth.to_string(),
+        ))
+        .await
+        .unwrap();
+    let id = json!(again.id);
+    let answer = again.wait_for(|v| v["id"] == id).await;
+    assert_eq!(
+        answer["type"], "error",
+        "a revoked token signs in: {answer}"
+    );
+}
+
 /// The two players of a jungle game come back (each on its node of `ports`), play it on, and
 /// the first resigns if it has not ended by then: its result.
 async fn resume_and_finish(players: &[Client], ports: &[[u16; 1]; 2], room: &str) -> Value {

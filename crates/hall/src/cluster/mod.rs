@@ -31,7 +31,10 @@ use crate::protocol::{Answer, ErrorCode, ProtoError, error_frame};
 use crate::room::{Answered, RoomClosed, RoomRequest, restore_room, restore_waiting_room};
 use link::{Links, Record, inbox_subject};
 pub use wire::ListingChange;
-use wire::{Detach, GONE_SUBJECT, HELLO_SUBJECT, LISTING_SUBJECT, RemoteAnswer, RemoteCommand};
+use wire::{
+    Detach, GONE_SUBJECT, HELLO_SUBJECT, LISTING_SUBJECT, RemoteAnswer, RemoteCommand,
+    SIGNED_OUT_SUBJECT,
+};
 
 /// How long a node's lease runs without renewal: past it, another node takes its rooms.
 pub const LEASE: Duration = Duration::from_secs(5);
@@ -178,6 +181,21 @@ impl Cluster {
                 }
             }
         });
+        let mut signed_out = self.nats.subscribe(SIGNED_OUT_SUBJECT).await?;
+        let me = self.clone();
+        tokio::spawn(async move {
+            while let Some(message) = signed_out.next().await {
+                let player = std::str::from_utf8(&message.payload)
+                    .ok()
+                    .and_then(|p| p.split_once(' '))
+                    .filter(|(node, _)| *node != me.node)
+                    .and_then(|(_, id)| id.parse::<i64>().ok());
+                if let (Some(player), Some(hall)) = (player, me.hall()) {
+                    // Connection ids start at 1: none of this node's is kept.
+                    hall.sessions.close_others(player, 0);
+                }
+            }
+        });
         let mut gone = self.nats.subscribe(GONE_SUBJECT).await?;
         let me = self.clone();
         tokio::spawn(async move {
@@ -188,6 +206,16 @@ impl Cluster {
             }
         });
         Ok(())
+    }
+
+    /// Tells the other nodes that `player` signed out everywhere: they close the player's
+    /// connections (this node closed its own).
+    pub fn signed_out_everywhere(&self, player: i64) {
+        let nats = self.nats.clone();
+        let body = format!("{} {player}", self.node);
+        tokio::spawn(async move {
+            let _ = nats.publish(SIGNED_OUT_SUBJECT, body.into()).await;
+        });
     }
 
     /// Tells every node that a room of this node changed in the hall list (in order).

@@ -17,6 +17,9 @@ pub const HELLO_SUBJECT: &str = "hangar.hall.hello";
 /// A node is gone (its rooms were taken over): forget its lists and stand-ins.
 pub const GONE_SUBJECT: &str = "hangar.node.gone";
 
+/// A player signed out everywhere (or was banned): every node closes their connections.
+pub const SIGNED_OUT_SUBJECT: &str = "hangar.player.signed_out";
+
 /// A player as it travels with a command (the owner node does not look it up again).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct WirePlayer {
