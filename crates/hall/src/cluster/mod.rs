@@ -93,7 +93,6 @@ impl Cluster {
         let node = format!("n{}-{}", std::process::id(), hex::encode(suffix));
         let nats = async_nats::ConnectOptions::new()
             .name(&node)
-            .request_timeout(Some(FORWARD_TIMEOUT))
             .connect(nats_url)
             .await
             .map_err(|e| anyhow::anyhow!("cannot reach NATS at {nats_url}: {e}"))?;
