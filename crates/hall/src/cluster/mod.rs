@@ -236,7 +236,9 @@ impl Cluster {
             let entry = conns
                 .entry(outbox.id)
                 .or_insert_with(|| (outbox.clone(), HashSet::new()));
-            entry.1.insert(node.to_owned());
+            if !entry.1.contains(node) {
+                entry.1.insert(node.to_owned());
+            }
         }
         let id = request.id;
         let command = RemoteCommand {
