@@ -78,6 +78,8 @@ pub struct Hall {
     closing: watch::Sender<bool>,
     /// This node's part in a cluster (cluster mode only).
     cluster: OnceLock<Arc<Cluster>>,
+    /// Signed-in players' connections on this node, for the administrators' orders.
+    pub sessions: crate::admin::Sessions,
 }
 
 impl Hall {
@@ -94,6 +96,7 @@ impl Hall {
             slots: Arc::default(),
             closing: watch::Sender::new(false),
             cluster: OnceLock::new(),
+            sessions: crate::admin::Sessions::default(),
         })
     }
 

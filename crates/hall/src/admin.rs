@@ -1,0 +1,168 @@
+//! What the hall does for `hangar admin`: every node polls the database's admin orders and
+//! applies those that concern it — a banned or signed-out player's open connections on this
+//! node are closed, a room this node runs is closed. The command itself only writes to the
+//! database (see [`crate::store`]'s admin part), so it reaches a running hall, or every node
+//! of a cluster, with no port of its own.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::hall::Hall;
+use crate::outbox::{ConnId, Outbox};
+use crate::store::{AdminOrder, OrderKind};
+
+/// How often a node looks for new orders: a banned player's sockets close within about this.
+pub const POLL_INTERVAL: Duration = Duration::from_millis(500);
+
+/// The close code of a connection whose player was banned or signed out by an administrator
+/// (policy violation: the session it speaks for is no longer allowed).
+pub const ADMIN_CLOSE_CODE: u16 = 1008;
+
+/// The close reason of a banned player's connections.
+pub const BANNED_REASON: &str = "banned by the hall's administrators";
+
+/// The close reason of connections whose tokens an administrator revoked.
+pub const REVOKED_REASON: &str = "signed out by the hall's administrators: sign in again";
+
+/// The open connections of each signed-in player on this node. A connection registers when
+/// it signs in; closed ones are dropped when the player's entry is next touched or swept, so
+/// the connection's own code needs no hook when it ends.
+#[derive(Debug, Default)]
+pub struct Sessions {
+    by_player: Mutex<HashMap<i64, HashMap<ConnId, Outbox>>>,
+}
+
+impl Sessions {
+    /// `outbox`'s connection now speaks for `player`.
+    pub fn signed_in(&self, player: i64, outbox: &Outbox) {
+        let mut by_player = self.lock();
+        let conns = by_player.entry(player).or_default();
+        conns.retain(|_, o| !o.is_closed());
+        conns.insert(outbox.id, outbox.clone());
+    }
+
+    /// Closes every open connection of `player` on this node; how many.
+    pub fn close_player(&self, player: i64, reason: &'static str) -> usize {
+        let conns = self.lock().remove(&player).unwrap_or_default();
+        let mut closed = 0;
+        for outbox in conns.values().filter(|o| !o.is_closed()) {
+            // Queued after what it was already sent: its writer closes the socket next.
+            outbox.close(ADMIN_CLOSE_CODE, reason);
+            closed += 1;
+        }
+        closed
+    }
+
+    /// Forgets closed connections (and players left with none).
+    pub fn sweep(&self) {
+        self.lock().retain(|_, conns| {
+            conns.retain(|_, o| !o.is_closed());
+            !conns.is_empty()
+        });
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, HashMap<ConnId, Outbox>>> {
+        self.by_player.lock().expect("sessions lock")
+    }
+}
+
+/// Polls the admin orders for as long as the hall runs, from the highest id there when it
+/// starts (orders given before are history: their bans are in the database, and their
+/// connections and rooms were closed by the nodes running then).
+pub async fn watch_orders(hall: Arc<Hall>) {
+    let mut seen = loop {
+        match hall.store.last_admin_order().await {
+            Ok(id) => break id,
+            Err(e) => {
+                tracing::warn!(error = %e, "admin orders unreadable; trying again");
+                tokio::time::sleep(POLL_INTERVAL).await;
+            }
+        }
+    };
+    let mut tick = tokio::time::interval(POLL_INTERVAL);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut polls: u32 = 0;
+    loop {
+        tick.tick().await;
+        polls = polls.wrapping_add(1);
+        // Closed connections' entries are let go about once a minute.
+        if polls.is_multiple_of(120) {
+            hall.sessions.sweep();
+        }
+        let orders = match hall.store.admin_orders_after(seen).await {
+            Ok(orders) => orders,
+            Err(e) => {
+                tracing::warn!(error = %e, "admin orders unreadable");
+                continue;
+            }
+        };
+        for order in orders {
+            seen = order.id;
+            apply(&hall, &order).await;
+        }
+    }
+}
+
+/// Applies one order on this node.
+async fn apply(hall: &Arc<Hall>, order: &AdminOrder) {
+    match &order.kind {
+        OrderKind::Ban(player) => {
+            let closed = hall.sessions.close_player(*player, BANNED_REASON);
+            tracing::info!(player, closed, "player banned: connections closed");
+        }
+        OrderKind::Revoke(player) => {
+            let closed = hall.sessions.close_player(*player, REVOKED_REASON);
+            tracing::info!(player, closed, "tokens revoked: connections closed");
+        }
+        OrderKind::CloseRoom(code) => {
+            // Only the node that runs the room has it locally; the others have nothing to do.
+            let Some(room) = hall.local_room(code) else {
+                return;
+            };
+            if room.close_by_admin().await {
+                tracing::info!(room = %code, "room closed by an administrator");
+                let node = hall
+                    .cluster()
+                    .map_or_else(|| "hall".to_owned(), |c| c.node.clone());
+                if let Err(e) = hall.store.order_applied(order.id, &node).await {
+                    tracing::warn!(room = %code, error = %e, "closing the room could not be noted");
+                }
+            } else {
+                tracing::error!(room = %code, "the room could not be closed (its result was not stored)");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outbox::Out;
+
+    #[test]
+    fn only_the_players_open_connections_are_closed() {
+        let sessions = Sessions::default();
+        let (phone, mut phone_rx) = Outbox::new();
+        let (laptop, mut laptop_rx) = Outbox::new();
+        let (other, mut other_rx) = Outbox::new();
+        let (gone, gone_rx) = Outbox::new();
+        sessions.signed_in(1, &phone);
+        sessions.signed_in(1, &laptop);
+        sessions.signed_in(1, &gone);
+        sessions.signed_in(2, &other);
+        drop(gone_rx);
+        assert_eq!(sessions.close_player(1, BANNED_REASON), 2);
+        for rx in [&mut phone_rx, &mut laptop_rx] {
+            assert!(matches!(
+                rx.try_recv(),
+                Ok(Out::Close(ADMIN_CLOSE_CODE, BANNED_REASON))
+            ));
+        }
+        assert!(other_rx.try_recv().is_err(), "another player's stays open");
+        assert_eq!(sessions.close_player(1, BANNED_REASON), 0, "forgotten");
+        drop(other_rx);
+        sessions.sweep();
+        assert!(sessions.lock().is_empty(), "closed connections are swept");
+    }
+}
