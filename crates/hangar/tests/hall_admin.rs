@@ -124,6 +124,9 @@ async fn p_account_a_ban_closes_the_socket_and_refuses_every_sign_in_until_lifte
         admin_ok(&db, &["unban", "ana"]);
         let back = login(server.port, "ana").await;
         assert_eq!(back["type"], "ack", "{back}");
+        // The tokens the ban revoked stay revoked.
+        let refused = auth(server.port, &ana.token).await;
+        assert_eq!(refused["code"], "bad_token", "{refused}");
         // A second unban, and names no one has, change nothing and say so.
         assert!(admin_refused(&db, &["unban", "ana"]).contains("not banned"));
         assert!(admin_refused(&db, &["ban", "nobody"]).contains("no player"));
