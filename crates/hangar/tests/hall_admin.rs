@@ -151,6 +151,18 @@ async fn p_guest_revoked_tokens_close_the_socket_and_the_old_token_is_refused() 
         // Nobody else is signed out.
         let kept = auth(server.port, &bystander.token).await;
         assert_eq!(kept["type"], "ack", "{kept}");
+        // Guest names are not unique: a name two guests share is refused, an id is not.
+        let mut twins = Vec::new();
+        for _ in 0..2 {
+            let mut twin = Client::connect(server.port).await;
+            let r = twin.ok(json!({"type": "guest", "name": "twin"})).await;
+            twins.push(r["player"]["id"].as_i64().unwrap());
+        }
+        let refused = admin_refused(&db, &["revoke-tokens", "twin"]);
+        assert!(refused.contains("--id"), "{refused}");
+        let id = twins[1].to_string();
+        let done = admin_ok(&db, &["revoke-tokens", "--id", &id]);
+        assert_eq!(done["player"]["id"], twins[1], "{done}");
         server.kill();
     }
 }
