@@ -71,7 +71,7 @@ impl Sessions {
 /// starts (orders given before are history: their bans are in the database, and their
 /// connections and rooms were closed by the nodes running then).
 pub async fn watch_orders(hall: Arc<Hall>) {
-    let mut seen = loop {
+    let start = loop {
         match hall.store.last_admin_order().await {
             Ok(id) => break id,
             Err(e) => {
@@ -80,6 +80,7 @@ pub async fn watch_orders(hall: Arc<Hall>) {
             }
         }
     };
+    let mut orders = Orders::new(start);
     let mut tick = tokio::time::interval(POLL_INTERVAL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut polls: u32 = 0;
@@ -90,17 +91,58 @@ pub async fn watch_orders(hall: Arc<Hall>) {
         if polls.is_multiple_of(120) {
             hall.sessions.sweep();
         }
-        let orders = match hall.store.admin_orders_after(seen).await {
-            Ok(orders) => orders,
+        let found = match hall.store.admin_orders_after(orders.read_after()).await {
+            Ok(found) => found,
             Err(e) => {
                 tracing::warn!(error = %e, "admin orders unreadable");
                 continue;
             }
         };
-        for order in orders {
-            seen = order.id;
-            apply(&hall, &order).await;
+        for order in found {
+            if orders.first_sight(order.id) {
+                apply(&hall, &order).await;
+            }
         }
+    }
+}
+
+/// Orders read back after an order seen, so that one whose id was taken earlier but whose
+/// transaction committed later (two administrators at once, on PostgreSQL) is not skipped.
+const LOOKBACK: i64 = 64;
+
+/// Which orders this node has applied: every id up to `floor` (those before it started),
+/// and the recent ones above it.
+struct Orders {
+    floor: i64,
+    recent: std::collections::BTreeSet<i64>,
+}
+
+impl Orders {
+    fn new(start: i64) -> Orders {
+        Orders {
+            floor: start,
+            recent: std::collections::BTreeSet::new(),
+        }
+    }
+
+    /// Where to read from: a little before the highest order applied, never before the start.
+    fn read_after(&self) -> i64 {
+        let highest = self.recent.last().copied().unwrap_or(self.floor);
+        self.floor.max(highest - LOOKBACK)
+    }
+
+    /// True the first time an order is seen: it is to be applied.
+    fn first_sight(&mut self, id: i64) -> bool {
+        if id <= self.floor || !self.recent.insert(id) {
+            return false;
+        }
+        // Ids below the lookback window are not read again: forget them.
+        let below = self.read_after();
+        self.recent = self.recent.split_off(&below);
+        if below > self.floor {
+            self.floor = below;
+        }
+        true
     }
 }
 
@@ -139,6 +181,23 @@ async fn apply(hall: &Arc<Hall>, order: &AdminOrder) {
 mod tests {
     use super::*;
     use crate::outbox::Out;
+
+    #[test]
+    fn an_order_committed_late_is_applied_once_and_older_ones_never() {
+        let mut orders = Orders::new(10);
+        assert!(!orders.first_sight(9), "given before the node started");
+        assert!(orders.first_sight(12));
+        assert!(!orders.first_sight(12), "read again: applied once");
+        // 11 committed after 12 was read: still read, and applied.
+        assert!(orders.read_after() < 11);
+        assert!(orders.first_sight(11));
+        for id in 13..200 {
+            assert!(orders.first_sight(id));
+        }
+        assert_eq!(orders.read_after(), 199 - LOOKBACK);
+        assert!(!orders.first_sight(100), "below the window: never again");
+        assert!(orders.recent.len() <= LOOKBACK as usize + 1, "bounded");
+    }
 
     #[test]
     fn only_the_players_open_connections_are_closed() {
