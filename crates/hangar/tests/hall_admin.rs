@@ -243,6 +243,10 @@ async fn p_hall_a_closed_waiting_room_tells_its_members_and_leaves_the_list() {
         host.ok(json!({"type": "create_room", "game": "flight", "options": {}}))
             .await;
         assert!(admin_refused(&db, &["close-room", "ZZZZZZ"]).contains("no open room"));
+        // A mistyped database path is refused, not created empty.
+        let typo = dir.path().join("typo.db").display().to_string();
+        assert!(admin_refused(&typo, &["ban", "hana"]).contains("no database"));
+        assert!(!std::path::Path::new(&typo).exists());
         server.kill();
     }
 }
