@@ -5,6 +5,7 @@
 //! `docs/protocol.md`. Start it with [`server::start`] and [`server::Running::serve`].
 
 pub mod accounts;
+pub mod admin;
 pub mod answers;
 pub mod api_limit;
 pub mod cluster;

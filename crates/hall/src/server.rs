@@ -89,6 +89,7 @@ impl Running {
         let router = app(self.hall.clone());
         let report = tokio::spawn(crate::latency::report());
         let sweep = tokio::spawn(sweep_answers(self.hall.clone()));
+        let admin = tokio::spawn(crate::admin::watch_orders(self.hall.clone()));
         let cluster = self.hall.cluster().cloned();
         // A cluster node that lost its lease stops like a drained one (its rooms are another
         // node's now), and says so in its exit status.
@@ -116,6 +117,7 @@ impl Running {
         }
         report.abort();
         sweep.abort();
+        admin.abort();
         if fenced.load(std::sync::atomic::Ordering::Relaxed) {
             self.hall.store.close().await;
             anyhow::bail!("this node lost its cluster lease; another node owns its rooms now");

@@ -16,6 +16,7 @@ use crate::protocol::GameKind;
 use crate::rating::Skill;
 use crate::time::now_ms;
 
+mod admin;
 mod backup;
 mod batch;
 mod cluster;
@@ -27,6 +28,7 @@ mod tails;
 mod waiting;
 mod writer;
 
+pub use admin::{AdminOrder, OrderKind};
 pub use backup::backup;
 pub use cluster::{NodeScope, SEQ_RANGE};
 pub use health::DEFAULT_FAILURE_BOUND;

@@ -1,5 +1,6 @@
 //! `hangar`: the hall server and the command-line tools around Hangar's two games.
 
+mod admin_cli;
 mod flight_cli;
 mod hall_cli;
 mod jungle_cli;
@@ -42,6 +43,8 @@ enum Command {
     Backup(hall_cli::BackupArgs),
     /// Load-test a running hall with a swarm of WebSocket clients.
     Load(hall_cli::LoadArgs),
+    /// Ban a player, revoke its tokens or close a room, on a running hall or cluster.
+    Admin(admin_cli::AdminArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -62,5 +65,6 @@ fn main() -> anyhow::Result<()> {
         Command::Replay(args) => hall_cli::replay(&args),
         Command::Load(args) => hall_cli::load(&args),
         Command::Backup(args) => hall_cli::backup(&args),
+        Command::Admin(args) => admin_cli::run(&args),
     }
 }

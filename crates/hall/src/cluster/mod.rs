@@ -29,6 +29,7 @@ use crate::hall::Hall;
 use crate::outbox::{ConnId, Out, Outbox};
 use crate::protocol::{Answer, ErrorCode, ProtoError, error_frame};
 use crate::room::{Answered, RoomClosed, RoomRequest, restore_room, restore_waiting_room};
+use crate::ws::{SIGNED_OUT_CODE, SIGNED_OUT_REASON};
 use link::{Links, Record, inbox_subject};
 pub use wire::ListingChange;
 use wire::{
@@ -190,8 +191,8 @@ impl Cluster {
                     .filter(|(node, _)| *node != me.node)
                     .and_then(|(_, id)| id.parse::<i64>().ok());
                 if let (Some(player), Some(hall)) = (player, me.hall()) {
-                    // Connection ids start at 1: none of this node's is kept.
-                    hall.sessions.close_others(player, 0);
+                    hall.sessions
+                        .close_all(player, SIGNED_OUT_CODE, SIGNED_OUT_REASON);
                 }
             }
         });

@@ -23,6 +23,8 @@ pub enum ErrorCode {
     BadCredentials,
     /// The account name is already registered.
     NameTaken,
+    /// The hall's administrators banned this player: no sign-in is accepted.
+    Banned,
     /// A value is out of range; the message says which.
     Invalid,
     /// No room has that code (or it has closed).

@@ -327,6 +327,12 @@ pub enum RoomEvent {
         /// Ranks, scores and the seed.
         result: GameResult,
     },
+    /// The hall's administrators closed the room: it is gone (a running game ended first,
+    /// with `game_over` and reason `closed`).
+    Closed {
+        /// Why, in words.
+        reason: String,
+    },
 }
 
 /// The moves of a game, as the game writes them into `event` frames (the hall carries them

@@ -84,7 +84,7 @@ impl Room {
     }
 
     /// The rating team of a seat: partners share one (F-TEAMS), otherwise each seat is one.
-    fn team(&self, seat: usize) -> usize {
+    pub(super) fn team(&self, seat: usize) -> usize {
         let teams = self.options.flight().is_some_and(|f| f.rules.teams);
         if teams { seat % 2 } else { seat }
     }

@@ -4,6 +4,7 @@
 
 mod act;
 mod camping;
+mod close;
 mod finish;
 mod quick;
 mod seats;
@@ -47,6 +48,10 @@ enum RoomMsg {
     },
     Detach {
         conn: ConnId,
+    },
+    /// The hall's administrators close the room; true once it is closed.
+    Close {
+        reply: oneshot::Sender<bool>,
     },
 }
 
@@ -166,6 +171,21 @@ impl RoomHandle {
             Route::Local(tx) => tx.is_closed(),
             Route::Remote { .. } => false,
         }
+    }
+
+    /// Closes a room of this node for the hall's administrators: a running game ends
+    /// without score changes, the members are told and the room goes. False when the room
+    /// could not be closed (its result could not be stored), or is not this node's.
+    pub async fn close_by_admin(&self) -> bool {
+        let Route::Local(tx) = &self.route else {
+            return false;
+        };
+        let (reply, wait) = oneshot::channel();
+        if tx.send(RoomMsg::Close { reply }).is_err() {
+            // Its task has ended: the room is gone already.
+            return true;
+        }
+        wait.await.unwrap_or(true)
     }
 
     /// A connection closed: it stops watching, and a seated player may be away (P-DISCONNECT).
@@ -301,6 +321,8 @@ struct Room {
     lost: Vec<Option<i64>>,
     /// When bots fill a quick match's empty seats (P-QUICK).
     quick_fill_at: Option<Instant>,
+    /// The administrators closed the room: its task ends.
+    closed: bool,
 }
 
 /// Everything needed to open a room.
@@ -390,7 +412,7 @@ fn spawn(mut room: Room) -> RoomHandle {
                 }
             }
             room.drop_lost().await;
-            if room.is_abandoned() {
+            if room.closed || room.is_abandoned() {
                 break;
             }
         }
@@ -453,6 +475,7 @@ impl Room {
             store_retry_at: None,
             lost: Vec::new(),
             quick_fill_at: None,
+            closed: false,
         }
     }
 
@@ -490,6 +513,10 @@ impl Room {
                 self.detach(conn).await;
                 self.persist_waiting().await;
                 self.flush();
+            }
+            RoomMsg::Close { reply } => {
+                let closed = self.close_by_admin().await;
+                let _ = reply.send(closed);
             }
         }
     }

@@ -59,6 +59,7 @@ impl Conn {
             return Err(wrong());
         };
         self.logins.succeeded(&name);
+        refuse_banned(&self.hall, player.id).await?;
         let token = self
             .hall
             .store
@@ -93,6 +94,7 @@ impl Conn {
                 "unknown or expired token: sign in again",
             ));
         };
+        refuse_banned(&self.hall, player.id).await?;
         self.sign_in(player.clone(), client.as_deref(), Some(checked))?;
         Ok(Ack::Authed(Authed {
             player: player.view(),
@@ -177,6 +179,7 @@ impl Conn {
         let hash = self.logins.hash(move || hash_password(&password)).await?;
         let (player, token) = match self.player.clone().filter(|p| p.guest) {
             Some(mut guest) => {
+                refuse_banned(&self.hall, guest.id).await?;
                 self.hall
                     .store
                     .upgrade_guest(guest.id, &name, &hash)
@@ -212,6 +215,17 @@ impl Conn {
 pub(crate) fn token_issued_after(hall: &Hall) -> i64 {
     let lifetime = i64::try_from(hall.config.limits.token_lifetime.as_millis()).unwrap_or(i64::MAX);
     crate::time::now_ms().saturating_sub(lifetime)
+}
+
+/// Refuses a player the hall's administrators banned (`hangar admin ban`).
+async fn refuse_banned(hall: &Hall, player_id: i64) -> Result<(), ProtoError> {
+    match hall.store.ban_of(player_id).await.map_err(internal)? {
+        None => Ok(()),
+        Some(reason) => Err(ProtoError::new(
+            ErrorCode::Banned,
+            format!("this player is banned: {reason}"),
+        )),
+    }
 }
 
 /// Refuses a `client` string longer than [`MAX_CLIENT_BYTES`]: it names a memory the hall

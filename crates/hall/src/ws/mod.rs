@@ -12,7 +12,7 @@ mod sessions;
 pub(crate) use gate::Bucket;
 pub(crate) use identity::token_issued_after;
 pub use logins::LoginGuard;
-pub use sessions::Sessions;
+pub use sessions::{SIGNED_OUT_CODE, SIGNED_OUT_REASON, Sessions};
 
 use std::collections::HashMap;
 use std::net::IpAddr;

@@ -71,6 +71,17 @@ impl Sessions {
     /// Closes every connection of `player` but `keep` (the one that asked), and refuses the
     /// sign-ins by token under way (see [`Sessions::signed_in`]); returns how many it closed.
     pub fn close_others(&self, player: i64, keep: ConnId) -> usize {
+        self.close(player, Some(keep), SIGNED_OUT_CODE, SIGNED_OUT_REASON)
+    }
+
+    /// Closes every connection of `player` on this node with `code` and `reason` (an
+    /// administrator's ban, a sign-out everywhere on another node), and refuses the sign-ins by
+    /// token under way; returns how many it closed.
+    pub fn close_all(&self, player: i64, code: u16, reason: &'static str) -> usize {
+        self.close(player, None, code, reason)
+    }
+
+    fn close(&self, player: i64, keep: Option<ConnId>, code: u16, reason: &'static str) -> usize {
         let mut inner = self.lock();
         let now = Instant::now();
         inner
@@ -83,7 +94,7 @@ impl Sessions {
             .map(|conns| {
                 conns
                     .values()
-                    .filter(|outbox| outbox.id != keep)
+                    .filter(|outbox| Some(outbox.id) != keep)
                     .cloned()
                     .collect()
             })
@@ -91,7 +102,7 @@ impl Sessions {
         drop(inner);
         for outbox in &others {
             // Queued after what it was already sent: its writer closes the socket next.
-            outbox.close(SIGNED_OUT_CODE, SIGNED_OUT_REASON);
+            outbox.close(code, reason);
         }
         others.len()
     }
@@ -127,6 +138,25 @@ mod tests {
             !sessions.lock().by_player.contains_key(&1),
             "no empty entry is kept"
         );
+    }
+
+    #[test]
+    fn closing_all_of_a_players_connections_uses_the_reason_given() {
+        let sessions = Sessions::default();
+        let (phone, mut phone_rx) = Outbox::new();
+        let (laptop, mut laptop_rx) = Outbox::new();
+        let (other, mut other_rx) = Outbox::new();
+        assert!(sessions.signed_in(1, &phone, None));
+        assert!(sessions.signed_in(1, &laptop, None));
+        assert!(sessions.signed_in(2, &other, None));
+        assert_eq!(sessions.close_all(1, 1008, "banned"), 2);
+        for rx in [&mut phone_rx, &mut laptop_rx] {
+            assert!(matches!(
+                rx.try_recv(),
+                Ok(crate::outbox::Out::Close(1008, "banned"))
+            ));
+        }
+        assert!(other_rx.try_recv().is_err(), "another player's stays open");
     }
 
     #[test]
