@@ -9,8 +9,8 @@ mod hall_common;
 
 use std::process::{Command, Output};
 
-use futures_util::{SinkExt, StreamExt};
-use hall_common::{Client, PLAYED, Server, WAIT, databases, guest, http_get, play, start_game};
+use futures_util::SinkExt;
+use hall_common::{Client, PLAYED, Server, closed, databases, guest, http_get, play, start_game};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -48,21 +48,6 @@ async fn answer(c: &mut Client, mut command: Value) -> Value {
     c.ws.send(Message::text(command.to_string())).await.unwrap();
     let id = json!(c.id);
     c.wait_for(|v| v["id"] == id).await
-}
-
-/// Reads until the server closes the socket: its close code and reason.
-async fn closed(c: &mut Client) -> (u16, String) {
-    loop {
-        let m = tokio::time::timeout(WAIT, c.ws.next())
-            .await
-            .expect("the socket is closed in time")
-            .expect("a close frame comes before the end")
-            .unwrap();
-        if let Message::Close(frame) = m {
-            let frame = frame.expect("the close says why");
-            return (u16::from(frame.code), frame.reason.to_string());
-        }
-    }
 }
 
 async fn register(port: u16, name: &str) -> Client {

@@ -7,65 +7,11 @@
 
 mod hall_common;
 
-use std::io::BufRead;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
-use futures_util::StreamExt;
-use hall_common::{Client, PLAYED, Server, WAIT, guest, play, postgres_database, under_ci};
+use hall_common::cluster::{cluster_parts, node};
+use hall_common::{Client, closed, guest, play};
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::Message;
-
-/// A `nats-server` on a port of its own choosing, killed with the test.
-struct Nats {
-    child: Child,
-    url: String,
-}
-
-impl Nats {
-    /// Starts `nats-server` (HANGAR_TEST_NATS_SERVER, else the one on the PATH or in
-    /// /usr/sbin); `None` when there is none (an error under CI).
-    fn start() -> Option<Nats> {
-        let binary = std::env::var("HANGAR_TEST_NATS_SERVER").ok().or_else(|| {
-            ["nats-server", "/usr/sbin/nats-server"]
-                .into_iter()
-                .find(|b| Command::new(b).arg("--version").output().is_ok())
-                .map(str::to_owned)
-        });
-        let Some(binary) = binary else {
-            assert!(!under_ci(), "CI=true but nats-server is not installed");
-            eprintln!("nats-server is not installed: the cluster test did not run");
-            return None;
-        };
-        let mut child = Command::new(binary)
-            .args(["-a", "127.0.0.1", "-p", "-1"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let log = child.stderr.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(log).lines() {
-                let Ok(line) = line else { break };
-                if let Some((_, addr)) = line.split_once("Listening for client connections on ") {
-                    let _ = tx.send(addr.trim().to_owned());
-                }
-            }
-        });
-        let addr = rx.recv_timeout(WAIT).expect("nats-server tells its port");
-        Some(Nats {
-            child,
-            url: format!("nats://{addr}"),
-        })
-    }
-}
-
-impl Drop for Nats {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// Runs an admin command that must succeed: its JSON line.
 fn admin_ok(database: &str, args: &[&str]) -> Value {
@@ -82,35 +28,12 @@ fn admin_ok(database: &str, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Reads until the server closes the socket: its close code and reason.
-async fn closed(c: &mut Client) -> (u16, String) {
-    loop {
-        let m = tokio::time::timeout(WAIT, c.ws.next())
-            .await
-            .expect("the socket is closed in time")
-            .expect("a close frame comes before the end")
-            .unwrap();
-        if let Message::Close(frame) = m {
-            let frame = frame.expect("the close says why");
-            return (u16::from(frame.code), frame.reason.to_string());
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_account_admin_orders_reach_every_node_of_a_cluster() {
-    let Some(nats) = Nats::start() else {
+    let Some((nats, database)) = cluster_parts().await else {
         return;
     };
-    let Some(database) = postgres_database().await else {
-        eprintln!("HANGAR_TEST_POSTGRES_URL is not set: the cluster test did not run");
-        return;
-    };
-    let flags = [PLAYED, &["--cluster", &nats.url]].concat();
-    let nodes = [
-        Server::start(&database, &flags).await,
-        Server::start(&database, &flags).await,
-    ];
+    let nodes = [node(&nats, &database).await, node(&nats, &database).await];
 
     // A jungle game owned by the first node, its second player on the other node.
     let mut a = guest(nodes[0].port, "ana").await;

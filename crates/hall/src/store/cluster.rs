@@ -62,6 +62,11 @@ pub(super) async fn fence(conn: &mut AnyConnection, scope: &NodeScope) -> Result
     }
 }
 
+/// The `code` column of rows.
+fn codes_of(rows: &[sqlx::any::AnyRow]) -> Result<Vec<String>, sqlx::Error> {
+    rows.iter().map(|r| r.try_get("code")).collect()
+}
+
 /// Moves the journal rows of the running games of `rooms` (from whatever node's range) into
 /// one chunk per game, in the writer's transaction: the adopting node's log of each game then
 /// starts after a chunk, in its own range.
@@ -252,10 +257,7 @@ impl Store {
                         .bind(&dead)
                         .fetch_all(&mut *conn)
                         .await?;
-                let codes: Vec<String> = rows
-                    .iter()
-                    .map(|r| r.try_get("code"))
-                    .collect::<Result<_, _>>()?;
+                let codes = codes_of(&rows)?;
                 chunk_adopted(conn, &codes).await?;
                 sqlx::query("DELETE FROM journal WHERE seq >= $1 AND seq < $2")
                     .bind(base)
@@ -289,10 +291,7 @@ impl Store {
                 .bind(&me)
                 .fetch_all(&mut *conn)
                 .await?;
-                let codes: Vec<String> = rows
-                    .iter()
-                    .map(|r| r.try_get("code"))
-                    .collect::<Result<_, _>>()?;
+                let codes = codes_of(&rows)?;
                 chunk_adopted(conn, &codes).await?;
                 Ok(codes)
             })

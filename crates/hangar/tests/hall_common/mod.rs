@@ -3,6 +3,8 @@
 #![allow(dead_code)] // each test file uses a part
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
+pub mod cluster;
+
 use std::io::BufRead;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -334,6 +336,21 @@ pub async fn postgres_database() -> Option<String> {
         .unwrap();
     let base = url.rsplit_once('/').map_or(url.as_str(), |(base, _)| base);
     Some(format!("{base}/{name}"))
+}
+
+/// Reads until the server closes the socket: its close code and reason.
+pub async fn closed(c: &mut Client) -> (u16, String) {
+    loop {
+        let m = tokio::time::timeout(WAIT, c.ws.next())
+            .await
+            .expect("the socket is closed in time")
+            .expect("a close frame comes before the end")
+            .unwrap();
+        if let Message::Close(frame) = m {
+            let frame = frame.expect("the close says why");
+            return (u16::from(frame.code), frame.reason.to_string());
+        }
+    }
 }
 
 /// A minimal HTTP/1.1 GET of a JSON body (chunked or not).
