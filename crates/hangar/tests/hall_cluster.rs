@@ -134,6 +134,38 @@ async fn p_room_a_jungle_game_across_two_nodes_and_one_hall_list() {
     check_record(nodes[1].port, &result).await;
 }
 
+/// A jungle game in a room of the node of `owner` whose two players sit on the nodes of
+/// `ports`: the host who opened it hands it over and leaves. The first player signs in with
+/// `client` as its client string. The players, the room and the game's first view.
+async fn handed_over(
+    owner: u16,
+    ports: [u16; 2],
+    client: Option<&str>,
+) -> (Vec<Client>, String, Value) {
+    let mut host = guest(owner, "host").await;
+    let created = host
+        .ok(json!({"type": "create_room", "game": "jungle", "options": {}}))
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    let mut a = Client::connect(ports[0]).await;
+    let signed = a
+        .ok(json!({"type": "guest", "name": "ana", "client": client}))
+        .await;
+    a.token = signed["token"].as_str().unwrap().to_owned();
+    let joined = a.ok(json!({"type": "join_room", "room": room})).await;
+    a.room = room.clone();
+    a.seat = joined["seat"].as_u64().unwrap();
+    host.ok(json!({"type": "leave_room", "room": room})).await;
+    drop(host);
+    let mut b = joiner(ports[1], "bo", &room).await;
+    a.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    b.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    let started = a.wait_for(|v| v["event"]["kind"] == "game_started").await;
+    (vec![a, b], room, started["event"]["game"].clone())
+}
+
 /// A flight game that streams actions on its own, owned by the node of `owner_port`, whose one
 /// person sits on the node of `person_port` on auto-play beside three bots: the host who opened
 /// it hands it over and leaves; the person seats the last bot through the other node.
@@ -177,23 +209,8 @@ async fn p_durable_the_owner_node_killed_mid_game_loses_nothing_and_the_game_goe
     };
     let owner = node(&nats, &database).await;
     let nodes = [node(&nats, &database).await, node(&nats, &database).await];
-    let mut host = guest(owner.port, "host").await;
-    let created = host
-        .ok(json!({"type": "create_room", "game": "jungle", "options": {}}))
-        .await;
-    let room = created["room"].as_str().unwrap().to_owned();
-    // The host hands the room to two players of the other nodes and leaves.
-    let mut a = joiner(nodes[0].port, "ana", &room).await;
-    host.ok(json!({"type": "leave_room", "room": room})).await;
-    drop(host);
-    let mut b = joiner(nodes[1].port, "bo", &room).await;
-    a.ok(json!({"type": "ready", "room": room, "ready": true}))
-        .await;
-    b.ok(json!({"type": "ready", "room": room, "ready": true}))
-        .await;
-    let started = a.wait_for(|v| v["event"]["kind"] == "game_started").await;
-    let mut players = vec![a, b];
-    let game = started["event"]["game"].clone();
+    let (mut players, room, game) =
+        handed_over(owner.port, [nodes[0].port, nodes[1].port], None).await;
     let streams = [
         bot_stream(owner.port, nodes[0].port, "s1").await,
         bot_stream(owner.port, nodes[1].port, "s2").await,
@@ -265,36 +282,16 @@ async fn p_durable_a_command_sent_again_after_a_takeover_is_answered_as_a_repeat
         node(&nats, &database).await,
         node(&nats, &database).await,
     ];
-    let mut host = guest(owner.port, "host").await;
-    let created = host
-        .ok(json!({"type": "create_room", "game": "jungle", "options": {}}))
-        .await;
-    let room = created["room"].as_str().unwrap().to_owned();
-    let mut x = Client::connect(nodes[0].port).await;
-    let signed = x
-        .ok(json!({"type": "guest", "name": "xia", "client": "tab-1"}))
-        .await;
-    x.token = signed["token"].as_str().unwrap().to_owned();
-    let joined = x.ok(json!({"type": "join_room", "room": room})).await;
-    x.room = room.clone();
-    x.seat = joined["seat"].as_u64().unwrap();
-    host.ok(json!({"type": "leave_room", "room": room})).await;
-    drop(host);
-    let mut y = joiner(nodes[1].port, "yu", &room).await;
-    x.ok(json!({"type": "ready", "room": room, "ready": true}))
-        .await;
-    y.ok(json!({"type": "ready", "room": room, "ready": true}))
-        .await;
-    let started = x.wait_for(|v| v["event"]["kind"] == "game_started").await;
-    let mut players = vec![x, y];
-    let mut game = started["event"]["game"].clone();
+    let (mut players, room, mut game) =
+        handed_over(owner.port, [nodes[0].port, nodes[1].port], Some("tab-1")).await;
     if game["to_move"].as_u64() != Some(players[0].seat) {
         // The other player moves first; the view after it comes with its `moved` event.
         let (seat, command) = decision(&room, &game).unwrap();
         let p = players.iter_mut().find(|p| p.seat == seat).unwrap();
         p.ok(command).await;
+        let mine = json!(players[0].seat);
         let moved = players[0]
-            .wait_for(|v| v["type"] == "event" && v["event"]["game"].is_object())
+            .wait_for(|v| v["type"] == "event" && v["event"]["game"]["to_move"] == mine)
             .await;
         game = moved["event"]["game"].clone();
     }
@@ -520,26 +517,8 @@ async fn a_partitioned_node_stops_and_its_game_goes_on_elsewhere() {
     )
     .await;
     let other = node(&nats, &database).await;
-    let mut host = guest(cut_off.port, "host").await;
-    let created = host
-        .ok(json!({"type": "create_room", "game": "jungle", "options": {}}))
-        .await;
-    let room = created["room"].as_str().unwrap().to_owned();
-    let mut a = joiner(other.port, "ana", &room).await;
-    host.ok(json!({"type": "leave_room", "room": room})).await;
-    drop(host);
-    let mut b = joiner(other.port, "bo", &room).await;
-    a.ok(json!({"type": "ready", "room": room, "ready": true}))
-        .await;
-    b.ok(json!({"type": "ready", "room": room, "ready": true}))
-        .await;
-    let started = a.wait_for(|v| v["event"]["kind"] == "game_started").await;
-    let mut players = vec![a, b];
-    assert!(
-        play(&mut players, &room, started["event"]["game"].clone(), 4)
-            .await
-            .is_none()
-    );
+    let (mut players, room, game) = handed_over(cut_off.port, [other.port, other.port], None).await;
+    assert!(play(&mut players, &room, game, 4).await.is_none());
     relay.cut();
     let status = tokio::task::spawn_blocking(move || cut_off.wait())
         .await

@@ -515,6 +515,7 @@ impl Cluster {
     /// node owns), and rebuilds them here.
     async fn adopt(&self, hall: &Arc<Hall>, unowned: bool) {
         let mut adopted = Vec::new();
+        let mut taken_over = Vec::new();
         match hall.store.expired_nodes().await {
             Ok(dead) => {
                 for node in dead.iter().filter(|n| **n != self.node) {
@@ -525,7 +526,7 @@ impl Cluster {
                             tracing::warn!(dead = %node, rooms = codes.len(), "took over a node whose lease ran out");
                             metrics::counter!(crate::metrics::LEASE_TAKEOVERS).increment(1);
                             adopted.extend(codes);
-                            let _ = self.nats.publish(GONE_SUBJECT, node.clone().into()).await;
+                            taken_over.push(node.clone());
                         }
                         Err(e) => tracing::warn!(dead = %node, error = %e, "taking over failed"),
                     }
@@ -538,6 +539,10 @@ impl Cluster {
         }
         for code in adopted {
             rebuild(hall, &code).await;
+        }
+        // Only now are the players told to come back: their rooms are here to take them.
+        for node in taken_over {
+            let _ = self.nats.publish(GONE_SUBJECT, node.into()).await;
         }
     }
 }
