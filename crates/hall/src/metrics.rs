@@ -54,6 +54,7 @@ struct Hot {
     ack: metrics::Histogram,
     commit: metrics::Histogram,
     actions: metrics::Counter,
+    round_trip: metrics::Histogram,
 }
 
 /// Set by [`install`] once the recorder is in place (a handle taken before would record
@@ -74,6 +75,7 @@ pub fn install() -> Option<&'static PrometheusHandle> {
                         ack: metrics::histogram!(ACK_SECONDS),
                         commit: metrics::histogram!(COMMIT_SECONDS),
                         actions: metrics::counter!(ACTIONS),
+                        round_trip: metrics::histogram!(NATS_ROUND_TRIP),
                     });
                     Some(handle)
                 }
@@ -105,6 +107,13 @@ pub fn render(hall: &Hall) -> String {
 pub fn ack(took: Duration) {
     if let Some(hot) = HOT.get() {
         hot.ack.record(took.as_secs_f64());
+    }
+}
+
+/// Records one command forwarded to the room's node and answered (cluster mode).
+pub fn round_trip(took: Duration) {
+    if let Some(hot) = HOT.get() {
+        hot.round_trip.record(took.as_secs_f64());
     }
 }
 

@@ -9,24 +9,8 @@ mod common;
 
 use std::net::SocketAddr;
 
-use common::{TestHall, http_get_text};
-use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
-
-/// GET `path` with an optional bearer token: the status and the body.
-async fn get_as(addr: SocketAddr, path: &str, token: Option<&str>) -> (u16, Value) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await.unwrap();
-    let text = String::from_utf8_lossy(&response).to_string();
-    let status: u16 = text[9..12].parse().unwrap();
-    let body = &text[text.find("\r\n\r\n").unwrap() + 4..];
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
+use common::{TestHall, get_as, http_get_text};
+use serde_json::json;
 
 /// The builds counted so far for `served` (`record` or `replay`).
 async fn builds(addr: SocketAddr, served: &str) -> f64 {

@@ -10,7 +10,7 @@ mod hall_common;
 use std::process::Command;
 
 use hall_common::cluster::{cluster_parts, node};
-use hall_common::{Client, closed, guest, play};
+use hall_common::{Client, closed, guest, play, start_game_on};
 use serde_json::{Value, json};
 
 /// Runs an admin command that must succeed: its JSON line.
@@ -36,27 +36,9 @@ async fn p_account_admin_orders_reach_every_node_of_a_cluster() {
     let nodes = [node(&nats, &database).await, node(&nats, &database).await];
 
     // A jungle game owned by the first node, its second player on the other node.
-    let mut a = guest(nodes[0].port, "ana").await;
-    let created = a
-        .ok(json!({"type": "create_room", "game": "jungle", "options": {}}))
-        .await;
-    let room = created["room"].as_str().unwrap().to_owned();
-    a.room = room.clone();
-    let mut b = guest(nodes[1].port, "bo").await;
-    let joined = b.ok(json!({"type": "join_room", "room": room})).await;
-    b.room = room.clone();
-    b.seat = joined["seat"].as_u64().unwrap();
-    a.ok(json!({"type": "ready", "room": room, "ready": true}))
-        .await;
-    b.ok(json!({"type": "ready", "room": room, "ready": true}))
-        .await;
-    let started = a.wait_for(|v| v["event"]["kind"] == "game_started").await;
-    let mut players = vec![a, b];
-    assert!(
-        play(&mut players, &room, started["event"]["game"].clone(), 4)
-            .await
-            .is_none()
-    );
+    let (mut players, room, game) =
+        start_game_on([nodes[0].port, nodes[1].port], "jungle", json!({})).await;
+    assert!(play(&mut players, &room, game, 4).await.is_none());
 
     let done = admin_ok(&database, &["close-room", &room]);
     assert_eq!(done["done"], "close_room", "{done}");

@@ -51,8 +51,7 @@ impl Cluster {
         let started = std::time::Instant::now();
         self.links.send(node, Record::Command(command));
         let answer = tokio::time::timeout(FORWARD_TIMEOUT, answer).await;
-        metrics::histogram!(crate::metrics::NATS_ROUND_TRIP)
-            .record(started.elapsed().as_secs_f64());
+        crate::metrics::round_trip(started.elapsed());
         self.pending
             .lock()
             .expect("pending lock")

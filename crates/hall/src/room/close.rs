@@ -3,9 +3,10 @@
 //! whole, verifiable one; the members are told (`closed`), and the room's task ends, taking
 //! it off the hall list.
 
+use super::finish::result_line;
 use super::{Room, Status};
 use crate::accounts::level;
-use crate::protocol::{GameResult, ResultLine, RoomEvent};
+use crate::protocol::{GameResult, RoomEvent};
 use crate::store::{ScoreLine, Scoring};
 
 /// The game result's `reason` of a game the administrators ended.
@@ -53,19 +54,14 @@ impl Room {
                     won: false,
                 });
             }
-            players.push(ResultLine {
-                seat: i,
-                name: seat.name(),
-                player_id: seat.player_id(),
+            players.push(result_line(
+                i,
+                seat,
                 rank,
-                finished: ending.finished[i],
-                captures: ending.captures[i],
-                delta: 0,
-                score: None,
-                level: None,
-                out: seat.out,
-                rating: None,
-            });
+                ending.finished[i],
+                ending.captures[i],
+                0,
+            ));
         }
         let mut result = GameResult {
             game_id: running.game_id,

@@ -125,20 +125,14 @@ impl Room {
             } else {
                 ending.finished[i]
             };
-            players.push(ResultLine {
-                seat: i,
-                name: seat.name(),
-                player_id: seat.player_id(),
+            players.push(result_line(
+                i,
+                seat,
                 rank,
                 finished,
-                captures: ending.captures[i],
-                delta: deltas[i],
-                // Filled in once stored: the store gives the new scores.
-                score: None,
-                level: None,
-                out: seat.out,
-                rating: None,
-            });
+                ending.captures[i],
+                deltas[i],
+            ));
         }
         let mut result = GameResult {
             game_id: running.game_id,
@@ -292,5 +286,30 @@ impl Room {
         room.after_change(false).await;
         tracing::info!(room = %room.code, game_id = stored.id, actions = stored.actions.len(), "game restored");
         Ok(room)
+    }
+}
+
+/// Seat `i`'s line of a game's result before it is stored: the score, level and rating are
+/// filled in from the store's answer.
+pub(super) fn result_line(
+    i: usize,
+    seat: &Seat,
+    rank: u32,
+    finished: u32,
+    captures: u32,
+    delta: i64,
+) -> ResultLine {
+    ResultLine {
+        seat: i,
+        name: seat.name(),
+        player_id: seat.player_id(),
+        rank,
+        finished,
+        captures,
+        delta,
+        score: None,
+        level: None,
+        out: seat.out,
+        rating: None,
     }
 }

@@ -515,3 +515,18 @@ async fn play_flight_seat(
         }
     }
 }
+
+/// GET `path` as JSON with an optional bearer token: the status and the body.
+pub async fn get_as(addr: SocketAddr, path: &str, token: Option<&str>) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let text = String::from_utf8_lossy(&response).to_string();
+    let status: u16 = text[9..12].parse().unwrap();
+    let body = &text[text.find("\r\n\r\n").unwrap() + 4..];
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}

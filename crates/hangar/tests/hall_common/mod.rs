@@ -256,12 +256,22 @@ pub async fn snapshot_game(port: u16, room: &str) -> Value {
 }
 
 pub async fn start_game(port: u16, game: &str, options: Value) -> (Vec<Client>, String, Value) {
-    let mut a = guest(port, "a").await;
+    start_game_on([port, port], game, options).await
+}
+
+/// Two people start a game: the first, on the hall of `ports[0]`, opens the room; the second
+/// joins it from `ports[1]` (another node of a cluster, or the same hall).
+pub async fn start_game_on(
+    ports: [u16; 2],
+    game: &str,
+    options: Value,
+) -> (Vec<Client>, String, Value) {
+    let mut a = guest(ports[0], "a").await;
     let created = a
         .ok(json!({"type": "create_room", "game": game, "options": options}))
         .await;
     let room = created["room"].as_str().unwrap().to_owned();
-    let mut b = guest(port, "b").await;
+    let mut b = guest(ports[1], "b").await;
     let joined = b.ok(json!({"type": "join_room", "room": room})).await;
     a.room = room.clone();
     b.room = room.clone();
