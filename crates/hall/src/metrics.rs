@@ -24,7 +24,8 @@ pub const GAMES_FINISHED: &str = "hangar_games_finished_total";
 /// Game actions stored (counter).
 pub const ACTIONS: &str = "hangar_actions_stored_total";
 /// Connections refused, by `reason`: WebSocket upgrades `full` or `address`, or TCP
-/// connections closed as accepted past the TCP cap, `tcp` (counter).
+/// connections closed as accepted past the TCP cap, `tcp`, or past the plain HTTP connections
+/// of one address, `tcp_address` (counter).
 pub const REFUSED: &str = "hangar_connections_refused_total";
 /// Messages refused for the rate limit (counter).
 pub const RATE_LIMITED: &str = "hangar_messages_rate_limited_total";

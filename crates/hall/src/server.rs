@@ -5,7 +5,6 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -22,6 +21,7 @@ use crate::config::Config;
 use crate::hall::Hall;
 use crate::http::app;
 use crate::room::{restore_room, restore_waiting_room};
+use crate::slots::Slots;
 use crate::store::Store;
 
 /// A hall that is listening.
@@ -143,37 +143,14 @@ pub fn tcp_cap(max_connections: usize) -> usize {
     max_connections.saturating_add((max_connections / 8).max(16))
 }
 
-/// Plain HTTP connections open (not yet upgraded to a WebSocket); one is counted while its
-/// [`HttpConn`] lives.
-#[derive(Clone, Default)]
-struct HttpConns(Arc<AtomicUsize>);
-
-/// One counted HTTP connection.
-struct HttpConn(Arc<AtomicUsize>);
-
-impl HttpConns {
-    fn open(&self) -> usize {
-        self.0.load(Ordering::Relaxed)
-    }
-
-    fn count(&self) -> HttpConn {
-        self.0.fetch_add(1, Ordering::Relaxed);
-        HttpConn(self.0.clone())
-    }
-}
-
-impl Drop for HttpConn {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
 /// Serves HTTP (and WebSocket upgrades) on every accepted connection until `shutdown`
 /// completes, then waits for the requests under way. Each connection has the header timeout
 /// to send a request's headers (the first and every later one on a kept-alive connection),
 /// so that a half-sent request or a silent socket does not hold a file for ever; axum's own
 /// `serve` sets no such timeout. Past [`tcp_cap`] connections (HTTP ones and WebSockets
-/// together), a new one is closed at once.
+/// together), or past `--max-connections-per-address` plain HTTP connections from one
+/// address, a new one is closed at once: one address's silent sockets cannot take the room
+/// every other client's connections need.
 async fn accept(
     mut listener: TcpListener,
     router: Router,
@@ -183,7 +160,9 @@ async fn accept(
     let limits = &hall.config.limits;
     let header_timeout = limits.header_timeout;
     let cap = tcp_cap(limits.max_connections);
-    let http = HttpConns::default();
+    let per_address = limits.max_connections_per_address;
+    // Plain HTTP connections (not yet upgraded to a WebSocket), in all and per address.
+    let http = Arc::new(Slots::default());
     // The peer's address, for the caps per address.
     let mut make_service = router.into_make_service_with_connect_info::<SocketAddr>();
     let mut builder = http1::Builder::new();
@@ -206,7 +185,12 @@ async fn accept(
             drop(tcp);
             continue;
         }
-        let counted = http.count();
+        let Ok(counted) = http.admit(Some(addr.ip()), usize::MAX, per_address) else {
+            metrics::counter!(crate::metrics::REFUSED, "reason" => "tcp_address").increment(1);
+            tracing::debug!(%addr, per_address, "a connection past the address's cap is closed");
+            drop(tcp);
+            continue;
+        };
         // Small frames must leave at once: no Nagle delay (it adds tens of ms to acks).
         let _ = tcp.set_nodelay(true);
         let service: Result<_, Infallible> = make_service.call(addr).await;

@@ -1,7 +1,9 @@
 //! Silent TCP connections cannot pile up to the file limit: past the TCP cap (the WebSocket
 //! cap `--max-connections` and an eighth of it for plain HTTP, at least 16) a connection is
 //! closed as soon as it is accepted, instead of being held until its header timeout; once
-//! one is let go, the hall answers again.
+//! one is let go, the hall answers again. Nor can one address's silent sockets take that room
+//! from everyone else: past `--max-connections-per-address` plain HTTP connections from one
+//! address, its next one is closed as accepted while other addresses are served.
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
 mod common;
@@ -11,20 +13,38 @@ use std::time::Duration;
 use common::{TestHall, WAIT};
 use hangar_hall::server::tcp_cap;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 
-/// What reading a socket gives: `None` while it is held open, else closed.
+/// Whether the hall closes `socket` within the tests' wait.
 async fn closed(socket: &mut TcpStream) -> bool {
+    closed_within(socket, WAIT).await
+}
+
+/// Whether the hall closes `socket` within `time` (a held socket reads nothing).
+async fn closed_within(socket: &mut TcpStream, time: Duration) -> bool {
     let mut byte = [0_u8; 1];
     matches!(
-        tokio::time::timeout(WAIT, socket.read(&mut byte)).await,
+        tokio::time::timeout(time, socket.read(&mut byte)).await,
         Ok(Ok(0) | Err(_))
     )
 }
 
+/// A connection to `addr` from the loopback address `from` (Linux routes all of 127/8 to
+/// loopback, so a test can be several clients).
+async fn connect_from(from: [u8; 4], addr: std::net::SocketAddr) -> std::io::Result<TcpStream> {
+    let socket = TcpSocket::new_v4()?;
+    socket.bind((std::net::Ipv4Addr::from(from), 0).into())?;
+    socket.connect(addr).await
+}
+
 /// `GET /health`'s status, or `None` when the connection was closed unanswered.
 async fn health(addr: std::net::SocketAddr) -> Option<u16> {
-    let mut stream = TcpStream::connect(addr).await.ok()?;
+    health_from([127, 0, 0, 1], addr).await
+}
+
+/// `GET /health`'s status asked from the loopback address `from`.
+async fn health_from(from: [u8; 4], addr: std::net::SocketAddr) -> Option<u16> {
+    let mut stream = connect_from(from, addr).await.ok()?;
     let request = format!("GET /health HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.ok()?;
     let mut response = Vec::new();
@@ -71,6 +91,59 @@ async fn connections_past_the_tcp_cap_are_closed_at_once() {
     })
     .await
     .expect("the hall answers once a connection is let go");
+    assert_eq!(answered, 200);
+    drop(held);
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_connections_past_an_address_cap_are_closed_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = common::test_config(common::sqlite_url(&dir));
+    config.limits.max_connections = 1000;
+    config.limits.max_connections_per_address = 3;
+    config.limits.header_timeout = Duration::from_secs(600);
+    let hall = TestHall::with(dir, config).await;
+    let crowd = [127, 0, 0, 2];
+
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(connect_from(crowd, hall.addr).await.unwrap());
+    }
+    for n in 0..5 {
+        let mut extra = connect_from(crowd, hall.addr).await.unwrap();
+        assert!(
+            closed(&mut extra).await,
+            "connection {n} past the address's cap is closed"
+        );
+    }
+    assert_eq!(
+        health_from(crowd, hall.addr).await,
+        None,
+        "the address's cap is full"
+    );
+    // Every other address is served as before.
+    assert_eq!(health_from([127, 0, 0, 3], hall.addr).await, Some(200));
+    assert_eq!(health(hall.addr).await, Some(200));
+    for socket in &mut held {
+        assert!(
+            !closed_within(socket, Duration::from_millis(200)).await,
+            "held"
+        );
+    }
+
+    // One let go: the address is served again.
+    drop(held.pop());
+    let answered = tokio::time::timeout(WAIT, async {
+        loop {
+            if let Some(status) = health_from(crowd, hall.addr).await {
+                return status;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the address is served once one of its connections is let go");
     assert_eq!(answered, 200);
     drop(held);
     hall.stop().await;
