@@ -79,6 +79,9 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// `hangar load`.
 pub fn load(args: &LoadArgs) -> anyhow::Result<()> {
+    // The swarm measures latency too: its own page faults must not stall it (and the hall it
+    // starts inherits the setting).
+    super::huge_pages::disable();
     // One thread for the whole swarm: a hundred clients that each wait for their answer
     // need far less than a core, and on one thread a client woken by its socket runs at
     // once, with no hand-over between workers (measured: less CPU per action; the swarm

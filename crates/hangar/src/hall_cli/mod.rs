@@ -1,5 +1,6 @@
 //! The hall side of the command line: `serve`, `verify`, `replay`, `backup` and `load`.
 
+mod huge_pages;
 mod load;
 
 use std::path::PathBuf;
@@ -146,6 +147,7 @@ fn init_logs(json: bool) {
 /// `hangar serve`.
 pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     init_logs(args.log_json);
+    huge_pages::disable();
     let config = Config {
         addr: args.addr.clone(),
         database: args.database.clone(),
