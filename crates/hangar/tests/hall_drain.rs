@@ -1,6 +1,7 @@
 //! An orderly stop (SIGTERM, as systemd or an orchestrator sends it) drains the hall: every
 //! WebSocket is closed with 1012 ("the hall restarts: reconnect") so that clients reconnect at
-//! once, and the process exits cleanly after its store has closed.
+//! once, and the process exits cleanly after its store has closed. And a running hall's process
+//! has transparent huge pages off (their faults were the 10,000-client latency tail).
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
 mod hall_common;
@@ -33,4 +34,19 @@ async fn sigterm_closes_every_socket_with_a_reconnect_code_and_exits_cleanly() {
     let close = close.expect("a close frame before the socket ended");
     assert_eq!(close.code, CloseCode::Restart);
     assert!(close.reason.contains("reconnect"), "{}", close.reason);
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_halls_process_runs_without_transparent_huge_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hall.db").display().to_string();
+    let server = Server::start(&db, &[]).await;
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).unwrap();
+    let thp = status
+        .lines()
+        .find_map(|line| line.strip_prefix("THP_enabled:"))
+        .expect("the kernel reports THP_enabled (Linux 5.0 and later)");
+    assert_eq!(thp.trim(), "0", "transparent huge pages are off for the hall");
+    assert!(server.terminate().success());
 }

@@ -77,6 +77,11 @@ impl Server {
         self.child.wait().unwrap();
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Waits for the process to end by itself: its exit status.
     pub fn wait(mut self) -> std::process::ExitStatus {
         self.child.wait().unwrap()
