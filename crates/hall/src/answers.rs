@@ -11,7 +11,6 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::ws::Utf8Bytes;
 use tokio::time::Instant;
 
 /// How many answered command ids are remembered per player and client.
@@ -31,12 +30,46 @@ pub const MAX_CLIENT_BYTES: usize = 64;
 /// oldest of them).
 pub const CLIENTS_PER_PLAYER: usize = 8;
 
+/// The frame of an ack with an empty result, the answer of most game actions.
+fn empty_ack(id: u64) -> String {
+    format!(r#"{{"type":"ack","id":{id},"result":{{}}}}"#)
+}
+
+/// One remembered answer, kept at its exact size: the frame that was sent lives in a buffer
+/// sized for serialising (a roll's 40-byte ack in 128 bytes), which a cache of 32 answers per
+/// client would otherwise hold on to.
+#[derive(Debug)]
+enum Kept {
+    /// An ack with an empty result (most game actions): its frame is remade from the id.
+    EmptyAck,
+    /// Any other answer frame.
+    Frame(Box<str>),
+}
+
+impl Kept {
+    fn of(id: u64, frame: &str) -> Kept {
+        if frame.len() < 64 && frame == empty_ack(id) {
+            Kept::EmptyAck
+        } else {
+            Kept::Frame(frame.into())
+        }
+    }
+
+    /// Bytes held for it.
+    fn bytes(&self) -> usize {
+        match self {
+            Kept::EmptyAck => 0,
+            Kept::Frame(frame) => frame.len(),
+        }
+    }
+}
+
 /// Answers already given, by command id, to send again for a repeated id.
 #[derive(Debug)]
 pub struct AnswerCache {
-    /// The very frames that were sent (shared, not copied), oldest first.
-    answers: VecDeque<(u64, Utf8Bytes)>,
-    /// Sum of the frames' lengths.
+    /// The answers, oldest first (at most [`REMEMBERED_IDS`]: room for them is made once).
+    answers: VecDeque<(u64, Kept)>,
+    /// Sum of the kept frames' lengths.
     bytes: usize,
     /// Most bytes kept; the oldest answers are forgotten beyond it.
     budget: usize,
@@ -56,27 +89,36 @@ impl AnswerCache {
     }
 
     /// The answer frame already sent for `id`, if any.
-    pub fn get(&self, id: u64) -> Option<&str> {
+    pub fn get(&self, id: u64) -> Option<String> {
         self.answers
             .iter()
             .find(|(known, _)| *known == id)
-            .map(|(_, frame)| frame.as_str())
+            .map(|(_, kept)| match kept {
+                Kept::EmptyAck => empty_ack(id),
+                Kept::Frame(frame) => frame.to_string(),
+            })
     }
 
     /// Remembers the answer frame of `id`, forgetting the oldest beyond the limits. A frame
     /// larger than the whole budget is not remembered (the id would run again).
-    pub fn put(&mut self, id: u64, frame: Utf8Bytes) {
+    pub fn put(&mut self, id: u64, frame: &str) {
         if frame.len() > self.budget {
             return;
         }
-        self.bytes += frame.len();
-        self.answers.push_back((id, frame));
-        while self.answers.len() > REMEMBERED_IDS || self.bytes > self.budget {
-            match self.answers.pop_front() {
-                Some((_, old)) => self.bytes -= old.len(),
-                None => break,
+        if self.answers.capacity() == 0 {
+            self.answers.reserve_exact(REMEMBERED_IDS);
+        }
+        let kept = Kept::of(id, frame);
+        // The oldest go before the new one comes, so that the ring never grows past its room.
+        while self.answers.len() >= REMEMBERED_IDS
+            || (!self.answers.is_empty() && self.bytes + kept.bytes() > self.budget)
+        {
+            if let Some((_, old)) = self.answers.pop_front() {
+                self.bytes -= old.bytes();
             }
         }
+        self.bytes += kept.bytes();
+        self.answers.push_back((id, kept));
     }
 
     /// Bytes of the frames kept.
@@ -139,7 +181,7 @@ impl AnswerMemory {
     pub fn peek(&self, player: i64, client: &str, id: u64) -> Option<String> {
         let caches = self.caches.lock().expect("caches lock");
         let cache = caches.get(&(player, client.to_owned()))?;
-        cache.lock().expect("cache lock").get(id).map(str::to_owned)
+        cache.lock().expect("cache lock").get(id)
     }
 
     /// A connection lets go of a cache: its resume window starts now.
@@ -184,15 +226,15 @@ impl AnswerMemory {
 mod tests {
     use super::*;
 
-    fn frame(len: usize) -> Utf8Bytes {
-        Utf8Bytes::from("x".repeat(len))
+    fn frame(len: usize) -> String {
+        "x".repeat(len)
     }
 
     #[test]
     fn the_oldest_answers_go_beyond_the_byte_budget() {
         let mut cache = AnswerCache::new(1000);
         for id in 0..10 {
-            cache.put(id, frame(300));
+            cache.put(id, &frame(300));
         }
         assert!(cache.bytes() <= 1000);
         assert!(cache.get(9).is_some() && cache.get(7).is_some());
@@ -202,8 +244,8 @@ mod tests {
     #[test]
     fn a_frame_larger_than_the_budget_is_not_kept() {
         let mut cache = AnswerCache::new(100);
-        cache.put(1, frame(50));
-        cache.put(2, frame(101));
+        cache.put(1, &frame(50));
+        cache.put(2, &frame(101));
         assert!(cache.get(1).is_some());
         assert!(cache.get(2).is_none());
     }
@@ -212,10 +254,41 @@ mod tests {
     fn at_most_the_last_ids_are_kept() {
         let mut cache = AnswerCache::new(usize::MAX);
         for id in 0..(REMEMBERED_IDS as u64 + 5) {
-            cache.put(id, frame(1));
+            cache.put(id, &frame(1));
         }
         assert!(cache.get(4).is_none());
         assert!(cache.get(5).is_some());
+    }
+
+    #[test]
+    fn an_empty_ack_is_kept_as_a_mark_and_given_back_whole() {
+        let mut cache = AnswerCache::new(usize::MAX);
+        let ack = r#"{"type":"ack","id":7,"result":{}}"#;
+        cache.put(7, ack);
+        cache.put(8, r#"{"type":"ack","id":8,"result":{"room":"K7QX2M"}}"#);
+        assert_eq!(cache.get(7).as_deref(), Some(ack));
+        assert_eq!(
+            cache.get(8).as_deref(),
+            Some(r#"{"type":"ack","id":8,"result":{"room":"K7QX2M"}}"#)
+        );
+        // Only the frame that is not an empty ack costs bytes.
+        assert_eq!(cache.bytes(), 48);
+        // The mark is only for the id it was given under.
+        cache.put(9, r#"{"type":"ack","id":7,"result":{}}"#);
+        assert_eq!(
+            cache.get(9).as_deref(),
+            Some(r#"{"type":"ack","id":7,"result":{}}"#)
+        );
+    }
+
+    #[test]
+    fn the_ring_of_answers_never_grows_past_its_room() {
+        let mut cache = AnswerCache::new(usize::MAX);
+        for id in 0..200 {
+            cache.put(id, &frame(10));
+        }
+        assert_eq!(cache.answers.len(), REMEMBERED_IDS);
+        assert!(cache.answers.capacity() < 2 * REMEMBERED_IDS);
     }
 
     #[test]

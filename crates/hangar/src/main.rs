@@ -11,7 +11,9 @@ mod sim;
 use clap::{Parser, Subcommand};
 
 /// mimalloc instead of glibc malloc: the hall's many small, short-lived allocations cost a
-/// sixth of its CPU under load with glibc (see docs/benchmarks.md, "Hall load").
+/// sixth of its CPU under load with glibc (see docs/benchmarks.md, "Hall load"). The feature
+/// `system-allocator` keeps glibc's, for heap profilers that watch `malloc` (heaptrack).
+#[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

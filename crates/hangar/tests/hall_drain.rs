@@ -47,6 +47,10 @@ async fn the_halls_process_runs_without_transparent_huge_pages() {
         .lines()
         .find_map(|line| line.strip_prefix("THP_enabled:"))
         .expect("the kernel reports THP_enabled (Linux 5.0 and later)");
-    assert_eq!(thp.trim(), "0", "transparent huge pages are off for the hall");
+    assert_eq!(
+        thp.trim(),
+        "0",
+        "transparent huge pages are off for the hall"
+    );
     assert!(server.terminate().success());
 }

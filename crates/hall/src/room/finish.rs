@@ -268,7 +268,7 @@ impl Room {
                 hall.answer_cache(player, &cmd.client)
                     .lock()
                     .expect("cache lock")
-                    .put(cmd.id, frame.into());
+                    .put(cmd.id, &frame);
             }
         }
         room.replaying = false;

@@ -614,6 +614,11 @@ impl Room {
     /// Closes an event's frame and queues it at the current version (kept for resuming).
     fn queue_event(&mut self, mut text: Vec<u8>) {
         text.push(b'}');
+        // The frame stays in the history for resuming: it keeps no room it does not use (a
+        // room event's buffer is sized by a guess).
+        if text.capacity() > text.len() + 16 {
+            text.shrink_to_fit();
+        }
         let frame = Utf8Bytes::from(String::from_utf8(text).expect("serde_json writes UTF-8"));
         while self.history.len() == KEPT_EVENTS
             || (!self.history.is_empty() && self.history_bytes + frame.len() > KEPT_EVENT_BYTES)

@@ -56,12 +56,12 @@ impl Answers {
 
     fn get(&self, id: u64) -> Option<String> {
         match self {
-            Answers::Local(cache) => cache.get(id).map(str::to_owned),
-            Answers::Shared(cache) => cache.lock().expect("cache lock").get(id).map(str::to_owned),
+            Answers::Local(cache) => cache.get(id),
+            Answers::Shared(cache) => cache.lock().expect("cache lock").get(id),
         }
     }
 
-    fn put(&mut self, id: u64, frame: Utf8Bytes) {
+    fn put(&mut self, id: u64, frame: &str) {
         match self {
             Answers::Local(cache) => cache.put(id, frame),
             Answers::Shared(cache) => cache.lock().expect("cache lock").put(id, frame),
@@ -382,7 +382,7 @@ impl Conn {
         // An `internal` error changed nothing (a write that failed is undone): the same id
         // sent again runs again instead of getting this error back.
         if remember && !is_internal_error(&frame) {
-            self.answers.put(id, frame);
+            self.answers.put(id, &frame);
         }
         action
     }
