@@ -179,3 +179,28 @@ async fn a_client_slipping_over_the_rate_once_is_not_closed() {
     c.ok(json!({"type": "ping"})).await;
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_flooders_queued_input_is_not_read() {
+    let hall = limited_hall().await;
+    let mut player = hall.guest("calm").await;
+    let mut flooder = raw_socket(&hall).await;
+    // The flooder writes and never reads: what it manages to write is what the hall read,
+    // plus what the sockets' kernel buffers hold (a few MB on loopback).
+    let big = format!("[{}0]", "0,".repeat(30_000));
+    let mut written = 0_usize;
+    let flood = async {
+        while flooder.send(Message::text(big.clone())).await.is_ok() {
+            written += big.len();
+        }
+    };
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(3), flood).await;
+    assert!(ended.is_ok(), "the hall cut the flooder off");
+    assert!(
+        written < 32 << 20,
+        "the hall stopped reading soon after closing: {} MB written",
+        written >> 20
+    );
+    still_served(&mut player).await;
+    hall.stop().await;
+}

@@ -45,6 +45,8 @@ enum Command {
     Backup(hall_cli::BackupArgs),
     /// Load-test a running hall with a swarm of WebSocket clients.
     Load(hall_cli::LoadArgs),
+    /// Measure what an abusive client costs a hall it starts (memory, CPU).
+    Attack(hall_cli::AttackArgs),
     /// Ban a player, revoke its tokens or close a room, on a running hall or cluster.
     Admin(admin_cli::AdminArgs),
 }
@@ -66,6 +68,7 @@ fn main() -> anyhow::Result<()> {
         Command::Verify(args) => hall_cli::verify(&args),
         Command::Replay(args) => hall_cli::replay(&args),
         Command::Load(args) => hall_cli::load(&args),
+        Command::Attack(args) => hall_cli::attack(&args),
         Command::Backup(args) => hall_cli::backup(&args),
         Command::Admin(args) => admin_cli::run(&args),
     }

@@ -265,7 +265,9 @@ pub async fn serve_socket(
             }
             _ => continue,
         };
-        if conn.handle_text(&text).await {
+        // Boxed: a command's future (the largest the connection awaits) would otherwise sit
+        // inline in every connection's task, idle ones included, for its whole life.
+        if Box::pin(conn.handle_text(&text)).await {
             acked_since = Some(received);
         }
         // Fairness: a connection that always has a command waiting gives the worker to the
@@ -288,9 +290,16 @@ pub async fn serve_socket(
     drop(slot);
 }
 
+/// Input read (unhandled) from a flooding socket after its close frame, at most: a client
+/// that slipped over a limit has a few frames in flight at most, whereas a flooder has
+/// megabytes queued, and reading them all cost more than the whole flood before it
+/// (`hangar attack flood`: 5 ms of the hall's CPU per closed connection).
+const FLOOD_DRAIN_BYTES: usize = 256 * 1024;
+
 /// Closes a flooding socket (1008, with the reason) and reads, unhandled, what it still sends
-/// until its own close frame, for a short while: closing with unread input would reset the
-/// connection and lose the close frame with its reason.
+/// until its own close frame, for a short while and up to [`FLOOD_DRAIN_BYTES`]: closing with
+/// unread input resets the connection, and a client with a few frames in flight would lose
+/// the close frame with its reason.
 async fn close_flood(socket: &mut WebSocket) {
     let close = Message::Close(Some(CloseFrame {
         code: 1008,
@@ -298,8 +307,14 @@ async fn close_flood(socket: &mut WebSocket) {
     }));
     let handshake = async {
         socket.send(close).await.ok()?;
+        let mut drained = 0;
         while let Some(Ok(message)) = socket.recv().await {
-            if let Message::Close(_) = message {
+            drained += match message {
+                Message::Close(_) => break,
+                Message::Text(text) => text.len(),
+                Message::Binary(bytes) | Message::Ping(bytes) | Message::Pong(bytes) => bytes.len(),
+            };
+            if drained > FLOOD_DRAIN_BYTES {
                 break;
             }
         }

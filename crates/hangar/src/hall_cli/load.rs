@@ -75,7 +75,7 @@ struct Stats {
     start_latencies: Mutex<Vec<u32>>,
 }
 
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+pub(super) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// `hangar load`.
 pub fn load(args: &LoadArgs) -> anyhow::Result<()> {
@@ -92,9 +92,17 @@ pub fn load(args: &LoadArgs) -> anyhow::Result<()> {
     runtime.block_on(run(args))
 }
 
-struct Server {
+/// A hall started for a measurement; stopped (and its directory removed) when dropped.
+pub(super) struct Server {
     child: Option<Child>,
     _dir: Option<PathBuf>,
+}
+
+impl Server {
+    /// The hall's process id.
+    pub(super) fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
 }
 
 impl Drop for Server {
@@ -109,7 +117,12 @@ impl Drop for Server {
     }
 }
 
-fn spawn_server(database: Option<&str>) -> anyhow::Result<(String, Server)> {
+/// Starts `hangar serve` on a free port (with a fresh database in a temporary directory unless
+/// `database` is given) and the flags `extra`.
+pub(super) fn spawn_server(
+    database: Option<&str>,
+    extra: &[&str],
+) -> anyhow::Result<(String, Server)> {
     let port = std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
         .port();
@@ -122,10 +135,7 @@ fn spawn_server(database: Option<&str>) -> anyhow::Result<(String, Server)> {
     let child = Command::new(std::env::current_exe()?)
         .args(["serve", "--addr", &addr, "--database", &db])
         .args(["--bot-delay-ms", "0", "--turn-seconds", "120"])
-        // A client with no think time is a legitimate flood: let it through.
-        .args(["--rate-limit", "100000"])
-        // Every load client comes from loopback: no cap per address.
-        .args(["--max-connections-per-address", "0"])
+        .args(extra)
         .env("HANGAR_LOG", "warn,hangar::latency=debug")
         .env("NO_COLOR", "1")
         // Its warnings and latency reports (`hangar::latency`) show among ours.
@@ -153,7 +163,7 @@ fn procs_cpu_seconds(pids: &[u32]) -> Option<f64> {
 }
 
 /// A line of /proc/PID/status in KiB (`VmHWM`, `VmRSS`).
-fn proc_kib(pid: Option<u32>, key: &str) -> Option<u64> {
+pub(super) fn proc_kib(pid: Option<u32>, key: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{}/status", pid?)).ok()?;
     status
         .lines()
@@ -165,7 +175,7 @@ fn proc_kib(pid: Option<u32>, key: &str) -> Option<u64> {
 }
 
 /// User + system CPU time of a process, in seconds (`/proc/PID/stat`, 100 ticks a second).
-fn proc_cpu_seconds(pid: Option<u32>) -> Option<f64> {
+pub(super) fn proc_cpu_seconds(pid: Option<u32>) -> Option<f64> {
     let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid?)).ok()?;
     // Fields after the command name (which may hold spaces) start at its closing parenthesis.
     let rest = &stat[stat.rfind(')')? + 2..];
@@ -191,7 +201,8 @@ fn machine_cpu_ticks() -> Option<(u64, u64)> {
     Some((*ticks.get(7)?, ticks.iter().sum()))
 }
 
-async fn wait_until_up(addr: &str) -> anyhow::Result<()> {
+/// Waits until the hall at `addr` accepts connections (at most 30 s).
+pub(super) async fn wait_until_up(addr: &str) -> anyhow::Result<()> {
     for _ in 0..600 {
         if TcpStream::connect(addr).await.is_ok() {
             return Ok(());
@@ -203,7 +214,17 @@ async fn wait_until_up(addr: &str) -> anyhow::Result<()> {
 
 async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     let (addrs, server) = if args.addr.is_empty() {
-        let (addr, server) = spawn_server(args.database.as_deref())?;
+        let (addr, server) = spawn_server(
+            args.database.as_deref(),
+            &[
+                // A client with no think time is a legitimate flood: let it through.
+                "--rate-limit",
+                "100000",
+                // Every load client comes from loopback: no cap per address.
+                "--max-connections-per-address",
+                "0",
+            ],
+        )?;
         (vec![addr], server)
     } else {
         let server = Server {
@@ -217,7 +238,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     }
     let addr = addrs.join(",");
     let pids: Vec<u32> = if args.server_pid.is_empty() {
-        server.child.as_ref().map(Child::id).into_iter().collect()
+        server.pid().into_iter().collect()
     } else {
         args.server_pid.clone()
     };

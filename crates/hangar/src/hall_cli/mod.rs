@@ -1,5 +1,7 @@
-//! The hall side of the command line: `serve`, `verify`, `replay`, `backup` and `load`.
+//! The hall side of the command line: `serve`, `verify`, `replay`, `backup`, `load` and
+//! `attack`.
 
+mod attack;
 mod huge_pages;
 mod load;
 
@@ -10,6 +12,7 @@ use clap::Args;
 use hangar_hall::record::GameRecord;
 use hangar_hall::{Config, Limits, find_web_dir};
 
+pub use attack::{AttackArgs, attack};
 pub use load::{LoadArgs, load};
 
 /// Arguments of `hangar serve`.
