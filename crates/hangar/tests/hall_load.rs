@@ -1,5 +1,6 @@
 //! `hangar load` end to end: it starts a real `hangar serve`, its swarm plays real flight games
-//! over WebSockets, and its report gives every figure docs/benchmarks.md quotes.
+//! over WebSockets, and its report gives every figure docs/benchmarks.md quotes. And `hangar
+//! attack`, which measures what abusive clients cost a hall it starts.
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
 use std::process::Command;
@@ -51,4 +52,40 @@ fn load_plays_games_to_the_end_and_reports_every_figure() {
         let percent: f64 = steal.split_whitespace().next().unwrap().parse().unwrap();
         assert!((0.0..=100.0).contains(&percent), "{steal}");
     }
+}
+
+/// `hangar attack ARGS`: its report (stdout), once it succeeded.
+fn attack(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .arg("attack")
+        .args(args)
+        .env("HANGAR_LOG", "warn")
+        .output()
+        .expect("hangar attack runs");
+    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "hangar attack failed:\n{report}");
+    report
+}
+
+#[test]
+fn attack_reports_what_logins_a_flood_and_idle_connections_cost() {
+    // More wrong passwords than the hashing slots and their queue: the rest are refused at
+    // once, and every connection gets an answer.
+    let logins = attack(&["logins", "--count", "80"]);
+    let answers = logins
+        .lines()
+        .find_map(|l| l.strip_prefix("answers"))
+        .unwrap_or_else(|| panic!("no answers line in:\n{logins}"));
+    assert!(
+        answers.contains("bad_credentials") && answers.contains("rate_limited"),
+        "{answers}"
+    );
+    assert!(logins.contains("MB above"), "{logins}");
+
+    let flood = attack(&["flood", "--seconds", "1"]);
+    assert!(figure(&flood, "flood") > 0, "frames were sent:\n{flood}");
+    assert!(flood.contains("% of a core"), "{flood}");
+
+    let idle = attack(&["idle", "--count", "50"]);
+    assert!(idle.contains("KiB per connection"), "{idle}");
 }
