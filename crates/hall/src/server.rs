@@ -143,13 +143,18 @@ pub fn tcp_cap(max_connections: usize) -> usize {
     max_connections.saturating_add((max_connections / 8).max(16))
 }
 
+/// Plain HTTP connections one address may hold, per WebSocket it may hold: a browser keeps up
+/// to six connections to a host alive for a while after loading a page, and players behind
+/// one address (a household, a school) each have a browser.
+pub const HTTP_CONNECTIONS_PER_WEBSOCKET: usize = 4;
+
 /// Serves HTTP (and WebSocket upgrades) on every accepted connection until `shutdown`
 /// completes, then waits for the requests under way. Each connection has the header timeout
 /// to send a request's headers (the first and every later one on a kept-alive connection),
 /// so that a half-sent request or a silent socket does not hold a file for ever; axum's own
 /// `serve` sets no such timeout. Past [`tcp_cap`] connections (HTTP ones and WebSockets
-/// together), or past `--max-connections-per-address` plain HTTP connections from one
-/// address, a new one is closed at once: one address's silent sockets cannot take the room
+/// together), or past [`HTTP_CONNECTIONS_PER_WEBSOCKET`] times `--max-connections-per-address`
+/// plain HTTP connections from one address, a new one is closed at once: one address's silent sockets cannot take the room
 /// every other client's connections need.
 async fn accept(
     mut listener: TcpListener,
@@ -160,7 +165,9 @@ async fn accept(
     let limits = &hall.config.limits;
     let header_timeout = limits.header_timeout;
     let cap = tcp_cap(limits.max_connections);
-    let per_address = limits.max_connections_per_address;
+    let per_address = limits
+        .max_connections_per_address
+        .saturating_mul(HTTP_CONNECTIONS_PER_WEBSOCKET);
     // Plain HTTP connections (not yet upgraded to a WebSocket), in all and per address.
     let http = Arc::new(Slots::default());
     // The peer's address, for the caps per address.

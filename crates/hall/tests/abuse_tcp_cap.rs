@@ -2,8 +2,8 @@
 //! cap `--max-connections` and an eighth of it for plain HTTP, at least 16) a connection is
 //! closed as soon as it is accepted, instead of being held until its header timeout; once
 //! one is let go, the hall answers again. Nor can one address's silent sockets take that room
-//! from everyone else: past `--max-connections-per-address` plain HTTP connections from one
-//! address, its next one is closed as accepted while other addresses are served.
+//! from everyone else: past four times `--max-connections-per-address` plain HTTP connections
+//! from one address, its next one is closed as accepted while other addresses are served.
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
 mod common;
@@ -11,7 +11,7 @@ mod common;
 use std::time::Duration;
 
 use common::{TestHall, WAIT};
-use hangar_hall::server::tcp_cap;
+use hangar_hall::server::{HTTP_CONNECTIONS_PER_WEBSOCKET, tcp_cap};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 
@@ -115,8 +115,9 @@ async fn silent_connections_past_an_address_cap_are_closed_at_once() {
     let hall = TestHall::with(dir, config).await;
     let crowd = [127, 0, 0, 2];
 
+    let cap = 3 * HTTP_CONNECTIONS_PER_WEBSOCKET;
     let mut held = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..cap {
         held.push(connect_from(crowd, hall.addr).await.unwrap());
     }
     for n in 0..5 {
