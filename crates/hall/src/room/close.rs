@@ -58,7 +58,7 @@ impl Room {
                 i,
                 seat,
                 rank,
-                ending.finished[i],
+                seat.finished_planes(ending.finished[i]),
                 ending.captures[i],
                 0,
             ));

@@ -37,11 +37,7 @@ impl Room {
                     .iter()
                     .enumerate()
                     .map(|(i, s)| FlightLine {
-                        finished: if s.out.is_some() {
-                            s.out_finished
-                        } else {
-                            ending.finished[i]
-                        },
+                        finished: s.finished_planes(ending.finished[i]),
                         captures: ending.captures[i],
                         rank: ending.ranks[i].unwrap_or(self.seats.len() as u32),
                         colour: ending.colours[i],
@@ -120,16 +116,11 @@ impl Room {
                     won: rank == 1 && worst > 1,
                 });
             }
-            let finished = if seat.out.is_some() {
-                seat.out_finished
-            } else {
-                ending.finished[i]
-            };
             players.push(result_line(
                 i,
                 seat,
                 rank,
-                finished,
+                seat.finished_planes(ending.finished[i]),
                 ending.captures[i],
                 deltas[i],
             ));

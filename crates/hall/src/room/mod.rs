@@ -230,6 +230,16 @@ impl Seat {
         self.player.as_ref().map(|p| p.id)
     }
 
+    /// Finished planes as the result counts them: for a seat that left, those it had when it
+    /// left (its planes left the board with it); else the engine's count at the end.
+    fn finished_planes(&self, at_end: u32) -> u32 {
+        if self.out.is_some() {
+            self.out_finished
+        } else {
+            at_end
+        }
+    }
+
     fn name(&self) -> String {
         match (&self.player, &self.bot) {
             (Some(p), _) => p.name.clone(),
