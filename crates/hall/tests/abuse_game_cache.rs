@@ -24,19 +24,7 @@ async fn builds(addr: SocketAddr, served: &str) -> f64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_games_record_and_replay_are_built_once_and_stay_private() {
     let hall = TestHall::start().await;
-    let mut a = hall.guest("ana").await;
-    let code = a
-        .ok(json!({"type": "create_room", "game": "jungle", "private": true}))
-        .await["room"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    a.room = Some(code.clone());
-    let mut b = hall.guest("bo").await;
-    b.join(&code).await;
-    a.ready().await;
-    b.ready().await;
-    a.event("turn").await;
+    let (mut a, mut b, code) = hall.jungle_started(true).await;
     let member = b.token.clone().unwrap();
     let stranger = hall.guest("eve").await.token.clone().unwrap();
 

@@ -6,32 +6,13 @@
 
 mod common;
 
-use common::{Client, TestHall, get_as};
+use common::{TestHall, get_as};
 use serde_json::json;
-
-/// Two guests in a jungle room of this privacy, the game started; its database id is the
-/// next one (ids are sequential: exactly what an outsider would try).
-async fn started(hall: &TestHall, private: bool) -> (Client, Client, String) {
-    let mut a = hall.guest("ana").await;
-    let code = a
-        .ok(json!({"type": "create_room", "game": "jungle", "private": private}))
-        .await["room"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    a.room = Some(code.clone());
-    let mut b = hall.guest("bo").await;
-    b.join(&code).await;
-    a.ready().await;
-    b.ready().await;
-    a.event("turn").await;
-    (a, b, code)
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_private_game_is_shown_only_to_its_players_running_or_finished() {
     let hall = TestHall::start().await;
-    let (mut a, mut b, code) = started(&hall, true).await;
+    let (mut a, mut b, code) = hall.jungle_started(true).await;
     let outsider = hall.guest("eve").await;
     let member = a.token.clone().unwrap();
     let stranger = outsider.token.clone().unwrap();
@@ -63,7 +44,7 @@ async fn a_private_game_is_shown_only_to_its_players_running_or_finished() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_public_game_is_open_to_all() {
     let hall = TestHall::start().await;
-    let (_a, _b, code) = started(&hall, false).await;
+    let (_a, _b, code) = hall.jungle_started(false).await;
     let (status, record) = get_as(hall.addr, "/api/games/1", None).await;
     assert_eq!(
         (status, record["room"].as_str()),
@@ -78,7 +59,7 @@ async fn game_records_and_replays_asked_in_a_loop_are_refused_with_429() {
     let mut config = common::test_config(common::sqlite_url(&dir));
     config.limits.api_requests_per_second = 1;
     let hall = TestHall::with(dir, config).await;
-    let (_a, _b, _code) = started(&hall, false).await;
+    let (_a, _b, _code) = hall.jungle_started(false).await;
     let mut statuses = Vec::new();
     for n in 0..12 {
         let path = if n % 2 == 0 {

@@ -3,9 +3,8 @@
 //! whole, verifiable one; the members are told (`closed`), and the room's task ends, taking
 //! it off the hall list.
 
+use super::Room;
 use super::finish::result_line;
-use super::{Room, Status};
-use crate::accounts::level;
 use crate::protocol::{GameResult, RoomEvent};
 use crate::store::{ScoreLine, Scoring};
 
@@ -85,23 +84,8 @@ impl Room {
                 return false;
             }
         };
-        for (line, settled) in lines.iter().zip(settled) {
-            let seat = &mut result.players[line.seat as usize];
-            seat.score = Some(settled.score);
-            seat.level = Some(level(settled.score));
-        }
-        metrics::counter!(
-            crate::metrics::GAMES_FINISHED,
-            "game" => self.game_kind.name(),
-            "practice" => "true"
-        )
-        .increment(1);
-        self.emit(RoomEvent::GameOver {
-            result: result.clone(),
-        });
-        self.last_result = Some(result);
-        self.game = None;
-        self.status = Status::Waiting;
+        self.apply_settled(&mut result, &lines, settled);
+        self.announce_game_over(result, true);
         true
     }
 }

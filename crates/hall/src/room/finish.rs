@@ -16,7 +16,7 @@ use crate::game::{Ending, GameSession, stored_options};
 use crate::hall::Hall;
 use crate::protocol::{GameKind, GameResult, ResultLine, RoomEvent, answer_frame};
 use crate::rating::RatingChange;
-use crate::store::{ScoreLine, Scoring, StoredGame};
+use crate::store::{ScoreLine, Scoring, Settled, StoredGame};
 use crate::time::now_ms;
 
 impl Room {
@@ -150,22 +150,7 @@ impl Room {
             )
             .await
         {
-            Ok(settled) => {
-                for (line, settled) in lines.iter().zip(settled) {
-                    let seat = line.seat as usize;
-                    let score = settled.score;
-                    result.players[seat].score = Some(score);
-                    result.players[seat].level = Some(level(score));
-                    result.players[seat].rating =
-                        settled.rating.map(|(before, after)| RatingChange {
-                            before: before.rating,
-                            after: after.view(self.game_kind),
-                        });
-                    if let Some(player) = self.seats[seat].player.as_mut() {
-                        player.score = score;
-                    }
-                }
-            }
+            Ok(settled) => self.apply_settled(&mut result, &lines, settled),
             Err(e) => {
                 // Keep the game: a restart finishes it again from its stored log.
                 tracing::error!(room = %self.code, error = %e, "the result could not be stored");
@@ -173,18 +158,7 @@ impl Room {
             }
         }
         tracing::info!(room = %self.code, game_id, reason = %result.reason, "game over");
-        metrics::counter!(
-            crate::metrics::GAMES_FINISHED,
-            "game" => self.game_kind.name(),
-            "practice" => if practice { "true" } else { "false" }
-        )
-        .increment(1);
-        self.emit(RoomEvent::GameOver {
-            result: result.clone(),
-        });
-        self.last_result = Some(result);
-        self.game = None;
-        self.status = Status::Waiting;
+        self.announce_game_over(result, practice);
         for index in 0..self.seats.len() {
             let seat = &self.seats[index];
             // P-REMATCH: everyone still in the room keeps the seat, a resigner included; one
@@ -203,6 +177,46 @@ impl Room {
             seat.out = None;
         }
         self.publish();
+    }
+
+    /// Writes what the store settled into the result's lines (score, level, rating change)
+    /// and the seated players' scores.
+    pub(super) fn apply_settled(
+        &mut self,
+        result: &mut GameResult,
+        lines: &[ScoreLine],
+        settled: Vec<Settled>,
+    ) {
+        for (line, settled) in lines.iter().zip(settled) {
+            let seat = line.seat as usize;
+            let score = settled.score;
+            result.players[seat].score = Some(score);
+            result.players[seat].level = Some(level(score));
+            result.players[seat].rating = settled.rating.map(|(before, after)| RatingChange {
+                before: before.rating,
+                after: after.view(self.game_kind),
+            });
+            if let Some(player) = self.seats[seat].player.as_mut() {
+                player.score = score;
+            }
+        }
+    }
+
+    /// The stored game is over: counted, announced (`game_over`), kept as the room's last
+    /// result, and the room waits again.
+    pub(super) fn announce_game_over(&mut self, result: GameResult, practice: bool) {
+        metrics::counter!(
+            crate::metrics::GAMES_FINISHED,
+            "game" => self.game_kind.name(),
+            "practice" => if practice { "true" } else { "false" }
+        )
+        .increment(1);
+        self.emit(RoomEvent::GameOver {
+            result: result.clone(),
+        });
+        self.last_result = Some(result);
+        self.game = None;
+        self.status = Status::Waiting;
     }
 
     /// Rebuilds a running game's room from its stored settings, seed and action log.

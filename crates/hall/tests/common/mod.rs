@@ -178,6 +178,25 @@ impl TestHall {
         (first, other, code)
     }
 
+    /// Guests "ana" and "bo" in a jungle room of this privacy, its game started: the host, the
+    /// joiner and the room's code.
+    pub async fn jungle_started(&self, private: bool) -> (Client, Client, String) {
+        let mut a = self.guest("ana").await;
+        let code = a
+            .ok(json!({"type": "create_room", "game": "jungle", "private": private}))
+            .await["room"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        a.room = Some(code.clone());
+        let mut b = self.guest("bo").await;
+        b.join(&code).await;
+        a.ready().await;
+        b.ready().await;
+        a.event("turn").await;
+        (a, b, code)
+    }
+
     /// The room as a new watcher (signed in to nothing: no write needed) sees it: its game
     /// and its turn (the parts an action changes).
     pub async fn watched(&self, code: &str) -> (Value, Value) {
