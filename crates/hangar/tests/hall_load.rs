@@ -89,3 +89,15 @@ fn attack_reports_what_logins_a_flood_and_idle_connections_cost() {
     let idle = attack(&["idle", "--count", "50"]);
     assert!(idle.contains("KiB per connection"), "{idle}");
 }
+
+#[test]
+fn attack_refuses_an_empty_attack_before_starting_a_hall() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .args(["attack", "idle", "--count", "0"])
+        .output()
+        .expect("hangar attack runs");
+    assert!(!out.status.success());
+    let error = String::from_utf8_lossy(&out.stderr);
+    assert!(error.contains("--count"), "{error}");
+    assert!(out.stdout.is_empty(), "nothing measured");
+}

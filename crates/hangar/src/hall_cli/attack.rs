@@ -50,6 +50,8 @@ pub struct AttackArgs {
 
 /// `hangar attack`.
 pub fn attack(args: &AttackArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(args.count > 0, "--count: at least one connection");
+    anyhow::ensure!(args.seconds > 0, "--seconds: at least one second");
     super::huge_pages::disable();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
