@@ -238,25 +238,39 @@ async fn sweep_answers(hall: Arc<Hall>) {
     }
 }
 
-/// Completes on ctrl-c or SIGTERM.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// A future that completes on ctrl-c or SIGTERM. The handlers are installed when this is
+/// called, not when the future is first polled: a signal that arrives between "the hall is
+/// open" and the first poll of the serve loop must drain the hall, not kill it with the
+/// default action. Call it inside the runtime.
+pub fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (interrupt, terminate) = {
+        use tokio::signal::unix::{SignalKind, signal};
+        (
+            signal(SignalKind::interrupt()).ok(),
+            signal(SignalKind::terminate()).ok(),
+        )
     };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
+    async move {
+        #[cfg(unix)]
+        {
+            let received = |stream: Option<tokio::signal::unix::Signal>| async move {
+                match stream {
+                    Some(mut stream) => {
+                        stream.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = received(interrupt) => {},
+                () = received(terminate) => {},
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+        tracing::info!("shutting down");
     }
-    tracing::info!("shutting down");
 }

@@ -36,6 +36,20 @@ async fn sigterm_closes_every_socket_with_a_reconnect_code_and_exits_cleanly() {
     assert!(close.reason.contains("reconnect"), "{}", close.reason);
 }
 
+/// An orchestrator may stop the hall as soon as it reports itself open; the signal must drain
+/// it, not kill it with the default action (the handler was once installed only when the
+/// serve loop first ran, after the "open" line).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_the_moment_the_hall_is_open_still_drains_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for attempt in 0..8 {
+        let db = dir.path().join(format!("hall{attempt}.db"));
+        let server = Server::start(&db.display().to_string(), &[]).await;
+        let status = server.terminate();
+        assert!(status.success(), "attempt {attempt}: {status}");
+    }
+}
+
 #[cfg(target_os = "linux")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_halls_process_runs_without_transparent_huge_pages() {

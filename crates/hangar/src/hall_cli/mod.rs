@@ -188,6 +188,8 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         .build()?;
     runtime.block_on(async move {
         let running = hangar_hall::start(config.clone()).await?;
+        // Before "open": a test or an orchestrator may send SIGTERM as soon as it reads it.
+        let stop = hangar_hall::shutdown_signal();
         tracing::info!(
             addr = %running.addr,
             database = %config.database,
@@ -195,7 +197,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             "the hall is open on http://{}",
             running.addr
         );
-        running.serve(hangar_hall::shutdown_signal()).await
+        running.serve(stop).await
     })
 }
 
