@@ -32,12 +32,28 @@ pub enum Out {
 /// A connection's id, unique for the life of the process.
 pub type ConnId = u64;
 
+/// Carries a connection's output somewhere other than a socket of this process.
+pub trait Relay: Send + Sync + std::fmt::Debug {
+    /// Takes the outbox's next output; it must not block.
+    fn relay(&self, out: Out);
+}
+
+/// Where an outbox's frames go.
+#[derive(Clone, Debug)]
+enum Sink {
+    /// The queue a connection's writer drains.
+    Queue(mpsc::Sender<Out>),
+    /// Straight on to a relay (a connection of another node of the cluster): no queue and no
+    /// task of its own, so a room event costs no wake-up per remote member.
+    Relay(Arc<dyn Relay>),
+}
+
 /// The sending side of a connection: its id and its queue.
 #[derive(Clone, Debug)]
 pub struct Outbox {
     /// The connection's id.
     pub id: ConnId,
-    tx: mpsc::Sender<Out>,
+    sink: Sink,
     /// Set once a frame found the queue full: the connection is closed (see
     /// [`Outbox::overflowed`]) and the rooms run their disconnect path for it.
     overflow: Arc<watch::Sender<bool>>,
@@ -51,7 +67,21 @@ impl Outbox {
         let (tx, rx) = mpsc::channel(CAPACITY.load(Ordering::Relaxed));
         let id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
         let overflow = Arc::new(watch::Sender::new(false));
-        (Outbox { id, tx, overflow }, rx)
+        let outbox = Outbox {
+            id,
+            sink: Sink::Queue(tx),
+            overflow,
+        };
+        (outbox, rx)
+    }
+
+    /// An outbox whose frames go straight to `relay` (it never overflows nor closes).
+    pub fn relayed(relay: Arc<dyn Relay>) -> Outbox {
+        Outbox {
+            id: NEXT_CONN.fetch_add(1, Ordering::Relaxed),
+            sink: Sink::Relay(relay),
+            overflow: Arc::new(watch::Sender::new(false)),
+        }
     }
 
     /// Queues a frame; false when the connection is gone or hopelessly behind.
@@ -65,7 +95,14 @@ impl Outbox {
     }
 
     fn queue(&self, out: Out) -> bool {
-        match self.tx.try_send(out) {
+        let tx = match &self.sink {
+            Sink::Queue(tx) => tx,
+            Sink::Relay(relay) => {
+                relay.relay(out);
+                return true;
+            }
+        };
+        match tx.try_send(out) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
                 // A client that stopped reading: a frame is lost, so the connection must end
@@ -92,11 +129,11 @@ impl Outbox {
 
     /// Asks the writer to close the socket.
     pub fn close(&self, code: u16, reason: &'static str) {
-        let _ = self.tx.try_send(Out::Close(code, reason));
-    }
-
-    /// Whether the connection's writer is gone.
-    pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
+        match &self.sink {
+            Sink::Queue(tx) => {
+                let _ = tx.try_send(Out::Close(code, reason));
+            }
+            Sink::Relay(relay) => relay.relay(Out::Close(code, reason)),
+        }
     }
 }

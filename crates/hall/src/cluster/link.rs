@@ -134,6 +134,36 @@ pub fn decode(body: &[u8]) -> Option<(String, Vec<Record>)> {
     Some((from, records))
 }
 
+/// Empties `batch` into the records to send, each connection's frames gathered into its first
+/// `Frames` record (a room sends each event to each member: one record a connection then, and
+/// one queueing on its socket at the other end). A connection's frames keep their order, and
+/// none moves across a `Close` of its connection.
+fn coalesce(batch: &mut Vec<Record>) -> Vec<Record> {
+    let mut records: Vec<Record> = Vec::with_capacity(batch.len());
+    let mut open: HashMap<ConnId, usize> = HashMap::new();
+    for record in batch.drain(..) {
+        match record {
+            Record::Frames { conn, mut frames } => match open.get(&conn) {
+                Some(&at) => {
+                    if let Record::Frames { frames: first, .. } = &mut records[at] {
+                        first.append(&mut frames);
+                    }
+                }
+                None => {
+                    open.insert(conn, records.len());
+                    records.push(Record::Frames { conn, frames });
+                }
+            },
+            Record::Close { conn, code } => {
+                open.remove(&conn);
+                records.push(Record::Close { conn, code });
+            }
+            other => records.push(other),
+        }
+    }
+    records
+}
+
 /// Most records sent in one message.
 const MAX_RECORDS: usize = 512;
 
@@ -172,8 +202,7 @@ impl Links {
         tokio::spawn(async move {
             let mut batch = Vec::with_capacity(64);
             while rx.recv_many(&mut batch, MAX_RECORDS).await > 0 {
-                let body = encode(&from, &batch);
-                batch.clear();
+                let body = encode(&from, &coalesce(&mut batch));
                 if let Err(e) = nats.publish(subject.clone(), body.into()).await {
                     tracing::warn!(error = %e, to = %subject, "a message to another node was lost");
                 }
@@ -236,5 +265,39 @@ mod tests {
             decode(b"n1\nF 1 2\n{}").is_none(),
             "a short frame list is refused"
         );
+    }
+
+    fn frames(conn: ConnId, texts: &[&'static str]) -> Record {
+        Record::Frames {
+            conn,
+            frames: texts.iter().map(|t| Utf8Bytes::from_static(t)).collect(),
+        }
+    }
+
+    #[test]
+    fn each_connections_frames_are_gathered_in_order_but_never_across_its_close() {
+        let mut batch = vec![
+            frames(1, &["a1"]),
+            frames(2, &["b1"]),
+            frames(1, &["a2", "a3"]),
+            Record::Close {
+                conn: 2,
+                code: 1012,
+            },
+            frames(2, &["b2"]),
+            frames(1, &["a4"]),
+        ];
+        let records = coalesce(&mut batch);
+        assert!(batch.is_empty());
+        let expected = vec![
+            frames(1, &["a1", "a2", "a3", "a4"]),
+            frames(2, &["b1"]),
+            Record::Close {
+                conn: 2,
+                code: 1012,
+            },
+            frames(2, &["b2"]),
+        ];
+        assert_eq!(format!("{records:?}"), format!("{expected:?}"));
     }
 }

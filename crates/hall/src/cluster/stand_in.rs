@@ -2,17 +2,45 @@
 //! room is an ordinary [`Outbox`] whose frames a task sends back to the connection's node.
 
 use std::collections::HashSet;
-
-use axum::extract::ws::Utf8Bytes;
+use std::sync::Arc;
 
 use super::Cluster;
-use super::link::Record;
+use super::link::{Links, Record};
 use super::wire::Detach;
-use crate::outbox::{ConnId, Out, Outbox};
+use crate::outbox::{ConnId, Out, Outbox, Relay};
+
+/// A connection of another node as the rooms of this node see it: what they send it goes on
+/// the link to its node at once (the link's task batches it with everything else for there).
+struct StandIn {
+    links: Arc<Links>,
+    to: String,
+    conn: ConnId,
+}
+
+impl std::fmt::Debug for StandIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "StandIn(connection {} of {})", self.conn, self.to)
+    }
+}
+
+impl Relay for StandIn {
+    fn relay(&self, out: Out) {
+        let conn = self.conn;
+        let record = match out {
+            Out::Text(frame) => Record::Frames {
+                conn,
+                frames: vec![frame],
+            },
+            Out::Batch(frames) => Record::Frames { conn, frames },
+            Out::Close(code, _) => Record::Close { conn, code },
+        };
+        self.links.send(&self.to, record);
+    }
+}
 
 impl Cluster {
     /// The stand-in of connection `conn` of node `from`, made on first use: an outbox whose
-    /// frames are published to that node.
+    /// frames are queued on the link to that node.
     pub(super) fn stand_in(&self, from: &str, conn: ConnId, code: &str) -> Outbox {
         let mut stand_ins = self.stand_ins.lock().expect("stand-ins lock");
         let key = (from.to_owned(), conn);
@@ -20,29 +48,11 @@ impl Cluster {
             rooms.insert(code.to_owned());
             return outbox.clone();
         }
-        let (outbox, mut rx) = Outbox::new();
-        let links = self.links.clone();
-        let to = from.to_owned();
-        tokio::spawn(async move {
-            let mut batch = Vec::with_capacity(16);
-            while rx.recv_many(&mut batch, 64).await > 0 {
-                let mut frames: Vec<Utf8Bytes> = Vec::new();
-                let mut close = None;
-                for out in batch.drain(..) {
-                    match out {
-                        Out::Text(text) => frames.push(text),
-                        Out::Batch(mut more) => frames.append(&mut more),
-                        Out::Close(code, _) => close = Some(code),
-                    }
-                }
-                if !frames.is_empty() {
-                    links.send(&to, Record::Frames { conn, frames });
-                }
-                if let Some(code) = close {
-                    links.send(&to, Record::Close { conn, code });
-                }
-            }
-        });
+        let outbox = Outbox::relayed(Arc::new(StandIn {
+            links: self.links.clone(),
+            to: from.to_owned(),
+            conn,
+        }));
         stand_ins.insert(key, (outbox.clone(), HashSet::from([code.to_owned()])));
         outbox
     }
