@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use sqlx::{AnyConnection, Executor, Row};
 
-use super::cluster::{NodeScope, fence};
+use super::cluster::{NodeScope, fence, insert_rows_fenced};
 use super::tails::Tails;
 use super::writer::{Append, Deliver, Job, SaveWaiting, StartGame, Write, failed};
 use super::{Backend, log};
@@ -65,15 +65,17 @@ impl Batch {
     ) -> Result<(), String> {
         let rows = tails.append(self.appends.iter().map(Append::row));
         self.refused = rows.iter().map(Option::is_none).collect();
-        // A cluster node's every transaction starts with its fencing check.
-        let only_actions = scope.is_none()
-            && self.starts.is_empty()
+        let only_actions = self.starts.is_empty()
             && self.waiting.is_empty()
             && self.jobs.is_empty()
             && self.seals.is_empty();
         if only_actions {
-            return log::insert_rows(conn, backend, &rows).await.map_err(failed);
+            return match scope {
+                None => log::insert_rows(conn, backend, &rows).await.map_err(failed),
+                Some(scope) => insert_rows_fenced(conn, scope, &rows).await,
+            };
         }
+        // A cluster node's every transaction starts with its fencing check.
         conn.execute("BEGIN").await.map_err(failed)?;
         if let Some(scope) = scope
             && let Err(fenced) = fence(conn, scope).await

@@ -17,12 +17,16 @@ pub(super) async fn insert_rows(
     backend: Backend,
     rows: &[Option<JournalRow<'_>>],
 ) -> Result<(), sqlx::Error> {
-    let tuples: Vec<(i64, i64, i64, &str)> = rows
-        .iter()
+    let tuples = journal_tuples(rows);
+    insert_tuples(conn, backend, "journal (seq, game_id, idx, data)", &tuples).await
+}
+
+/// The rows to insert (`None`s are rows refused before) as the tuples of [`insert_tuples`].
+pub(super) fn journal_tuples<'a>(rows: &[Option<JournalRow<'a>>]) -> Vec<(i64, i64, i64, &'a str)> {
+    rows.iter()
         .flatten()
         .map(|r| (r.seq, r.game_id, r.idx, r.data))
-        .collect();
-    insert_tuples(conn, backend, "journal (seq, game_id, idx, data)", &tuples).await
+        .collect()
 }
 
 /// Inserts chunks with one statement, as [`insert_rows`] does.
