@@ -27,8 +27,10 @@ fn new_game(room: &str) -> NewGame {
 /// Two stores on one fresh PostgreSQL database, or `None` (said) without one.
 async fn two_nodes() -> Option<(Store, Store)> {
     let Some(url) = common::fresh_postgres().await else {
-        let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
-        assert!(!ci, "CI=true needs HANGAR_TEST_POSTGRES_URL");
+        assert!(
+            !common::under_ci(),
+            "CI=true needs HANGAR_TEST_POSTGRES_URL"
+        );
         eprintln!("HANGAR_TEST_POSTGRES_URL is not set: this PostgreSQL test did not run");
         return None;
     };

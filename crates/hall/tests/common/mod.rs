@@ -1,6 +1,9 @@
 //! Test helpers: a hall on port 0 with a database in a temp dir, and a WebSocket test client.
 #![allow(dead_code)]
 
+mod postgres;
+pub use postgres::{fresh_postgres, under_ci};
+
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -32,23 +35,6 @@ pub fn sqlite_url(dir: &tempfile::TempDir) -> String {
     dir.path().join("hall.db").display().to_string()
 }
 
-/// A fresh, empty PostgreSQL database on the server of HANGAR_TEST_POSTGRES_URL (./test.sh
-/// starts one), so that a test sees only its own players and games; `None` without it.
-pub async fn fresh_postgres() -> Option<String> {
-    use sqlx::Connection;
-    let url = std::env::var("HANGAR_TEST_POSTGRES_URL")
-        .ok()
-        .filter(|u| !u.is_empty())?;
-    let name = format!("hangar_{}", &hangar_hall::accounts::new_token()[..12]).to_lowercase();
-    let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&mut admin)
-        .await
-        .unwrap();
-    let base = url.rsplit_once('/').map_or(url.as_str(), |(base, _)| base);
-    Some(format!("{base}/{name}"))
-}
-
 /// The databases a whole-game test runs on: a SQLite file in `dir` always, and a fresh
 /// PostgreSQL database when HANGAR_TEST_POSTGRES_URL is set. Under CI (`CI=true`) the
 /// PostgreSQL half is required: a missing URL fails the test instead of passing it on SQLite
@@ -66,12 +52,6 @@ pub async fn databases(dir: &tempfile::TempDir) -> Vec<String> {
         }
     }
     urls
-}
-
-/// Whether the tests run under CI: `CI` set to `true` (or `1`), as CI services and `.ci/run`
-/// set it.
-pub fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
 }
 
 /// Test settings: fast bots, short timers.

@@ -4,6 +4,9 @@
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
 pub mod cluster;
+#[path = "../../../hall/tests/common/postgres.rs"]
+mod postgres;
+pub use postgres::{fresh_postgres, under_ci};
 
 use std::io::BufRead;
 use std::process::{Child, Command, Stdio};
@@ -320,37 +323,15 @@ pub async fn databases(dir: &tempfile::TempDir) -> Vec<String> {
     urls
 }
 
-/// Whether the tests run under CI (`CI=true`), where every server they need must be there.
-pub fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
-}
-
 /// A fresh PostgreSQL database on the server of HANGAR_TEST_POSTGRES_URL, if it is set
 /// (required under CI).
 pub async fn postgres_database() -> Option<String> {
-    use sqlx::Connection;
-    let Some(url) = std::env::var("HANGAR_TEST_POSTGRES_URL")
-        .ok()
-        .filter(|u| !u.is_empty())
-    else {
-        assert!(
-            !under_ci(),
-            "CI=true but HANGAR_TEST_POSTGRES_URL is not set"
-        );
-        return None;
-    };
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let name = format!("hangar_test_{}_{nanos}", std::process::id());
-    let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&mut admin)
-        .await
-        .unwrap();
-    let base = url.rsplit_once('/').map_or(url.as_str(), |(base, _)| base);
-    Some(format!("{base}/{name}"))
+    let url = fresh_postgres().await;
+    assert!(
+        url.is_some() || !under_ci(),
+        "CI=true but HANGAR_TEST_POSTGRES_URL is not set"
+    );
+    url
 }
 
 /// Reads until the server closes the socket: its close code and reason.
