@@ -573,3 +573,110 @@ async fn try_join(port: u16, p: &Client) -> Option<Client> {
     c.id = 2;
     Some(c)
 }
+
+/// A figure of `hangar load`'s report: the number after `label` on the line starting with it.
+fn figure(report: &str, line_start: &str, label: &str) -> u64 {
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(line_start))
+        .unwrap_or_else(|| panic!("no line {line_start:?} in the report:\n{report}"));
+    let after = &line[line.find(label).expect("the label") + label.len()..];
+    let digits: String = after
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().unwrap()
+}
+
+/// P-DURABLE across nodes under `hangar load` (issue: "kill -9 of the node that owns rooms
+/// mid-game under load"): the swarm's tables spread over three nodes (each room on its first
+/// player's node) and one node is killed with SIGKILL while they play. The clients whose
+/// connections broke come back on the other nodes and resume by version; every game is played
+/// to its end with no error; no game is left running in the store, and every record replays
+/// (`hangar verify`'s check) and holds at least the actions the swarm saw acknowledged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_hangar_load_over_three_nodes_survives_the_kill_of_one() {
+    use std::io::BufRead;
+    let Some((nats, database)) = cluster_parts().await else {
+        return;
+    };
+    let victim = node(&nats, &database).await;
+    let nodes = [node(&nats, &database).await, node(&nats, &database).await];
+    let addrs = [victim.port, nodes[0].port, nodes[1].port]
+        .map(|port| format!("127.0.0.1:{port}"))
+        .join(",");
+    let mut load = std::process::Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .args(["load", "--clients", "24", "--think", "20", "--seconds", "8"])
+        .args(["--finish", "--addr", &addrs])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (lines_tx, lines) = std::sync::mpsc::channel::<String>();
+    let stdout = load.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = lines_tx.send(line);
+        }
+    });
+    let mut report = String::new();
+    let started = std::time::Instant::now();
+    while !report.contains("playing") {
+        assert!(started.elapsed() < WAIT, "the swarm sat down:\n{report}");
+        if let Ok(line) = lines.recv_timeout(std::time::Duration::from_millis(100)) {
+            report.push_str(&line);
+            report.push('\n');
+        }
+    }
+    // Mid-game: every table has played for a while.
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    victim.kill();
+    let status = tokio::task::spawn_blocking(move || load.wait().unwrap())
+        .await
+        .unwrap();
+    report.extend(lines.iter().map(|line| line + "\n"));
+    assert!(status.success(), "hangar load: {status}\n{report}");
+    assert_eq!(figure(&report, "errors", "errors"), 0, "{report}");
+    assert!(
+        figure(&report, "reconnections", "reconnections") > 0,
+        "the kill broke connections, which came back:\n{report}"
+    );
+    let games = figure(&report, "games started", "started");
+    assert!(games >= 6, "{report}");
+    assert_eq!(
+        games,
+        figure(&report, "games finished", "finished"),
+        "{report}"
+    );
+    let acknowledged = figure(&report, "start phase", "; ")
+        + figure(&report, "actions", "actions")
+        + figure(&report, "finishing", "finishing");
+
+    let store = hangar_hall::Store::open(&database).await.unwrap();
+    assert!(
+        store.running_games().await.unwrap().is_empty(),
+        "every game was played to its end"
+    );
+    let (mut finished, mut recorded) = (0, 0);
+    for id in 1.. {
+        let Some(game) = store.game(id).await.unwrap() else {
+            break;
+        };
+        let record = hangar_hall::record::record_json(&game).unwrap();
+        let verified = hangar_hall::record::verify(&record);
+        assert!(
+            verified.as_ref().is_ok_and(|v| v.over),
+            "game {id} replays to its end: {verified:?}"
+        );
+        finished += 1;
+        recorded += record["actions"].as_array().unwrap().len() as u64;
+    }
+    assert!(finished >= games, "{finished} records for {games} games");
+    assert!(
+        recorded >= acknowledged,
+        "the records hold {recorded} actions, the swarm saw {acknowledged} acknowledged"
+    );
+}

@@ -3,7 +3,8 @@
 //! Tables start spread over one think time and at most [`START_RATE`] a second; the timed
 //! window opens once every game runs. Reports the start phase apart, then games started and
 //! finished, actions per second, ack latency percentiles, errors, CPU per action, the host's
-//! steal and the server's peak memory.
+//! steal and the server's peak memory. A client whose connection breaks (a node of a cluster
+//! killed or restarted) resumes on the next address ([`player`]); the report counts them.
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -14,13 +15,16 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 use futures_util::{SinkExt, StreamExt};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio::sync::{Barrier, Mutex, Semaphore, watch};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
+
+mod player;
+
+use player::{CLIENT, Player, Seated};
 
 /// Arguments of `hangar load`.
 #[derive(Args, Debug)]
@@ -73,6 +77,13 @@ struct Stats {
     /// Actions acknowledged before the window opened, and their latencies.
     start_actions: AtomicU64,
     start_latencies: Mutex<Vec<u32>>,
+    /// Connections that broke and came back (a node stopped or died).
+    resumed: AtomicU64,
+    /// Commands sent again after a reconnection and refused: the turn had been played for
+    /// the seat meanwhile.
+    resent_refused: AtomicU64,
+    /// Commands answered `unavailable` (their room's node did not answer) and sent again.
+    retried: AtomicU64,
 }
 
 pub(super) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -266,6 +277,7 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     // starting in the same half second is a burst no hall sees, whose backlog would spill
     // into the timed window.
     let ramp_ms = args.think.max(games as u64 * 1000 / START_RATE);
+    let addrs = Arc::new(addrs);
     for game in 0..games {
         let phase = Duration::from_millis(ramp_ms * game as u64 / games as u64);
         let addrs = addrs.clone();
@@ -283,29 +295,13 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
             match group {
                 Ok(players) => {
                     let mut handles = Vec::new();
-                    for (seat, (socket, room, next_id, remote)) in players.into_iter().enumerate() {
+                    for (seat, at) in players.into_iter().enumerate() {
                         let stats = stats.clone();
                         let seated = seated.clone();
                         let stop = stop.clone();
+                        let addrs = addrs.clone();
                         handles.push(tokio::spawn(async move {
-                            let mut player = Player {
-                                phase,
-                                socket,
-                                room,
-                                seat,
-                                next_id,
-                                think,
-                                plane: 0,
-                                in_game: false,
-                                awaiting_start: false,
-                                pending: None,
-                                draining: false,
-                                finish,
-                                need_roll: true,
-                                remote,
-                                latencies: Vec::new(),
-                                start_latencies: Vec::new(),
-                            };
+                            let mut player = Player::new(at, seat, addrs, phase, think, finish);
                             seated.wait().await;
                             player.play(&stats, stop).await;
                         }));
@@ -420,6 +416,14 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
         );
     }
     println!("errors          {}", stats.errors.load(Ordering::Relaxed));
+    let resumed = stats.resumed.load(Ordering::Relaxed);
+    if resumed > 0 {
+        println!(
+            "reconnections   {resumed} connections broke and resumed on another node; {} commands answered unavailable were sent again; {} sent again were refused (played for the seat meanwhile)",
+            stats.retried.load(Ordering::Relaxed),
+            stats.resent_refused.load(Ordering::Relaxed)
+        );
+    }
     if args.finish {
         println!(
             "finishing       {} more actions in {drained:.1} s after the window",
@@ -475,24 +479,21 @@ async fn call(socket: &mut Socket, id: &mut u64, mut command: Value) -> anyhow::
 }
 
 /// Four guests in one private room: seat `s` of table `game` on node `(game + s) % nodes`, the
-/// room on seat 0's node. Each player comes with its socket, room, last command id and whether
-/// its node is not the room's.
-async fn set_up_game(
-    addrs: &[String],
-    game: usize,
-) -> anyhow::Result<Vec<(Socket, String, u64, bool)>> {
+/// room on seat 0's node.
+async fn set_up_game(addrs: &[String], game: usize) -> anyhow::Result<Vec<Seated>> {
     let mut players = Vec::with_capacity(4);
     let mut room = String::new();
     for seat in 0..4 {
         let node = (game + seat) % addrs.len();
         let mut socket = connect(&addrs[node]).await?;
         let mut id = 0;
-        call(
+        let guest = call(
             &mut socket,
             &mut id,
-            json!({"type": "guest", "name": format!("load{seat}")}),
+            json!({"type": "guest", "name": format!("load{seat}"), "client": CLIENT}),
         )
         .await?;
+        let token = guest["token"].as_str().unwrap_or_default().to_owned();
         if seat == 0 {
             let created = call(
                 &mut socket,
@@ -509,35 +510,16 @@ async fn set_up_game(
             )
             .await?;
         }
-        players.push((socket, room.clone(), id, node != game % addrs.len()));
+        players.push(Seated {
+            socket,
+            room: room.clone(),
+            next_id: id,
+            node,
+            remote: node != game % addrs.len(),
+            token,
+        });
     }
     Ok(players)
-}
-
-/// The parts of a server frame the swarm looks at; everything else is skipped without
-/// being built (borrowed strings, no `serde_json::Value`).
-#[derive(Deserialize)]
-struct Incoming<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: &'a str,
-    id: Option<u64>,
-    #[serde(borrow)]
-    event: Option<EventHead<'a>>,
-}
-
-#[derive(Deserialize)]
-struct EventHead<'a> {
-    #[serde(borrow)]
-    kind: &'a str,
-    seat: Option<usize>,
-    #[serde(borrow)]
-    need: Option<&'a str>,
-    moves: Option<Vec<MoveHead>>,
-}
-
-#[derive(Deserialize)]
-struct MoveHead {
-    plane: u8,
 }
 
 /// How long, after the window, a player who said `ready` waits for its game to start.
@@ -554,212 +536,4 @@ fn seconds_help() -> String {
         "How long to play once every game has started (tables start at most {START_RATE} a \
          second), in seconds"
     )
-}
-
-/// What a player does with a frame.
-enum Step {
-    Nothing,
-    Act,
-    Ready,
-    Stop,
-}
-
-struct Player {
-    /// How long this table waits before its first `ready` (see where tables are started).
-    phase: Duration,
-    socket: Socket,
-    room: String,
-    seat: usize,
-    next_id: u64,
-    think: Duration,
-    /// The plane to move when asked (the first of the last roll's choices).
-    plane: u8,
-    /// Whether a game of this table runs (between `game_started` and `game_over`).
-    in_game: bool,
-    /// Whether this player said `ready` and has not seen its game start yet.
-    awaiting_start: bool,
-    /// The command awaiting its ack: id, when sent, whether it is a game action.
-    pending: Option<(u64, Instant, bool)>,
-    /// Whether the time is up: finish the running game, start no other.
-    draining: bool,
-    /// Whether to finish the running game when the time is up (else stop at once).
-    finish: bool,
-    need_roll: bool,
-    /// Whether this player's node is not its room's (a cluster).
-    remote: bool,
-    latencies: Vec<u32>,
-    /// Latencies of actions acknowledged before the timed window opened.
-    start_latencies: Vec<u32>,
-}
-
-impl Player {
-    async fn send(&mut self, kind: &str, extra: &str, action: bool) -> bool {
-        self.next_id += 1;
-        let text = format!(
-            r#"{{"type":"{kind}","id":{},"room":"{}"{extra}}}"#,
-            self.next_id, self.room
-        );
-        self.pending = Some((self.next_id, Instant::now(), action));
-        self.socket.send(Message::text(text)).await.is_ok()
-    }
-
-    async fn ready(&mut self) -> bool {
-        self.awaiting_start = true;
-        self.send("ready", r#","ready":true"#, false).await
-    }
-
-    async fn play(&mut self, stats: &Stats, mut stop: watch::Receiver<bool>) {
-        if !self.phase.is_zero() {
-            tokio::time::sleep(self.phase).await;
-        }
-        self.ready().await;
-        // After the window, a player who said `ready` waits this long for its game to start:
-        // the hall may hold `game_started` for a moment (broadcast delay) for players who do
-        // not act first, and the game then needs all four to finish.
-        let mut start_deadline: Option<Instant> = None;
-        loop {
-            let message = if let Some(deadline) = start_deadline.filter(|_| !self.in_game) {
-                let left = deadline.saturating_duration_since(Instant::now());
-                match tokio::time::timeout(left, self.socket.next()).await {
-                    Ok(message) => message,
-                    Err(_) => break,
-                }
-            } else if self.draining {
-                self.socket.next().await
-            } else {
-                tokio::select! {
-                    m = self.socket.next() => m,
-                    _ = stop.changed() => {
-                        self.draining = true;
-                        if !self.finish || !(self.in_game || self.awaiting_start) {
-                            break;
-                        }
-                        if !self.in_game {
-                            start_deadline = Some(Instant::now() + START_GRACE);
-                        }
-                        continue;
-                    }
-                }
-            };
-            let text = match message {
-                Some(Ok(Message::Text(text))) => text,
-                Some(Ok(_)) => continue,
-                _ => break,
-            };
-            match self.read(&text, stats) {
-                Step::Nothing => {}
-                Step::Stop => break,
-                Step::Ready => {
-                    if !self.ready().await {
-                        break;
-                    }
-                }
-                Step::Act => {
-                    if !self.think.is_zero() {
-                        tokio::time::sleep(self.think).await;
-                    }
-                    let sent = if self.need_roll {
-                        self.send("roll", "", true).await
-                    } else {
-                        let plane = format!(r#","plane":{}"#, self.plane);
-                        self.send("move", &plane, true).await
-                    };
-                    if !sent {
-                        break;
-                    }
-                }
-            }
-        }
-        let kept = if self.remote {
-            &stats.remote_latencies
-        } else {
-            &stats.latencies
-        };
-        kept.lock().await.extend(self.latencies.drain(..));
-        stats
-            .start_latencies
-            .lock()
-            .await
-            .extend(self.start_latencies.drain(..));
-    }
-
-    /// Reads one frame: counts acks and errors, follows the game, says what to do next.
-    fn read(&mut self, text: &str, stats: &Stats) -> Step {
-        // Most frames are other seats' `moved` events, which need nothing: skip them unread.
-        if text.contains(r#""kind":"moved""#) {
-            return Step::Nothing;
-        }
-        let Ok(frame) = serde_json::from_str::<Incoming>(text) else {
-            return Step::Nothing;
-        };
-        match frame.kind {
-            "ack" => {
-                if let Some((id, sent, true)) = self.pending
-                    && frame.id == Some(id)
-                {
-                    self.pending = None;
-                    if self.draining {
-                        stats.late_actions.fetch_add(1, Ordering::Relaxed);
-                    } else if !stats.window_open.load(Ordering::Relaxed) {
-                        let micros = sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
-                        self.start_latencies.push(micros);
-                        stats.start_actions.fetch_add(1, Ordering::Relaxed);
-                    } else {
-                        let micros = sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
-                        self.latencies.push(micros);
-                        stats.actions.fetch_add(1, Ordering::Relaxed);
-                    }
-                }
-                Step::Nothing
-            }
-            "error" => {
-                self.pending = None;
-                if stats.errors.fetch_add(1, Ordering::Relaxed) < 3 {
-                    eprintln!("error: {text}");
-                }
-                Step::Nothing
-            }
-            "event" => {
-                let Some(event) = frame.event else {
-                    return Step::Nothing;
-                };
-                let mine = event.seat == Some(self.seat);
-                match event.kind {
-                    "rolled" if mine => {
-                        self.plane = event
-                            .moves
-                            .and_then(|m| m.first().map(|m| m.plane))
-                            .unwrap_or(0);
-                        Step::Nothing
-                    }
-                    "turn" if mine => {
-                        self.need_roll = event.need == Some("roll");
-                        Step::Act
-                    }
-                    "game_started" => {
-                        self.in_game = true;
-                        self.awaiting_start = false;
-                        if self.seat == 0 {
-                            stats.started.fetch_add(1, Ordering::Relaxed);
-                        }
-                        Step::Nothing
-                    }
-                    "game_over" => {
-                        self.in_game = false;
-                        if self.seat == 0 {
-                            stats.finished.fetch_add(1, Ordering::Relaxed);
-                        }
-                        // The room reopens: play again, unless the time is up.
-                        if self.draining {
-                            Step::Stop
-                        } else {
-                            Step::Ready
-                        }
-                    }
-                    _ => Step::Nothing,
-                }
-            }
-            _ => Step::Nothing,
-        }
-    }
 }
