@@ -216,12 +216,19 @@ impl Player {
 
     /// Sends the unanswered command again, with its id (on a new connection if this one broke).
     async fn send_again(&mut self, stats: &Stats) -> bool {
-        let Some(pending) = &self.pending else {
-            return true;
-        };
+        match self.mark_sent_again() {
+            Some(text) => {
+                self.socket.send(Message::text(text)).await.is_ok() || self.resume(stats).await
+            }
+            None => true,
+        }
+    }
+
+    /// The unanswered command, marked as sent again (its refusal is then no error).
+    fn mark_sent_again(&mut self) -> Option<String> {
+        let pending = self.pending.as_ref()?;
         self.resent = Some(pending.id);
-        let text = pending.text.clone();
-        self.socket.send(Message::text(text)).await.is_ok() || self.resume(stats).await
+        Some(pending.text.clone())
     }
 
     /// The connection broke: comes back on the next address (the same one when there is only
@@ -240,11 +247,9 @@ impl Player {
                     self.node = node;
                     self.rejoined = true;
                     stats.resumed.fetch_add(1, Ordering::Relaxed);
-                    let Some(pending) = &self.pending else {
+                    let Some(text) = self.mark_sent_again() else {
                         return true;
                     };
-                    self.resent = Some(pending.id);
-                    let text = pending.text.clone();
                     if self.socket.send(Message::text(text)).await.is_ok() {
                         return true;
                     }
