@@ -1,5 +1,5 @@
 //! Stand-ins: on the node that owns a room, each connection of another node that is in the
-//! room is an ordinary [`Outbox`] whose frames a task sends back to the connection's node.
+//! room is an [`Outbox`] whose frames go straight onto the link to the connection's node.
 
 use std::collections::HashSet;
 use std::sync::Arc;
