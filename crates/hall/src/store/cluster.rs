@@ -21,7 +21,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::tails::JournalRow;
 use super::writer::failed;
-use super::{Store, StoreError, WaitingRoom};
+use super::{Backend, Store, StoreError, WaitingRoom, log};
 use crate::time::now_ms;
 
 /// Journal sequence numbers each node registration may use (2^40: a trillion actions).
@@ -78,24 +78,25 @@ pub(super) async fn insert_rows_fenced(
     scope: &NodeScope,
     rows: &[Option<JournalRow<'_>>],
 ) -> Result<(), String> {
-    let tuples = super::log::journal_tuples(rows);
+    let tuples = log::journal_tuples(rows);
     if tuples.is_empty() {
         return Ok(());
     }
-    let inserted = sqlx::query(
+    // The rows joined with the lease row: none of them when the lease has run out.
+    let statement = format!(
         "WITH lease AS (SELECT 1 FROM cluster_nodes WHERE node = $2 AND expires_at > $3 \
          FOR SHARE) \
-         INSERT INTO journal (seq, game_id, idx, data) \
-         SELECT (e->>0)::bigint, (e->>1)::bigint, (e->>2)::bigint, e->>3 \
-         FROM json_array_elements($1::json) e, lease",
-    )
-    .bind(serde_json::to_string(&tuples).expect("rows serialise"))
-    .bind(&scope.node)
-    .bind(now_ms())
-    .execute(conn)
-    .await
-    .map_err(failed)?
-    .rows_affected();
+         INSERT INTO journal (seq, game_id, idx, data) {}, lease",
+        log::tuples_from_json(Backend::Postgres)
+    );
+    let inserted = sqlx::query(&statement)
+        .bind(serde_json::to_string(&tuples).expect("rows serialise"))
+        .bind(&scope.node)
+        .bind(now_ms())
+        .execute(conn)
+        .await
+        .map_err(failed)?
+        .rows_affected();
     if inserted == tuples.len() as u64 {
         Ok(())
     } else {

@@ -54,7 +54,18 @@ async fn insert_tuples(
     if tuples.is_empty() {
         return Ok(());
     }
-    let rows = match backend {
+    let rows = tuples_from_json(backend);
+    sqlx::query(&format!("INSERT INTO {target} {rows}"))
+        .bind(serde_json::to_string(tuples).expect("rows serialise"))
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+/// The rows of the JSON array `$1` (`[[a, b, c, d], …]`, as [`insert_tuples`] binds it) as a
+/// `SELECT` of three integers and a text.
+pub(super) fn tuples_from_json(backend: Backend) -> &'static str {
+    match backend {
         Backend::Sqlite => {
             "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
              json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each($1)"
@@ -63,12 +74,7 @@ async fn insert_tuples(
             "SELECT (e->>0)::bigint, (e->>1)::bigint, (e->>2)::bigint, e->>3 \
              FROM json_array_elements($1::json) e"
         }
-    };
-    sqlx::query(&format!("INSERT INTO {target} {rows}"))
-        .bind(serde_json::to_string(tuples).expect("rows serialise"))
-        .execute(conn)
-        .await
-        .map(drop)
+    }
 }
 
 /// Deletes the journal rows from `from` to below `seq` (all in chunks by now).

@@ -11,7 +11,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::watch;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 
 use super::{START_GRACE, Socket, Stats, call, connect};
 
@@ -19,7 +19,8 @@ use super::{START_GRACE, Socket, Stats, call, connect};
 /// sent again after a reconnection is recognised as a repeat).
 pub(super) const CLIENT: &str = "hangar-load";
 
-/// How long a client waits before sending again a command its room's node did not answer.
+/// How long a client waits before sending again a command its room's node did not answer, or
+/// before trying the next address when it could not come back.
 const RETRY_AFTER: Duration = Duration::from_millis(250);
 
 /// How long a client whose connection broke keeps trying to come back before it gives up.
@@ -110,8 +111,8 @@ struct Pending {
     sent: Instant,
     /// Whether it is a game action (counted and timed).
     action: bool,
-    /// The command, to send again after a reconnection.
-    text: String,
+    /// The command, to send again after a reconnection (shared: no copy per command).
+    text: Utf8Bytes,
 }
 
 /// One client of the swarm at its seat.
@@ -196,17 +197,17 @@ impl Player {
     /// Sends a command of the room; false when neither this connection nor a new one took it.
     async fn send(&mut self, kind: &str, extra: &str, action: bool, stats: &Stats) -> bool {
         self.next_id += 1;
-        let text = format!(
+        let text = Utf8Bytes::from(format!(
             r#"{{"type":"{kind}","id":{},"room":"{}"{extra}}}"#,
             self.next_id, self.room
-        );
+        ));
         self.pending = Some(Pending {
             id: self.next_id,
             sent: Instant::now(),
             action,
             text: text.clone(),
         });
-        self.socket.send(Message::text(text)).await.is_ok() || self.resume(stats).await
+        self.socket.send(Message::Text(text)).await.is_ok() || self.resume(stats).await
     }
 
     /// Whether `id` is the command awaiting its answer.
@@ -218,14 +219,14 @@ impl Player {
     async fn send_again(&mut self, stats: &Stats) -> bool {
         match self.mark_sent_again() {
             Some(text) => {
-                self.socket.send(Message::text(text)).await.is_ok() || self.resume(stats).await
+                self.socket.send(Message::Text(text)).await.is_ok() || self.resume(stats).await
             }
             None => true,
         }
     }
 
     /// The unanswered command, marked as sent again (its refusal is then no error).
-    fn mark_sent_again(&mut self) -> Option<String> {
+    fn mark_sent_again(&mut self) -> Option<Utf8Bytes> {
         let pending = self.pending.as_ref()?;
         self.resent = Some(pending.id);
         Some(pending.text.clone())
@@ -250,12 +251,12 @@ impl Player {
                     let Some(text) = self.mark_sent_again() else {
                         return true;
                     };
-                    if self.socket.send(Message::text(text)).await.is_ok() {
+                    if self.socket.send(Message::Text(text)).await.is_ok() {
                         return true;
                     }
                 }
                 // The room's node may be gone and not taken over yet: try again shortly.
-                Err(_) => tokio::time::sleep(Duration::from_millis(250)).await,
+                Err(_) => tokio::time::sleep(RETRY_AFTER).await,
             }
         }
         eprintln!(
