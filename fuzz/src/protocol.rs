@@ -2,7 +2,7 @@
 //! [`parse_command`], a refused message names its fault, and an accepted one carries an id
 //! the client can match (0 ≤ id < 2^53, docs/protocol.md).
 
-use hangar_hall::protocol::parse_command;
+use hangar_protocol::parse_command;
 
 /// Runs the target on the fuzzer's bytes.
 pub fn run(data: &[u8]) {

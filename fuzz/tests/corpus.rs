@@ -92,7 +92,7 @@ const POSITIONS: &[&str] = &[
 #[test]
 fn protocol_parsing_names_every_refusal() {
     for seed in COMMANDS {
-        let (id, command) = hangar_hall::protocol::parse_command(seed);
+        let (id, command) = hangar_protocol::parse_command(seed);
         assert!(
             command.is_ok() && id.is_some(),
             "seed {seed} is a valid command"

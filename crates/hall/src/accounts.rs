@@ -2,7 +2,9 @@
 
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use serde::{Deserialize, Serialize};
+use hangar_protocol::{GameKind, Leaderboard, PlayerView, Ranked};
+
+use crate::rating::Skill;
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
@@ -26,21 +28,6 @@ pub struct Player {
     pub score: i64,
 }
 
-/// The wire form of a player, with its level.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct PlayerView {
-    /// Database id.
-    pub id: i64,
-    /// Display name.
-    pub name: String,
-    /// Whether this is a guest.
-    pub guest: bool,
-    /// Current score (积分), 1000 at the start (P-SCORE).
-    pub score: i64,
-    /// Level derived from the score.
-    pub level: i64,
-}
-
 impl Player {
     /// The wire form.
     pub fn view(&self) -> PlayerView {
@@ -52,6 +39,26 @@ impl Player {
             level: level(self.score),
         }
     }
+}
+
+/// The leaderboard page of `lines` (best first) that starts after `offset` entries, with the
+/// ratings of `game` when the board is one game's.
+pub fn leaderboard_page(
+    lines: Vec<(Player, Option<Skill>)>,
+    game: Option<GameKind>,
+    offset: i64,
+) -> Leaderboard {
+    let first = usize::try_from(offset).unwrap_or(0) + 1;
+    let entries = lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, (player, skill))| Ranked {
+            rank: first + i,
+            player: player.view(),
+            rating: game.zip(skill).map(|(game, skill)| skill.view(game)),
+        })
+        .collect();
+    Leaderboard { entries }
 }
 
 /// The level (级别) of a score: 1 up to 1099 points, then one more per 100, at most 30.

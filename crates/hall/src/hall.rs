@@ -13,11 +13,11 @@ use crate::answers::{AnswerCache, AnswerMemory};
 use crate::cluster::{Cluster, ListingChange};
 use crate::config::Config;
 use crate::outbox::{ConnId, Outbox};
-use crate::protocol::{ErrorCode, GameKind, HallMessage, ProtoError, RoomStatus, RoomSummary};
 use crate::room::RoomHandle;
 use crate::slots::Slots;
 use crate::store::Store;
 use crate::ws::Sessions;
+use hangar_protocol::{ErrorCode, GameKind, HallMessage, ProtoError, RoomStatus, RoomSummary};
 
 /// A listed room as the hall shows it.
 #[derive(Clone, Debug)]

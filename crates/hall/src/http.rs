@@ -20,12 +20,12 @@ use crate::accounts::token_well_formed;
 use crate::api_limit::ApiLimit;
 use crate::game_cache::{CACHED_BODIES, CACHED_BYTES, Finished, GameCache, Served};
 use crate::hall::Hall;
-use crate::protocol::{BoardOrder, Leaderboard, MAX_MESSAGE_BYTES, MyGames};
 use crate::record::record_json;
 use crate::replay::replay_frames;
 use crate::slots::Refused;
 use crate::store::StoredGame;
 use crate::ws::{HARD_MAX_MESSAGE_BYTES, LoginGuard, Sessions, serve_socket};
+use hangar_protocol::{BoardOrder, MAX_MESSAGE_BYTES, MyGames};
 
 /// Read buffer per WebSocket: small, since commands are tens of bytes (a larger frame, up to
 /// the limits, grows it as needed). tungstenite zero-fills the buffer before every read, so a
@@ -337,7 +337,7 @@ async fn leaderboard(State(hall): State<Arc<Hall>>, Query(limit): Query<Limit>) 
         .leaderboard(None, BoardOrder::Score, 0, limit)
         .await
     {
-        Ok(lines) => Json(Leaderboard::page(lines, None, 0)).into_response(),
+        Ok(lines) => Json(crate::accounts::leaderboard_page(lines, None, 0)).into_response(),
         Err(_) => failed(),
     }
 }

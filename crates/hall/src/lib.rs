@@ -17,7 +17,6 @@ pub mod http;
 pub mod latency;
 pub mod metrics;
 pub mod outbox;
-pub mod protocol;
 pub mod rating;
 pub mod record;
 pub mod replay;

@@ -3,12 +3,11 @@
 //! Aeroplane Chess, which rates any number of teams by their ranks — four players alone, or two
 //! teams of two (F-TEAMS), ties included (F-D-RANK).
 
-use serde::{Deserialize, Serialize};
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 use skillratings::{MultiTeamOutcome, Outcomes};
 
-use crate::protocol::GameKind;
+use hangar_protocol::{GameKind, RatingView};
 
 /// A Glicko-2 deviation above this marks a provisional rating: the threshold lichess uses
 /// (a new player starts at 350 and falls below 110 after about a dozen games).
@@ -106,31 +105,6 @@ impl Skill {
             games: self.games + 1,
         }
     }
-}
-
-/// A rating as players see it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RatingView {
-    /// The rating: Glicko-2 (1500 at the start) for jungle, Weng-Lin μ (25 at the start) for
-    /// flight.
-    pub rating: f64,
-    /// Its uncertainty (Glicko-2 deviation, Weng-Lin σ).
-    pub deviation: f64,
-    /// Rated games played.
-    pub games: i64,
-    /// Shown as provisional: too few games yet.
-    pub provisional: bool,
-}
-
-/// A rating before and after a game, in a game's result.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RatingChange {
-    /// The rating before the game.
-    pub before: f64,
-    /// The rating after it.
-    pub after: RatingView,
 }
 
 /// A rated player's place in a finished game.

@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::game::{Act, DEFAULT_TURN_SECONDS, GameSession, RoomOptions, event_value};
-use crate::protocol::{GameKind, ProtoError};
 use crate::room::{JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
 use crate::store::StoredGame;
+use hangar_protocol::{GameKind, ProtoError};
 
 /// The record format tag.
 pub const RECORD_FORMAT: &str = "hangar-record/1";
@@ -240,7 +240,7 @@ impl GameRecord {
                 Act::Roll | Act::Move { .. } | Act::UseItem { .. } => {
                     if session.turn().map(|(seat, _)| seat) != Some(logged.seat) {
                         return Err(illegal(ProtoError::new(
-                            crate::protocol::ErrorCode::NotYourTurn,
+                            hangar_protocol::ErrorCode::NotYourTurn,
                             format!("not seat {}'s turn", logged.seat),
                         )));
                     }

@@ -12,9 +12,9 @@ use std::sync::Arc;
 use tokio::sync::{Notify, mpsc};
 
 use crate::accounts::{Player, hash_token, new_token};
-use crate::protocol::GameKind;
 use crate::rating::Skill;
 use crate::time::now_ms;
+use hangar_protocol::GameKind;
 
 mod admin;
 mod backup;

@@ -22,8 +22,8 @@ const REFUSALS: u32 = 5;
 async fn limited_hall() -> TestHall {
     let dir = tempfile::tempdir().unwrap();
     let mut config = common::test_config(common::sqlite_url(&dir));
-    config.messages_per_second = hangar_hall::protocol::MESSAGES_PER_SECOND;
-    config.message_burst = hangar_hall::protocol::MESSAGE_BURST;
+    config.messages_per_second = hangar_protocol::MESSAGES_PER_SECOND;
+    config.message_burst = hangar_protocol::MESSAGE_BURST;
     config.limits.flood_refusals = REFUSALS;
     TestHall::with(dir, config).await
 }

@@ -8,12 +8,11 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use hangar_hall::accounts::PlayerView;
-use hangar_hall::protocol::{
-    Ack, Answer, Command, ErrorCode, GameEvent, HallCommand, HallMessage, RoomAction, RoomEvent,
-    RoomMessage, Welcome, name_variants, names_variant, parse_command, variant_names,
-};
 use hangar_hall::record::RECORD_FORMAT;
+use hangar_protocol::{
+    Ack, Answer, Command, ErrorCode, GameEvent, HallCommand, HallMessage, PlayerView, RoomAction,
+    RoomEvent, RoomMessage, Welcome, name_variants, names_variant, parse_command, variant_names,
+};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 

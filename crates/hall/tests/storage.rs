@@ -9,8 +9,8 @@ mod common;
 
 use common::{TestHall, databases, test_config};
 use hangar_hall::Store;
-use hangar_hall::protocol::{BoardOrder, GameKind};
 use hangar_hall::store::{NewGame, ScoreLine, Scoring, WaitingRoom};
+use hangar_protocol::{BoardOrder, GameKind};
 use serde_json::json;
 
 fn unique(prefix: &str) -> String {

@@ -1,4 +1,4 @@
-//! What the hall really sends reads as the wire types of `hangar_hall::protocol`: every frame
+//! What the hall really sends reads as the wire types of `hangar_protocol`: every frame
 //! of a flight game and of a jungle game (against bots), with the hall list followed, is read
 //! as its type, and room events as a `RoomEvent` or a `GameEvent`. Together with
 //! `protocol_doc.rs` (the document against the types) this ties the document to the server.
@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::{Client, TestHall};
-use hangar_hall::protocol::{
+use hangar_protocol::{
     Answer, GameEvent, HallMessage, RoomEvent, RoomMessage, Welcome, names_variant,
 };
 use serde_json::{Value, json};
@@ -74,7 +74,7 @@ async fn every_frame_of_a_flight_and_a_jungle_game_reads_as_its_wire_type() {
 
     let mut kinds = BTreeSet::new();
     // A test client has read its `welcome` already: this is the frame it read.
-    let welcome = serde_json::from_str::<Value>(&hangar_hall::protocol::welcome_frame()).unwrap();
+    let welcome = serde_json::from_str::<Value>(&hangar_protocol::welcome_frame()).unwrap();
     check(&welcome);
     let mut a = hall.guest("ann").await;
     let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;

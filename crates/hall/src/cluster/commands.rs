@@ -12,8 +12,8 @@ use super::link::Record;
 use super::wire::{Detach, RemoteAnswer, RemoteCommand};
 use super::{Cluster, FORWARD_TIMEOUT};
 use crate::outbox::ConnId;
-use crate::protocol::{Answer, ErrorCode, ProtoError, error_frame};
 use crate::room::{Answered, RoomClosed, RoomRequest};
+use hangar_protocol::{Answer, ErrorCode, ProtoError, error_frame};
 
 impl Cluster {
     /// Runs a command in room `code` of `node` for a connection of this node; the room sends

@@ -221,8 +221,8 @@ impl Links {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::RoomAction;
     use crate::room::Order;
+    use hangar_protocol::RoomAction;
 
     #[test]
     fn a_message_of_every_record_kind_reads_back_as_written() {

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::accounts::Player;
 use crate::outbox::ConnId;
-use crate::protocol::{GameKind, RoomSummary};
 use crate::room::Order;
+use hangar_protocol::{GameKind, RoomSummary};
 
 /// Changes of the hall list, from every node.
 pub const LISTING_SUBJECT: &str = "hangar.hall.listing";

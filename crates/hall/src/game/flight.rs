@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
-use crate::protocol::{ErrorCode, ProtoError};
+use hangar_protocol::{ErrorCode, ProtoError};
 
 /// A running flight game: the table (engine state and dice) and the seat ↔ colour map.
 #[derive(Clone, Debug)]

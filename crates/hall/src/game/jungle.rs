@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
-use crate::protocol::{ErrorCode, ProtoError};
+use hangar_protocol::{ErrorCode, ProtoError};
 
 /// A running jungle game.
 #[derive(Clone, Debug)]

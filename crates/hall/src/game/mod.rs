@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::protocol::{Ack, GameKind, ProtoError, Rolled};
+use hangar_protocol::{Ack, GameKind, ProtoError, Rolled};
 
 pub use flight::FlightSession;
 pub use jungle::JungleSession;
@@ -325,7 +325,7 @@ impl GameSession {
     pub fn may_resign(&self) -> Result<(), ProtoError> {
         match self {
             GameSession::Flight(s) if s.turns() < 15 => Err(ProtoError::new(
-                crate::protocol::ErrorCode::TooEarly,
+                hangar_protocol::ErrorCode::TooEarly,
                 format!("resignation is allowed after 15 turns (now {})", s.turns()),
             )),
             _ => Ok(()),

@@ -9,7 +9,7 @@ use hangar_jungle::Order;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::protocol::{ErrorCode, GameKind, ProtoError};
+use hangar_protocol::{ErrorCode, GameKind, ProtoError};
 
 /// Shortest and longest turn timer in seconds (P-ROOM).
 pub const TURN_SECONDS: RangeInclusive<u64> = 5..=120;

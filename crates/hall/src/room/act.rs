@@ -9,11 +9,11 @@ use tokio::time::Instant;
 
 use super::{OutReason, Room, Running, Seat, Status};
 use crate::game::{Act, GameSession, SessionMark, WireEvent, autoplay_level, wire};
-use crate::protocol::{
-    Ack, AutoplayReason, ErrorCode, GameKind, Outcome, ProtoError, RoomEvent, TurnView,
-};
 use crate::store::NewGame;
 use crate::time::now_ms;
+use hangar_protocol::{
+    Ack, AutoplayReason, ErrorCode, GameKind, Outcome, ProtoError, RoomEvent, TurnView,
+};
 
 /// One entry of a game's action log and record (P-RECORD).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

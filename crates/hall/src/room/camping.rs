@@ -6,7 +6,7 @@
 use tokio::time::Instant;
 
 use super::{Room, Status};
-use crate::protocol::{Ack, ErrorCode, Outcome, ProtoError};
+use hangar_protocol::{Ack, ErrorCode, Outcome, ProtoError};
 
 impl Room {
     /// Starts (or stops) the countdown of every person's seat after a change of the room.

@@ -5,8 +5,8 @@
 
 use super::Room;
 use super::finish::result_line;
-use crate::protocol::{GameResult, RoomEvent};
 use crate::store::{ScoreLine, Scoring};
+use hangar_protocol::{GameResult, RoomEvent};
 
 /// The game result's `reason` of a game the administrators ended.
 pub const CLOSED_REASON: &str = "closed";

@@ -14,10 +14,10 @@ use crate::accounts::level;
 use crate::game::scoring::{FlightLine, Left, flight_deltas, jungle_deltas};
 use crate::game::{Ending, GameSession, stored_options};
 use crate::hall::Hall;
-use crate::protocol::{GameKind, GameResult, ResultLine, RoomEvent, answer_frame};
-use crate::rating::RatingChange;
 use crate::store::{ScoreLine, Scoring, Settled, StoredGame};
 use crate::time::now_ms;
+use hangar_protocol::RatingChange;
+use hangar_protocol::{GameKind, GameResult, ResultLine, RoomEvent, answer_frame};
 
 impl Room {
     fn score_deltas(&self, ending: &Ending) -> (Vec<i64>, String) {

@@ -25,11 +25,11 @@ use crate::cluster::Cluster;
 use crate::game::{Act, GameSession, RoomOptions, WireEvent};
 use crate::hall::Hall;
 use crate::outbox::{ConnId, Outbox};
-use crate::protocol::{
+use crate::store::WaitingRoom;
+use hangar_protocol::{
     ChatLine, ErrorCode, GameKind, GameResult, OutReason, Outcome, ProtoError, RoomAction,
     RoomEvent, RoomStatus as Status, answer_frame,
 };
-use crate::store::WaitingRoom;
 
 pub use act::{CommandRef, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
 

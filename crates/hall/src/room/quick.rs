@@ -7,7 +7,7 @@ use tokio::time::Instant;
 
 use super::{Room, Seat, Status};
 use crate::game::quick_bot_level;
-use crate::protocol::{Ack, Outcome, RoomEvent};
+use hangar_protocol::{Ack, Outcome, RoomEvent};
 
 impl Room {
     /// A player came by quick match and sits in `seat`: ready, and the wait for others starts

@@ -7,11 +7,11 @@ use super::{Member, Room, Seat, Status};
 use crate::accounts::Player;
 use crate::game::{Act, bot_levels};
 use crate::outbox::{ConnId, Outbox};
-use crate::protocol::{
+use crate::time::now_ms;
+use hangar_protocol::{
     Ack, CHAT_MAX_CHARS, ChatLine, ErrorCode, Joined, Matched, Outcome, ProtoError, RoomEvent,
     Seated, Watching,
 };
-use crate::time::now_ms;
 
 /// Quick phrases a chat line may name by index.
 pub const QUICK_PHRASES: [&str; 8] = [

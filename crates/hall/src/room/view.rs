@@ -1,7 +1,7 @@
 //! What a room shows: the snapshot for its members and the summary for the hall list.
 
 use super::{Room, Seat};
-use crate::protocol::{RoomMessage, RoomState, RoomSummary, SeatView, SummarySeat, TurnView};
+use hangar_protocol::{RoomMessage, RoomState, RoomSummary, SeatView, SummarySeat, TurnView};
 
 impl Room {
     fn seat_view(&self, index: usize, seat: &Seat) -> SeatView {

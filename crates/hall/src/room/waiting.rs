@@ -11,9 +11,9 @@ use tokio::time::Instant;
 use super::{Room, Seat, Status};
 use crate::game::stored_options;
 use crate::hall::Hall;
-use crate::protocol::GameKind;
 use crate::store::WaitingRoom;
 use crate::time::now_ms;
+use hangar_protocol::GameKind;
 
 impl Room {
     /// The row this room should have while it waits; `None` while its game runs.

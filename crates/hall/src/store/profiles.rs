@@ -7,10 +7,10 @@ use sqlx::Row;
 use super::ratings::skill_from_row;
 use super::{Store, StoreError, player_from_row};
 use crate::accounts::Player;
-use crate::protocol::{
+use crate::rating::Skill;
+use hangar_protocol::{
     BoardOrder, GameKind, GamePlayer, GameResult, GameStats, GameSummary, RatingPoint,
 };
-use crate::rating::Skill;
 
 /// How many points of rating history a profile shows per game.
 const HISTORY_POINTS: i64 = 100;

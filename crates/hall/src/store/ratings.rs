@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use sqlx::{AnyConnection, Row};
 
 use super::{ScoreLine, Store, StoreError};
-use crate::protocol::GameKind;
 use crate::rating::{Skill, Standing, rate};
 use crate::time::now_ms;
+use hangar_protocol::GameKind;
 
 /// Rates one finished game; returns each line's rating before and after, in line order. Runs
 /// inside the writer's transaction, which is the only writer: no other game's ratings change

@@ -9,7 +9,7 @@ use crate::accounts::{
 };
 use crate::answers::MAX_CLIENT_BYTES;
 use crate::hall::Hall;
-use crate::protocol::{Ack, Authed, ErrorCode, Outcome, ProtoError, SignedIn};
+use hangar_protocol::{Ack, Authed, ErrorCode, Outcome, ProtoError, SignedIn};
 
 impl Conn {
     /// `guest`: a new guest player and its token (P-GUEST).

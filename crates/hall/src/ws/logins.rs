@@ -13,7 +13,7 @@ use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
 use crate::config::Limits;
-use crate::protocol::{ErrorCode, ProtoError};
+use hangar_protocol::{ErrorCode, ProtoError};
 
 /// Failed logins of one account allowed before each further one locks it for a while.
 pub const FREE_FAILURES_PER_ACCOUNT: u32 = 3;

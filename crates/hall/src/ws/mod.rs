@@ -28,14 +28,14 @@ use crate::accounts::Player;
 use crate::answers::AnswerCache;
 use crate::hall::{HALL_PAGE, Hall};
 use crate::outbox::{Out, Outbox};
-use crate::protocol::{
+use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
+use crate::slots::Slot;
+use gate::{Gate, Verdict};
+use hangar_protocol::{
     Ack, Answer, Command, ErrorCode, GameKind, HallCommand, HallPage, MAX_MESSAGE_BYTES, Outcome,
     Pong, ProtoError, RoomAction, RoomCommand, answer_frame, error_frame, parse_command, peek_id,
     welcome_frame,
 };
-use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
-use crate::slots::Slot;
-use gate::{Gate, Verdict};
 
 /// Largest frame read at all; bigger ones close the socket with code 1009.
 pub const HARD_MAX_MESSAGE_BYTES: usize = 64 * 1024;

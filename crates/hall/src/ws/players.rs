@@ -2,10 +2,10 @@
 //! finished games (P-RECORD) and any player's profile (P-PROFILE).
 
 use super::{Conn, internal, invalid};
-use crate::protocol::{
-    Ack, BoardOrder, ErrorCode, GameKind, Leaderboard, MyGames, Outcome, Profile, ProtoError,
-};
 use crate::rating::Skill;
+use hangar_protocol::{
+    Ack, BoardOrder, ErrorCode, GameKind, MyGames, Outcome, Profile, ProtoError,
+};
 
 /// Entries of a leaderboard page and games of a list, when the command names no number.
 const DEFAULT_PAGE: i64 = 20;
@@ -71,7 +71,9 @@ impl Conn {
             .leaderboard(game, by, offset, limit)
             .await
             .map_err(internal)?;
-        Ok(Ack::Leaderboard(Leaderboard::page(lines, game, offset)))
+        Ok(Ack::Leaderboard(crate::accounts::leaderboard_page(
+            lines, game, offset,
+        )))
     }
 
     /// `my_games`: the signed-in player's finished games (P-RECORD), private rooms included.

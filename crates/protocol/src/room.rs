@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::GameKind;
-use crate::accounts::PlayerView;
-use crate::rating::RatingChange;
+use crate::PlayerView;
+use crate::RatingChange;
 
 /// A message of a room to its members.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -9,6 +9,7 @@ mod command;
 mod error;
 mod hall;
 mod parse;
+mod player;
 mod profile;
 mod room;
 mod welcome;
@@ -23,6 +24,7 @@ pub use command::{Command, HallCommand, RoomAction, RoomCommand};
 pub use error::{ErrorCode, ProtoError};
 pub use hall::{HallMessage, RoomSummary, SummarySeat};
 pub use parse::{name_variants, names_variant, parse_command, peek_id, variant_names};
+pub use player::{PlayerView, RatingChange, RatingView};
 pub use profile::{BoardOrder, GamePlayer, GameStats, GameSummary, Ranked, RatingPoint};
 pub use room::{
     AutoplayReason, ChatLine, GameEvent, GameResult, OutReason, ResultLine, RoomEvent, RoomMessage,

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::GameKind;
-use crate::accounts::PlayerView;
-use crate::rating::RatingView;
+use crate::PlayerView;
+use crate::RatingView;
 
 /// One line of a leaderboard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

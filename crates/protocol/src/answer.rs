@@ -4,9 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ErrorCode, ProtoError};
-use super::{GameKind, GameStats, GameSummary, Ranked, RoomSummary};
-use crate::accounts::{Player, PlayerView};
-use crate::rating::Skill;
+use super::{GameStats, GameSummary, Ranked, RoomSummary};
+use crate::PlayerView;
 
 /// The answer to one command: an `ack` with its result, or an `error`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -151,28 +150,6 @@ pub struct Authed {
 pub struct Leaderboard {
     /// Best first, from the page's offset.
     pub entries: Vec<Ranked>,
-}
-
-impl Leaderboard {
-    /// The board page of `lines` (best first) that starts after `offset` entries, with the
-    /// ratings of `game` when the board is one game's.
-    pub fn page(
-        lines: Vec<(Player, Option<Skill>)>,
-        game: Option<GameKind>,
-        offset: i64,
-    ) -> Leaderboard {
-        let first = usize::try_from(offset).unwrap_or(0) + 1;
-        let entries = lines
-            .into_iter()
-            .enumerate()
-            .map(|(i, (player, skill))| Ranked {
-                rank: first + i,
-                player: player.view(),
-                rating: game.zip(skill).map(|(game, skill)| skill.view(game)),
-            })
-            .collect();
-        Leaderboard { entries }
-    }
 }
 
 /// The result of `hall_page` (P-HALL).
