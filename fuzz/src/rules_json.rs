@@ -2,7 +2,7 @@
 //! panics, a refused request names its fault, and the Jungle answer is always JSON whose
 //! `type` says whether it succeeded (docs/flight-json.md, docs/jungle-json.md).
 
-use hangar::rules_json::{flight, jungle};
+use hangar_games::rules_json::{flight, jungle};
 use serde_json::Value;
 
 /// Deepest Jungle perft a request may ask for here: the command allows 8, which takes

@@ -104,8 +104,8 @@ fn protocol_parsing_names_every_refusal() {
 #[test]
 fn rules_json_answers_every_request() {
     for seed in RULES_REQUESTS {
-        let flight = hangar::rules_json::flight::answer(seed).is_ok();
-        let (_, jungle) = hangar::rules_json::jungle::respond(seed);
+        let flight = hangar_games::rules_json::flight::answer(seed).is_ok();
+        let (_, jungle) = hangar_games::rules_json::jungle::respond(seed);
         assert!(
             flight || jungle,
             "seed {seed} is a valid request of one engine"

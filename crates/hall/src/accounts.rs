@@ -4,7 +4,7 @@ use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use hangar_protocol::{GameKind, Leaderboard, PlayerView, Ranked};
 
-use crate::rating::Skill;
+use hangar_games::rating::Skill;
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};

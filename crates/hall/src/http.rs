@@ -20,11 +20,11 @@ use crate::accounts::token_well_formed;
 use crate::api_limit::ApiLimit;
 use crate::game_cache::{CACHED_BODIES, CACHED_BYTES, Finished, GameCache, Served};
 use crate::hall::Hall;
-use crate::record::record_json;
-use crate::replay::replay_frames;
 use crate::slots::Refused;
 use crate::store::StoredGame;
 use crate::ws::{HARD_MAX_MESSAGE_BYTES, LoginGuard, Sessions, serve_socket};
+use hangar_games::record::record_json;
+use hangar_games::replay::replay_frames;
 use hangar_protocol::{BoardOrder, MAX_MESSAGE_BYTES, MyGames};
 
 /// Read buffer per WebSocket: small, since commands are tens of bytes (a larger frame, up to

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use tokio::sync::{Notify, mpsc};
 
 use crate::accounts::{Player, hash_token, new_token};
-use crate::rating::Skill;
 use crate::time::now_ms;
+use hangar_games::rating::Skill;
 use hangar_protocol::GameKind;
 
 mod admin;
@@ -67,43 +67,7 @@ pub enum Backend {
     Postgres,
 }
 
-/// A game as stored when it starts: enough to rebuild and replay it (P-RECORD, P-DURABLE).
-#[derive(Clone, Debug)]
-pub struct NewGame {
-    /// The room code.
-    pub room: String,
-    /// `flight` or `jungle`.
-    pub game: String,
-    /// Whether the room is unlisted.
-    pub private: bool,
-    /// The room options, JSON.
-    pub options: String,
-    /// The seat list, JSON.
-    pub seats: String,
-    /// The dice seed, hex (secret until the end).
-    pub seed: String,
-    /// SHA-256 of the seed, hex.
-    pub commitment: String,
-}
-
-/// A stored game with its action log.
-#[derive(Clone, Debug)]
-pub struct StoredGame {
-    /// Database id.
-    pub id: i64,
-    /// The settings it started with.
-    pub start: NewGame,
-    /// `running` or `finished`.
-    pub status: String,
-    /// The result JSON once finished.
-    pub result: Option<String>,
-    /// Unix ms.
-    pub started_at: i64,
-    /// Unix ms, once finished.
-    pub finished_at: Option<i64>,
-    /// The action log, JSON each, in order.
-    pub actions: Vec<String>,
-}
+pub use hangar_games::{NewGame, StoredGame};
 
 /// One player's line of a finished game, written with the result (P-SCORE).
 #[derive(Clone, Debug)]

@@ -122,7 +122,7 @@ async fn four_players_play_a_flight_game(url: &str) {
     let game_id = result["game_id"].as_i64().unwrap();
     let (status, record) = hall.get(&format!("/api/games/{game_id}")).await;
     assert_eq!(status, 200);
-    let verified = hangar_hall::record::verify(&record).unwrap();
+    let verified = hangar_games::record::verify(&record).unwrap();
     assert!(verified.over);
     assert!(verified.rolls > 20);
     // P-RECORD: the export carries the engine's own record, which replays the rules alone

@@ -237,8 +237,9 @@ async fn p_durable_automatic_actions_refused_by_storage_are_retried_and_the_game
     let game_id = over["event"]["result"]["game_id"].as_i64().unwrap();
     let stored = hall.hall.store.game(game_id).await.unwrap().unwrap();
     assert_eq!(stored.status, "finished");
-    let record = hangar_hall::record::record_json(&stored).expect("the stored game forms a record");
-    let verified = hangar_hall::record::verify(&record).unwrap();
+    let record =
+        hangar_games::record::record_json(&stored).expect("the stored game forms a record");
+    let verified = hangar_games::record::verify(&record).unwrap();
     assert!(verified.over, "the stored actions end the game");
     hall.stop().await;
 }

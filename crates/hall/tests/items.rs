@@ -99,7 +99,7 @@ async fn f_item_use_and_f_weather_a_room_with_items_and_weather_plays_to_the_end
         let game_id = ra["game_id"].as_i64().unwrap();
         let (status, record) = hall.get(&format!("/api/games/{game_id}")).await;
         assert_eq!(status, 200);
-        let verified = hangar_hall::record::verify(&record).unwrap();
+        let verified = hangar_games::record::verify(&record).unwrap();
         assert!(verified.over);
         let (status, _) = hall.get(&format!("/api/games/{game_id}/replay")).await;
         assert_eq!(status, 200);

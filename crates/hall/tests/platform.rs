@@ -642,22 +642,22 @@ async fn p_record_and_p_fair_dice_a_tampered_record_fails_verification() {
     let (status, record) = hall.get(&format!("/api/games/{game_id}")).await;
     assert_eq!(status, 200);
     assert_eq!(record["format"], "hangar-record/1");
-    assert!(hangar_hall::record::verify(&record).unwrap().over);
-    assert!(hangar_hall::record::replay_lines(&record).unwrap().len() > 10);
+    assert!(hangar_games::record::verify(&record).unwrap().over);
+    assert!(hangar_games::record::replay_lines(&record).unwrap().len() > 10);
     // A changed roll or a changed seed is caught.
     let mut bad = record.clone();
     let actions = bad["actions"].as_array_mut().unwrap();
     let roll = actions.iter_mut().find(|a| a["roll"].is_u64()).unwrap();
     roll["roll"] = json!(roll["roll"].as_u64().unwrap() % 6 + 1);
     assert!(matches!(
-        hangar_hall::record::verify(&bad),
-        Err(hangar_hall::record::RecordError::Roll { .. })
+        hangar_games::record::verify(&bad),
+        Err(hangar_games::record::RecordError::Roll { .. })
     ));
     let mut bad = record.clone();
     bad["seed"] = json!(hangar_dice::Seed::from_u64(1).to_string());
     assert!(matches!(
-        hangar_hall::record::verify(&bad),
-        Err(hangar_hall::record::RecordError::Commitment { .. })
+        hangar_games::record::verify(&bad),
+        Err(hangar_games::record::RecordError::Commitment { .. })
     ));
     let (status, _) = hall.get("/api/games/999999").await;
     assert_eq!(status, 404);

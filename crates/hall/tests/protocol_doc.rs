@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use hangar_hall::record::RECORD_FORMAT;
+use hangar_games::record::RECORD_FORMAT;
 use hangar_protocol::{
     Ack, Answer, Command, ErrorCode, GameEvent, HallCommand, HallMessage, PlayerView, RoomAction,
     RoomEvent, RoomMessage, Welcome, name_variants, names_variant, parse_command, variant_names,

@@ -183,7 +183,7 @@ async fn p_score_a_closed_game_ends_without_score_change_and_its_record_verifies
         }
         let (status, record) = http_get(server.port, &format!("/api/games/{game_id}")).await;
         assert_eq!(status, 200);
-        let verified = hangar_hall::record::verify(&record).unwrap();
+        let verified = hangar_games::record::verify(&record).unwrap();
         assert_eq!(verified.actions, 6);
         // Stored as no change: the players' scores and ratings are as before the game.
         let (_, board) = http_get(server.port, "/api/leaderboard").await;

@@ -39,7 +39,7 @@ async fn check_record(port: u16, result: &Value) -> Value {
     let game_id = result["game_id"].as_i64().unwrap();
     let (status, record) = http_get(port, &format!("/api/games/{game_id}")).await;
     assert_eq!(status, 200, "the record of game {game_id} is served");
-    let verified = hangar_hall::record::verify(&record);
+    let verified = hangar_games::record::verify(&record);
     assert!(
         verified.as_ref().is_ok_and(|v| v.over),
         "the record replays to its end: {verified:?}"
@@ -665,8 +665,8 @@ async fn p_durable_hangar_load_over_three_nodes_survives_the_kill_of_one() {
         let Some(game) = store.game(id).await.unwrap() else {
             break;
         };
-        let record = hangar_hall::record::record_json(&game).unwrap();
-        let verified = hangar_hall::record::verify(&record);
+        let record = hangar_games::record::record_json(&game).unwrap();
+        let verified = hangar_games::record::verify(&record);
         assert!(
             verified.as_ref().is_ok_and(|v| v.over),
             "game {id} replays to its end: {verified:?}"

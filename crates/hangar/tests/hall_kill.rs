@@ -107,7 +107,7 @@ async fn kill_right_after_an_ack(database: &str) {
         stored["reason"], "finished",
         "the game is stored as finished ({database})"
     );
-    let verified = hangar_hall::record::verify(&record);
+    let verified = hangar_games::record::verify(&record);
     assert!(
         verified.as_ref().is_ok_and(|v| v.over),
         "the record replays to the end ({database}): {verified:?}"

@@ -3,46 +3,19 @@
 //! (P-DISCONNECT) and leaving (P-RESIGN, P-ESCAPE, P-JUNGLE-TIMEOUT, P-JUNGLE-DRAW).
 
 use hangar_dice::Seed;
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::{OutReason, Room, Running, Seat, Status};
-use crate::game::{Act, GameSession, SessionMark, WireEvent, autoplay_level, wire};
 use crate::store::NewGame;
 use crate::time::now_ms;
+use hangar_games::{
+    Act, CommandRef, GameSession, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct, SessionMark, WireEvent,
+    autoplay_level, wire,
+};
 use hangar_protocol::{
     Ack, AutoplayReason, ErrorCode, GameKind, Outcome, ProtoError, RoomEvent, TurnView,
 };
-
-/// One entry of a game's action log and record (P-RECORD).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LoggedAct {
-    /// The seat that acted (or was acted for).
-    pub seat: usize,
-    /// What happened.
-    pub action: Act,
-    /// The die the server drew for a roll.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub roll: Option<u8>,
-    /// Taken by a bot or auto-play.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub auto: bool,
-    /// The command that asked for it, so that the command sent again after a restart is
-    /// answered as a repeat instead of running twice. Kept out of published records.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cmd: Option<CommandRef>,
-}
-
-/// A player's command as its client named it: the `client` string of its sign-in and the
-/// command id (the scope in which repeated ids are answered once, protocol.md §2).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CommandRef {
-    /// The client string given at sign-in.
-    pub client: String,
-    /// The command id.
-    pub id: u64,
-}
 
 /// How a room comes back to where it was before an action whose write failed: everything
 /// [`Room::apply`] may change. The game itself is not copied (it grows with every action):
@@ -59,9 +32,6 @@ struct Undo {
 
 /// How long timers wait before acting again after a write failed.
 const STORE_RETRY: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// Jungle timeouts allowed; the next one loses (P-JUNGLE-TIMEOUT).
-pub const JUNGLE_TIMEOUTS_ALLOWED: u32 = 3;
 
 fn err(code: ErrorCode, message: impl Into<String>) -> ProtoError {
     ProtoError::new(code, message)

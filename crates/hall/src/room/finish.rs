@@ -8,14 +8,14 @@ use hangar_dice::Seed;
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::act::LoggedAct;
 use super::{OutReason, Room, Seat, Status};
 use crate::accounts::level;
-use crate::game::scoring::{FlightLine, Left, flight_deltas, jungle_deltas};
-use crate::game::{Ending, GameSession, stored_options};
 use crate::hall::Hall;
 use crate::store::{ScoreLine, Scoring, Settled, StoredGame};
 use crate::time::now_ms;
+use hangar_games::LoggedAct;
+use hangar_games::scoring::{FlightLine, Left, flight_deltas, jungle_deltas};
+use hangar_games::{Ending, GameSession, stored_options};
 use hangar_protocol::RatingChange;
 use hangar_protocol::{GameKind, GameResult, ResultLine, RoomEvent, answer_frame};
 

@@ -22,16 +22,16 @@ use tokio::time::Instant;
 
 use crate::accounts::Player;
 use crate::cluster::Cluster;
-use crate::game::{Act, GameSession, RoomOptions, WireEvent};
 use crate::hall::Hall;
 use crate::outbox::{ConnId, Outbox};
 use crate::store::WaitingRoom;
+use hangar_games::{Act, GameSession, RoomOptions, WireEvent};
 use hangar_protocol::{
     ChatLine, ErrorCode, GameKind, GameResult, OutReason, Outcome, ProtoError, RoomAction,
     RoomEvent, RoomStatus as Status, answer_frame,
 };
 
-pub use act::{CommandRef, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
+pub use hangar_games::{CommandRef, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
 
 /// Events a room keeps for clients that resume (`since`)...
 pub const KEPT_EVENTS: usize = 64;
@@ -349,7 +349,7 @@ pub struct RoomSettings {
 pub fn open_room(hall: &Arc<Hall>, settings: RoomSettings) -> Result<RoomHandle, ProtoError> {
     storage_available(hall)?;
     let (options, seat_count, turn_seconds) =
-        crate::game::check_options(settings.game, &settings.options, hall.config.turn_seconds)?;
+        hangar_games::check_options(settings.game, &settings.options, hall.config.turn_seconds)?;
     let code = hall.new_code();
     let room = Room::new(
         hall.clone(),

@@ -6,7 +6,7 @@
 use tokio::time::Instant;
 
 use super::{Room, Seat, Status};
-use crate::game::quick_bot_level;
+use hangar_games::quick_bot_level;
 use hangar_protocol::{Ack, Outcome, RoomEvent};
 
 impl Room {

@@ -5,9 +5,9 @@ use tokio::time::Instant;
 
 use super::{Member, Room, Seat, Status};
 use crate::accounts::Player;
-use crate::game::{Act, bot_levels};
 use crate::outbox::{ConnId, Outbox};
 use crate::time::now_ms;
+use hangar_games::{Act, bot_levels};
 use hangar_protocol::{
     Ack, CHAT_MAX_CHARS, ChatLine, ErrorCode, Joined, Matched, Outcome, ProtoError, RoomEvent,
     Seated, Watching,

@@ -9,10 +9,10 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::{Room, Seat, Status};
-use crate::game::stored_options;
 use crate::hall::Hall;
 use crate::store::WaitingRoom;
 use crate::time::now_ms;
+use hangar_games::stored_options;
 use hangar_protocol::GameKind;
 
 impl Room {

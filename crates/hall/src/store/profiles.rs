@@ -7,7 +7,7 @@ use sqlx::Row;
 use super::ratings::skill_from_row;
 use super::{Store, StoreError, player_from_row};
 use crate::accounts::Player;
-use crate::rating::Skill;
+use hangar_games::rating::Skill;
 use hangar_protocol::{
     BoardOrder, GameKind, GamePlayer, GameResult, GameStats, GameSummary, RatingPoint,
 };

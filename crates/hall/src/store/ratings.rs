@@ -1,5 +1,5 @@
 //! Rating changes, written in the transaction that stores a scored game (P-RATING): each
-//! player's current rating of the game is read, the new ones computed (`crate::rating`), and
+//! player's current rating of the game is read, the new ones computed (`hangar_games::rating`), and
 //! both the rating and a line of its history are written.
 
 use std::collections::HashMap;
@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use sqlx::{AnyConnection, Row};
 
 use super::{ScoreLine, Store, StoreError};
-use crate::rating::{Skill, Standing, rate};
 use crate::time::now_ms;
+use hangar_games::rating::{Skill, Standing, rate};
 use hangar_protocol::GameKind;
 
 /// Rates one finished game; returns each line's rating before and after, in line order. Runs

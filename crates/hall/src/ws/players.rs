@@ -2,7 +2,7 @@
 //! finished games (P-RECORD) and any player's profile (P-PROFILE).
 
 use super::{Conn, internal, invalid};
-use crate::rating::Skill;
+use hangar_games::rating::Skill;
 use hangar_protocol::{
     Ack, BoardOrder, ErrorCode, GameKind, MyGames, Outcome, Profile, ProtoError,
 };

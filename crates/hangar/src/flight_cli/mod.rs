@@ -14,11 +14,6 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     self::sim::sim(args)
 }
 
-/// `hangar rules flight`: reads one JSON request from standard input.
-pub fn rules() -> anyhow::Result<()> {
-    hangar::rules_json::flight::run()
-}
-
 /// `hangar play --game flight`.
 pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     self::play::play(args)

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use hangar_hall::record::GameRecord;
+use hangar_games::record::GameRecord;
 use hangar_hall::{Config, Limits, find_web_dir};
 
 pub use attack::{AttackArgs, attack};

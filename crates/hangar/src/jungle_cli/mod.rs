@@ -19,11 +19,6 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     sim::run(args)
 }
 
-/// `hangar rules jungle`: reads one JSON request from standard input.
-pub fn rules() -> anyhow::Result<()> {
-    hangar::rules_json::jungle::run()
-}
-
 /// `hangar play --game jungle`.
 pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     play::run(args)

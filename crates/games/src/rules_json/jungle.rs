@@ -2,8 +2,6 @@
 //! output (documented with examples in `docs/jungle-json.md`). Bad input gets
 //! `{"type":"error",…}` and a non-zero exit status.
 
-use std::io::Write;
-
 use hangar_jungle::{Game, GameError, Move, Outcome, Ply, Position, Rules, perft};
 use serde::{Deserialize, Serialize};
 
@@ -202,28 +200,13 @@ pub fn respond(input: &str) -> (String, bool) {
     (text, ok)
 }
 
-/// Runs `hangar rules jungle`.
-pub fn run() -> anyhow::Result<()> {
-    let (text, ok) = match super::read_request()? {
-        Ok(input) => respond(&input),
-        Err(reason) => (
-            serde_json::to_string(&Response::Error {
-                error: "bad_request",
-                message: reason,
-            })
-            .expect("responses serialize"),
-            false,
-        ),
-    };
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}")?;
-    out.flush()?;
-    if !ok {
-        // The JSON error is on standard output; the exit status tells scripts it failed.
-        eprintln!("hangar rules jungle: request refused");
-        std::process::exit(1);
-    }
-    Ok(())
+/// The error text of a request that could not be read at all (`reason` says why).
+pub fn refuse(reason: String) -> String {
+    serde_json::to_string(&Response::Error {
+        error: "bad_request",
+        message: reason,
+    })
+    .expect("responses serialize")
 }
 
 #[cfg(test)]

@@ -4,8 +4,14 @@
 
 mod flight;
 mod jungle;
+mod log;
 mod options;
+pub mod rating;
+pub mod record;
+pub mod replay;
+pub mod rules_json;
 pub mod scoring;
+mod stored;
 
 use hangar_bots::flight::FlightLevel;
 use hangar_bots::jungle::JungleLevel;
@@ -18,10 +24,12 @@ use hangar_protocol::{Ack, GameKind, ProtoError, Rolled};
 
 pub use flight::FlightSession;
 pub use jungle::JungleSession;
+pub use log::{CommandRef, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
 pub use options::{
     DEFAULT_TURN_SECONDS, FlightRoom, JungleRoom, RoomOptions, TURN_SECONDS, check_options,
     stored_options,
 };
+pub use stored::{NewGame, StoredGame};
 
 /// Something a seat did, as written in the action log and the record (P-RECORD).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

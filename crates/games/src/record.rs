@@ -15,9 +15,9 @@ use hangar_flight::NoEvents;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::game::{Act, DEFAULT_TURN_SECONDS, GameSession, RoomOptions, event_value};
-use crate::room::{JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
-use crate::store::StoredGame;
+use crate::StoredGame;
+use crate::{Act, DEFAULT_TURN_SECONDS, GameSession, RoomOptions, event_value};
+use crate::{JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
 use hangar_protocol::{GameKind, ProtoError};
 
 /// The record format tag.
@@ -366,7 +366,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    use crate::store::NewGame;
+    use crate::NewGame;
 
     /// A running flight game as stored, with one roll sent by a client.
     fn stored_flight_game() -> StoredGame {

@@ -78,24 +78,6 @@ impl MoveView {
     }
 }
 
-/// Runs `hangar rules flight` on standard input and output.
-pub fn run() -> anyhow::Result<()> {
-    let answered = match super::read_request()? {
-        Ok(input) => answer(&input),
-        Err(reason) => Err(reason),
-    };
-    match answered {
-        Ok(value) => {
-            println!("{value}");
-            Ok(())
-        }
-        Err(reason) => {
-            println!("{}", json!({"ok": false, "error": reason}));
-            std::process::exit(1);
-        }
-    }
-}
-
 /// The answer to one request text, or the reason it is refused.
 pub fn answer(input: &str) -> Result<Value, String> {
     let request: Request = serde_json::from_str(input).map_err(|e| format!("bad request: {e}"))?;

@@ -1,0 +1,38 @@
+//! The action log of a game: what each seat did, as stored before the acknowledgement
+//! (P-DURABLE) and published in the record (P-RECORD).
+
+use serde::{Deserialize, Serialize};
+
+use crate::Act;
+
+/// One entry of a game's action log and record (P-RECORD).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoggedAct {
+    /// The seat that acted (or was acted for).
+    pub seat: usize,
+    /// What happened.
+    pub action: Act,
+    /// The die the server drew for a roll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<u8>,
+    /// Taken by a bot or auto-play.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auto: bool,
+    /// The command that asked for it, so that the command sent again after a restart is
+    /// answered as a repeat instead of running twice. Kept out of published records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cmd: Option<CommandRef>,
+}
+
+/// A player's command as its client named it: the `client` string of its sign-in and the
+/// command id (the scope in which repeated ids are answered once, protocol.md §2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandRef {
+    /// The client string given at sign-in.
+    pub client: String,
+    /// The command id.
+    pub id: u64,
+}
+
+/// Jungle timeouts allowed; the next one loses (P-JUNGLE-TIMEOUT).
+pub const JUNGLE_TIMEOUTS_ALLOWED: u32 = 3;
