@@ -119,8 +119,8 @@ async fn apply(hall: &Arc<Hall>, order: &AdminOrder) {
             if room.close_by_admin().await {
                 tracing::info!(room = %code, "room closed by an administrator");
                 let node = hall
-                    .cluster()
-                    .map_or_else(|| "hall".to_owned(), |c| c.node.clone());
+                    .peers()
+                    .map_or_else(|| "hall".to_owned(), |peers| peers.node().to_owned());
                 if let Err(e) = hall.store.order_applied(order.id, &node).await {
                     tracing::warn!(room = %code, error = %e, "closing the room could not be noted");
                 }

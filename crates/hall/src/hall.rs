@@ -10,13 +10,13 @@ use axum::extract::ws::Utf8Bytes;
 
 use crate::answers::{AnswerCache, AnswerMemory};
 
-use crate::cluster::{Cluster, ListingChange};
 use crate::config::Config;
 use crate::outbox::{ConnId, Outbox};
-use crate::room::RoomHandle;
+use crate::peers::{ListingChange, Peers};
+use crate::room::{RoomHandle, RoomHost};
+use crate::sessions::Sessions;
 use crate::slots::Slots;
 use crate::store::Store;
-use crate::ws::Sessions;
 use hangar_protocol::{ErrorCode, GameKind, HallMessage, ProtoError, RoomStatus, RoomSummary};
 
 /// A listed room as the hall shows it.
@@ -77,8 +77,8 @@ pub struct Hall {
     pub slots: Arc<Slots>,
     /// Turns true when the hall shuts down: every WebSocket closes with 1012 ("restart").
     closing: watch::Sender<bool>,
-    /// This node's part in a cluster (cluster mode only).
-    cluster: OnceLock<Arc<Cluster>>,
+    /// The other nodes of the cluster (cluster mode only).
+    peers: OnceLock<Arc<dyn Peers>>,
     /// The players' open connections on this node (for signing out everywhere).
     pub sessions: Arc<Sessions>,
 }
@@ -96,19 +96,19 @@ impl Hall {
             seats: Mutex::default(),
             slots: Arc::default(),
             closing: watch::Sender::new(false),
-            cluster: OnceLock::new(),
+            peers: OnceLock::new(),
             sessions: Arc::default(),
         })
     }
 
     /// Joins the hall to a cluster (once, at start).
-    pub fn set_cluster(&self, cluster: Arc<Cluster>) {
-        let _ = self.cluster.set(cluster);
+    pub fn set_peers(&self, peers: Arc<dyn Peers>) {
+        let _ = self.peers.set(peers);
     }
 
-    /// This node's part in a cluster, in cluster mode.
-    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
-        self.cluster.get()
+    /// The other nodes of the cluster, in cluster mode.
+    pub fn peers(&self) -> Option<&Arc<dyn Peers>> {
+        self.peers.get()
     }
 
     /// What a connection watches to learn that the hall shuts down.
@@ -134,7 +134,7 @@ impl Hall {
         if let Some(room) = self.local_room(&code) {
             return Some(room);
         }
-        let cluster = self.cluster.get()?;
+        let peers = self.peers.get()?;
         let listed = self
             .listings
             .lock()
@@ -142,10 +142,10 @@ impl Hall {
             .get(&code)
             .and_then(|l| l.node.clone());
         if let Some(node) = listed {
-            return Some(RoomHandle::remote(&code, &node, cluster));
+            return Some(RoomHandle::remote(&code, &node, peers.clone()));
         }
         let node = self.store.room_owner(&code).await.ok().flatten()?;
-        (node != cluster.node).then(|| RoomHandle::remote(&code, &node, cluster))
+        (node != peers.node()).then(|| RoomHandle::remote(&code, &node, peers.clone()))
     }
 
     /// The room with this code, if this node runs it.
@@ -216,9 +216,9 @@ impl Hall {
             self.unlist(code);
             return;
         };
-        if let Some(cluster) = self.cluster.get() {
-            cluster.publish_listing(ListingChange {
-                node: cluster.node.clone(),
+        if let Some(peers) = self.peers.get() {
+            peers.publish_listing(ListingChange {
+                node: peers.node().to_owned(),
                 code: code.to_owned(),
                 game,
                 summary: Some(summary.clone()),
@@ -311,9 +311,9 @@ impl Hall {
             .expect("listings lock")
             .get(code)
             .map(|l| (l.game, l.node.is_none()));
-        if let (Some((game, true)), Some(cluster)) = (game, self.cluster.get()) {
-            cluster.publish_listing(ListingChange {
-                node: cluster.node.clone(),
+        if let (Some((game, true)), Some(peers)) = (game, self.peers.get()) {
+            peers.publish_listing(ListingChange {
+                node: peers.node().to_owned(),
                 code: code.to_owned(),
                 game,
                 summary: None,
@@ -454,5 +454,59 @@ impl Hall {
     /// Open WebSocket connections.
     pub fn connection_count(&self) -> usize {
         self.slots.open()
+    }
+}
+
+impl RoomHost for Hall {
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn is_closing(&self) -> bool {
+        Hall::is_closing(self)
+    }
+
+    fn cluster_node(&self) -> Option<&str> {
+        self.peers.get().map(|peers| peers.node())
+    }
+
+    fn new_code(&self) -> String {
+        Hall::new_code(self)
+    }
+
+    fn add_room(&self, handle: RoomHandle) {
+        Hall::add_room(self, handle);
+    }
+
+    fn remove_room(&self, code: &str) {
+        Hall::remove_room(self, code);
+    }
+
+    fn list(
+        &self,
+        code: &str,
+        game: GameKind,
+        summary: Option<RoomSummary>,
+        free_seats: usize,
+        taken_seats: usize,
+        players: Vec<i64>,
+    ) {
+        Hall::list(self, code, game, summary, free_seats, taken_seats, players);
+    }
+
+    fn check_seat_limit(&self, player: i64) -> Result<(), ProtoError> {
+        Hall::check_seat_limit(self, player)
+    }
+
+    fn set_seated(&self, player: i64, code: &str, seated: bool) {
+        Hall::set_seated(self, player, code, seated);
+    }
+
+    fn answer_cache(&self, player: i64, client: &str) -> Arc<Mutex<AnswerCache>> {
+        Hall::answer_cache(self, player, client)
     }
 }

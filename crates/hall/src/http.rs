@@ -20,9 +20,10 @@ use crate::accounts::token_well_formed;
 use crate::api_limit::ApiLimit;
 use crate::game_cache::{CACHED_BODIES, CACHED_BYTES, Finished, GameCache, Served};
 use crate::hall::Hall;
+use crate::sessions::Sessions;
 use crate::slots::Refused;
 use crate::store::StoredGame;
-use crate::ws::{HARD_MAX_MESSAGE_BYTES, LoginGuard, Sessions, serve_socket};
+use crate::ws::{HARD_MAX_MESSAGE_BYTES, LoginGuard, serve_socket};
 use hangar_games::record::record_json;
 use hangar_games::replay::replay_frames;
 use hangar_protocol::{BoardOrder, MAX_MESSAGE_BYTES, MyGames};
@@ -107,7 +108,11 @@ async fn metrics_text(State(hall): State<Arc<Hall>>) -> Response {
             axum::http::header::CONTENT_TYPE,
             "text/plain; version=0.0.4; charset=utf-8",
         )],
-        crate::metrics::render(&hall),
+        crate::metrics::render(crate::metrics::Gauges {
+            connections: hall.connection_count(),
+            rooms: hall.room_count(),
+            storage_healthy: hall.store.fault().is_none(),
+        }),
     )
         .into_response()
 }

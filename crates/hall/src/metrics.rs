@@ -9,8 +9,6 @@ use std::time::Duration;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::hall::Hall;
-
 /// Open WebSocket connections (gauge).
 pub const CONNECTIONS: &str = "hangar_connections";
 /// Open rooms (gauge).
@@ -89,18 +87,25 @@ pub fn install() -> Option<&'static PrometheusHandle> {
         .as_ref()
 }
 
-/// The text of `/metrics`, with the gauges read now.
-pub fn render(hall: &Hall) -> String {
+/// The hall's gauges at one moment, pushed by whoever serves `/metrics`.
+#[derive(Clone, Copy, Debug)]
+pub struct Gauges {
+    /// Open WebSocket connections.
+    pub connections: usize,
+    /// Rooms this node runs.
+    pub rooms: usize,
+    /// Whether the storage accepts writes.
+    pub storage_healthy: bool,
+}
+
+/// The text of `/metrics`, with `gauges` as they are now.
+pub fn render(gauges: Gauges) -> String {
     let Some(handle) = install() else {
         return String::new();
     };
-    metrics::gauge!(CONNECTIONS).set(hall.connection_count() as f64);
-    metrics::gauge!(ROOMS).set(hall.room_count() as f64);
-    metrics::gauge!(STORAGE_HEALTHY).set(if hall.store.fault().is_none() {
-        1.0
-    } else {
-        0.0
-    });
+    metrics::gauge!(CONNECTIONS).set(gauges.connections as f64);
+    metrics::gauge!(ROOMS).set(gauges.rooms as f64);
+    metrics::gauge!(STORAGE_HEALTHY).set(if gauges.storage_healthy { 1.0 } else { 0.0 });
     handle.render()
 }
 

@@ -30,6 +30,8 @@ pub struct Running {
     pub addr: SocketAddr,
     /// The shared state.
     pub hall: Arc<Hall>,
+    /// This node's part in a cluster (cluster mode only).
+    cluster: Option<Arc<Cluster>>,
     listener: TcpListener,
 }
 
@@ -48,17 +50,18 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     let addr = listener.local_addr()?;
     if let Some(nats) = &config.cluster {
         // A node's rooms are those it opens or adopts (the stored ones too, see `Cluster`).
-        Cluster::join(&hall, nats, &addr.to_string()).await?;
+        let cluster = Cluster::join(&hall, nats, &addr.to_string()).await?;
         return Ok(Running {
             addr,
             hall,
+            cluster: Some(cluster),
             listener,
         });
     }
     let running = hall.store.running_games().await?;
     let mut restored = 0;
     for game in &running {
-        match restore_room(&hall, game).await {
+        match restore_room(hall.clone(), game).await {
             Ok(()) => restored += 1,
             Err(e) => {
                 tracing::error!(game_id = game.id, error = %e, "a running game could not be restored")
@@ -69,13 +72,14 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         tracing::info!(restored, stored = running.len(), "running games restored");
     }
     for room in hall.store.waiting_rooms().await? {
-        if let Err(e) = restore_waiting_room(&hall, &room).await {
+        if let Err(e) = restore_waiting_room(hall.clone(), &room).await {
             tracing::error!(room = %room.code, error = %e, "a waiting room could not be restored");
         }
     }
     Ok(Running {
         addr,
         hall,
+        cluster: None,
         listener,
     })
 }
@@ -90,7 +94,7 @@ impl Running {
         let report = tokio::spawn(crate::latency::report());
         let sweep = tokio::spawn(sweep_answers(self.hall.clone()));
         let admin = tokio::spawn(crate::admin::watch_orders(self.hall.clone()));
-        let cluster = self.hall.cluster().cloned();
+        let cluster = self.cluster.clone();
         // A cluster node that lost its lease stops like a drained one (its rooms are another
         // node's now), and says so in its exit status.
         let fenced = Arc::new(std::sync::atomic::AtomicBool::new(false));

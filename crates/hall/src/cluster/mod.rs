@@ -29,9 +29,11 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::hall::Hall;
 use crate::outbox::{ConnId, Outbox};
-use crate::ws::{SIGNED_OUT_CODE, SIGNED_OUT_REASON};
+use crate::peers::{ListingChange, Peers};
+use crate::room::{Answered, RemoteRooms, RoomClosed, RoomRequest};
+use crate::sessions::{SIGNED_OUT_CODE, SIGNED_OUT_REASON};
+use futures_util::future::BoxFuture;
 use link::{Links, inbox_subject};
-pub use wire::ListingChange;
 use wire::{GONE_SUBJECT, HELLO_SUBJECT, LISTING_SUBJECT, RemoteAnswer, SIGNED_OUT_SUBJECT};
 
 /// How long a node's lease runs without renewal: past it, another node takes its rooms.
@@ -117,7 +119,7 @@ impl Cluster {
             links,
             pending: Mutex::default(),
         });
-        hall.set_cluster(cluster.clone());
+        hall.set_peers(cluster.clone());
         cluster.subscribe_all().await?;
         tokio::spawn(cluster.clone().keep_lease());
         // Rooms stored before (a single node's, or of nodes gone while none ran) are adopted
@@ -218,5 +220,38 @@ impl Cluster {
     /// Tells every node that a room of this node changed in the hall list (in order).
     pub fn publish_listing(&self, change: ListingChange) {
         let _ = self.listing_changes.send(change);
+    }
+}
+
+impl RemoteRooms for Cluster {
+    fn forward<'a>(
+        &'a self,
+        node: &'a str,
+        code: &'a str,
+        request: RoomRequest,
+    ) -> BoxFuture<'a, Result<Answered, RoomClosed>> {
+        Box::pin(Cluster::forward(self, node, code, request))
+    }
+
+    fn detach(&self, node: &str, code: Option<&str>, conn: ConnId) {
+        Cluster::detach(self, node, code, conn);
+    }
+}
+
+impl Peers for Cluster {
+    fn node(&self) -> &str {
+        &self.node
+    }
+
+    fn publish_listing(&self, change: ListingChange) {
+        Cluster::publish_listing(self, change);
+    }
+
+    fn connection_closed(&self, conn: ConnId) {
+        Cluster::connection_closed(self, conn);
+    }
+
+    fn signed_out_everywhere(&self, player: i64) {
+        Cluster::signed_out_everywhere(self, player);
     }
 }

@@ -124,9 +124,9 @@ async fn rebuild(hall: &Arc<Hall>, code: &str) {
         return;
     }
     let rebuilt = match hall.store.running_game_of_room(code).await {
-        Ok(Some(game)) => restore_room(hall, &game).await,
+        Ok(Some(game)) => restore_room(hall.clone(), &game).await,
         Ok(None) => match hall.store.waiting_room(code).await {
-            Ok(Some(room)) => restore_waiting_room(hall, &room).await,
+            Ok(Some(room)) => restore_waiting_room(hall.clone(), &room).await,
             Ok(None) => hall.store.release_room(code).await.map_err(Into::into),
             Err(e) => Err(e.into()),
         },

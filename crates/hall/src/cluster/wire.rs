@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 use crate::accounts::Player;
 use crate::outbox::ConnId;
 use crate::room::Order;
-use hangar_protocol::{GameKind, RoomSummary};
 
 /// Changes of the hall list, from every node.
 pub const LISTING_SUBJECT: &str = "hangar.hall.listing";
@@ -93,23 +92,4 @@ pub struct Detach {
     pub conn: ConnId,
     /// The room it leaves; all of this node's rooms when absent.
     pub code: Option<String>,
-}
-
-/// A change of one room in the hall list.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ListingChange {
-    /// The node that owns the room.
-    pub node: String,
-    /// The room's code.
-    pub code: String,
-    /// The game.
-    pub game: GameKind,
-    /// The room as listed; `None`: it left the list.
-    pub summary: Option<RoomSummary>,
-    /// Free seats.
-    pub free_seats: usize,
-    /// Taken seats (people and bots).
-    pub taken_seats: usize,
-    /// The people seated.
-    pub players: Vec<i64>,
 }

@@ -136,12 +136,12 @@ impl Room {
     /// is stored, so that a failed write leaves no gap.
     async fn store(&mut self, logged: LoggedAct) -> Result<(), ProtoError> {
         // A failing storage refuses at once: a write would only wait to fail.
-        super::storage_available(&self.hall)?;
+        super::storage_available(self.hall.store())?;
         let running = self.game.as_mut().expect("a game runs");
         let (game_id, idx) = (running.game_id, running.next_idx);
         let data = serde_json::to_string(&logged).expect("actions serialise");
         self.hall
-            .store
+            .store()
             .append_action(game_id, idx, data)
             .await
             .map_err(|e| {
@@ -290,7 +290,7 @@ impl Room {
         let (seat, need) = running.session.turn().expect("not over");
         if running.deadline.is_none() || !same_decision {
             let seconds = self.turn_seconds;
-            let length = self.hall.config.turn_unit * seconds as u32;
+            let length = self.hall.config().turn_unit * seconds as u32;
             running.deadline = Some(Instant::now() + length);
             running.deadline_ms = now_ms() + length.as_millis() as i64;
             let deadline = running.deadline_ms;
@@ -306,7 +306,7 @@ impl Room {
 
     /// Schedules a bot or auto-play action when the seat on turn is one.
     pub(super) fn schedule_bot(&mut self) {
-        let delay = self.hall.config.bot_delay;
+        let delay = self.hall.config().bot_delay;
         let Some(running) = self.game.as_mut() else {
             return;
         };
@@ -321,7 +321,7 @@ impl Room {
         if self.status != Status::Waiting || self.seats.iter().any(|s| s.is_empty() || !s.ready) {
             return;
         }
-        if let Err(e) = super::storage_available(&self.hall) {
+        if let Err(e) = super::storage_available(self.hall.store()) {
             tracing::warn!(room = %self.code, error = %e, "the game waits for the storage");
             return;
         }
@@ -349,7 +349,7 @@ impl Room {
             seed: seed.to_string(),
             commitment: commitment.clone(),
         };
-        let game_id = match self.hall.store.start_game(&stored).await {
+        let game_id = match self.hall.store().start_game(&stored).await {
             Ok(id) => id,
             Err(e) => {
                 tracing::error!(room = %self.code, error = %e, "the game could not be stored");
@@ -531,7 +531,7 @@ impl Room {
         if self.seats[seat].out.is_some() || self.game.is_none() {
             return;
         }
-        let grace = self.hall.config.reconnect_grace;
+        let grace = self.hall.config().reconnect_grace;
         let until = now_ms() + grace.as_millis() as i64;
         self.seats[seat].away_until = Some(until);
         self.seats[seat].away_deadline = Some(Instant::now() + grace);

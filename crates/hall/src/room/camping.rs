@@ -12,7 +12,7 @@ impl Room {
     /// Starts (or stops) the countdown of every person's seat after a change of the room.
     pub(super) fn track_readiness(&mut self) {
         let waiting = self.status == Status::Waiting && !self.private;
-        let timeout = self.hall.config.ready_timeout;
+        let timeout = self.hall.config().ready_timeout;
         for seat in &mut self.seats {
             // A seat held for a player who is away has its own deadline (P-DISCONNECT).
             let idle =

@@ -74,7 +74,7 @@ impl Room {
         let text = serde_json::to_string(&result).expect("a result serialises");
         let settled = match self
             .hall
-            .store
+            .store()
             .finish_game(game_id, &text, &lines, Scoring::Practice)
             .await
         {

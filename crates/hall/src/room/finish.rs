@@ -8,9 +8,9 @@ use hangar_dice::Seed;
 use serde_json::Value;
 use tokio::time::Instant;
 
+use super::RoomHost;
 use super::{OutReason, Room, Seat, Status};
 use crate::accounts::level;
-use crate::hall::Hall;
 use crate::store::{ScoreLine, Scoring, Settled, StoredGame};
 use crate::time::now_ms;
 use hangar_games::LoggedAct;
@@ -141,7 +141,7 @@ impl Room {
         };
         match self
             .hall
-            .store
+            .store()
             .finish_game(
                 game_id,
                 &serde_json::to_string(&result).expect("a result serialises"),
@@ -220,12 +220,15 @@ impl Room {
     }
 
     /// Rebuilds a running game's room from its stored settings, seed and action log.
-    pub(super) async fn restore(hall: Arc<Hall>, stored: &StoredGame) -> anyhow::Result<Room> {
+    pub(super) async fn restore(
+        hall: Arc<dyn RoomHost>,
+        stored: &StoredGame,
+    ) -> anyhow::Result<Room> {
         let kind = GameKind::from_name(&stored.start.game)
             .ok_or_else(|| anyhow::anyhow!("unknown game {:?}", stored.start.game))?;
         let given: Value = serde_json::from_str(&stored.start.options)?;
         let (options, seat_count, turn_seconds) =
-            stored_options(kind, &given, hall.config.turn_seconds)
+            stored_options(kind, &given, hall.config().turn_seconds)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
         let seed: Seed = stored.start.seed.parse()?;
         let seats_json: Vec<Value> = serde_json::from_str(&stored.start.seats)?;
@@ -244,7 +247,7 @@ impl Room {
                 ..Seat::default()
             };
             if let Some(id) = seat["player_id"].as_i64() {
-                restored.player = hall.store.player(id).await?;
+                restored.player = hall.store().player(id).await?;
                 hall.set_seated(id, &room.code, true);
                 if room.host.is_none() {
                     room.host = Some(id);
@@ -281,7 +284,7 @@ impl Room {
         running.next_idx = stored.actions.len() as i64;
         running.deadline = None;
         // Everyone is away until they reconnect (P-DISCONNECT), with a fresh countdown.
-        let grace = hall.config.reconnect_grace;
+        let grace = hall.config().reconnect_grace;
         for seat in &mut room.seats {
             if seat.player.is_some() && seat.out.is_none() {
                 seat.away_until = Some(now_ms() + grace.as_millis() as i64);

@@ -6,7 +6,9 @@ mod act;
 mod camping;
 mod close;
 mod finish;
+mod host;
 mod quick;
+mod remote;
 mod seats;
 mod view;
 mod waiting;
@@ -21,10 +23,8 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::accounts::Player;
-use crate::cluster::Cluster;
-use crate::hall::Hall;
 use crate::outbox::{ConnId, Outbox};
-use crate::store::WaitingRoom;
+use crate::store::{Store, StoredGame, WaitingRoom};
 use hangar_games::{Act, GameSession, RoomOptions, WireEvent};
 use hangar_protocol::{
     ChatLine, ErrorCode, GameKind, GameResult, OutReason, Outcome, ProtoError, RoomAction,
@@ -32,6 +32,8 @@ use hangar_protocol::{
 };
 
 pub use hangar_games::{CommandRef, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
+pub use host::RoomHost;
+pub use remote::RemoteRooms;
 
 /// Events a room keeps for clients that resume (`since`)...
 pub const KEPT_EVENTS: usize = 64;
@@ -115,7 +117,7 @@ enum Route {
     /// On another node of the cluster: requests travel there.
     Remote {
         node: Arc<str>,
-        cluster: Arc<Cluster>,
+        rooms: Arc<dyn RemoteRooms>,
     },
 }
 
@@ -136,12 +138,12 @@ impl std::fmt::Debug for RoomMsg {
 
 impl RoomHandle {
     /// A room that node `node` of the cluster owns.
-    pub fn remote(code: &str, node: &str, cluster: &Arc<Cluster>) -> RoomHandle {
+    pub fn remote(code: &str, node: &str, rooms: Arc<dyn RemoteRooms>) -> RoomHandle {
         RoomHandle {
             code: Arc::from(code),
             route: Route::Remote {
                 node: Arc::from(node),
-                cluster: cluster.clone(),
+                rooms,
             },
         }
     }
@@ -161,7 +163,7 @@ impl RoomHandle {
                     .map_err(|_| RoomClosed)?;
                 wait.await.map_err(|_| RoomClosed)
             }
-            Route::Remote { node, cluster } => cluster.forward(node, &self.code, request).await,
+            Route::Remote { node, rooms } => rooms.forward(node, &self.code, request).await,
         }
     }
 
@@ -194,7 +196,7 @@ impl RoomHandle {
             Route::Local(tx) => {
                 let _ = tx.send(RoomMsg::Detach { conn });
             }
-            Route::Remote { node, cluster } => cluster.detach(node, Some(&self.code), conn),
+            Route::Remote { node, rooms } => rooms.detach(node, Some(&self.code), conn),
         }
     }
 }
@@ -293,7 +295,7 @@ struct Running {
 
 /// A room's state, owned by its task.
 struct Room {
-    hall: Arc<Hall>,
+    hall: Arc<dyn RoomHost>,
     code: String,
     game_kind: GameKind,
     private: bool,
@@ -346,13 +348,16 @@ pub struct RoomSettings {
 }
 
 /// Creates a room and starts its task; the options are checked first.
-pub fn open_room(hall: &Arc<Hall>, settings: RoomSettings) -> Result<RoomHandle, ProtoError> {
-    storage_available(hall)?;
+pub fn open_room(
+    hall: Arc<dyn RoomHost>,
+    settings: RoomSettings,
+) -> Result<RoomHandle, ProtoError> {
+    storage_available(hall.store())?;
     let (options, seat_count, turn_seconds) =
-        hangar_games::check_options(settings.game, &settings.options, hall.config.turn_seconds)?;
+        hangar_games::check_options(settings.game, &settings.options, hall.config().turn_seconds)?;
     let code = hall.new_code();
     let room = Room::new(
-        hall.clone(),
+        hall,
         code,
         settings.game,
         settings.private,
@@ -364,8 +369,8 @@ pub fn open_room(hall: &Arc<Hall>, settings: RoomSettings) -> Result<RoomHandle,
 }
 
 /// Refuses what would need storage while the storage is failing (`/health` says why).
-pub fn storage_available(hall: &Hall) -> Result<(), ProtoError> {
-    match hall.store.fault() {
+pub fn storage_available(store: &Store) -> Result<(), ProtoError> {
+    match store.fault() {
         None => Ok(()),
         Some(reason) => Err(ProtoError::new(
             ErrorCode::Unavailable,
@@ -375,18 +380,18 @@ pub fn storage_available(hall: &Hall) -> Result<(), ProtoError> {
 }
 
 /// Rebuilds the room of a running game from its stored record (P-DURABLE).
-pub async fn restore_room(
-    hall: &Arc<Hall>,
-    stored: &crate::store::StoredGame,
-) -> anyhow::Result<()> {
-    let room = Room::restore(hall.clone(), stored).await?;
+pub async fn restore_room(hall: Arc<dyn RoomHost>, stored: &StoredGame) -> anyhow::Result<()> {
+    let room = Room::restore(hall, stored).await?;
     spawn(room);
     Ok(())
 }
 
 /// Reopens a room that was waiting for its game when the hall stopped (P-DURABLE).
-pub async fn restore_waiting_room(hall: &Arc<Hall>, stored: &WaitingRoom) -> anyhow::Result<()> {
-    let room = Room::restore_waiting(hall.clone(), stored).await?;
+pub async fn restore_waiting_room(
+    hall: Arc<dyn RoomHost>,
+    stored: &WaitingRoom,
+) -> anyhow::Result<()> {
+    let room = Room::restore_waiting(hall, stored).await?;
     spawn(room);
     Ok(())
 }
@@ -400,10 +405,10 @@ fn spawn(mut room: Room) -> RoomHandle {
     room.hall.add_room(handle.clone());
     room.publish();
     tokio::spawn(async move {
-        if let Some(cluster) = room.hall.cluster() {
+        if let Some(node) = room.hall.cluster_node() {
             // The room is this node's before anyone is seated (commands wait in the channel).
-            if let Err(e) = room.hall.store.claim_room(&room.code).await {
-                tracing::error!(room = %room.code, node = %cluster.node, error = %e, "the room's ownership could not be stored");
+            if let Err(e) = room.hall.store().claim_room(&room.code).await {
+                tracing::error!(room = %room.code, node, error = %e, "the room's ownership could not be stored");
             }
         }
         loop {
@@ -427,8 +432,8 @@ fn spawn(mut room: Room) -> RoomHandle {
             }
         }
         room.forget_waiting().await;
-        if room.hall.cluster().is_some() && !room.hall.is_closing() {
-            let _ = room.hall.store.release_room(&room.code).await;
+        if room.hall.cluster_node().is_some() && !room.hall.is_closing() {
+            let _ = room.hall.store().release_room(&room.code).await;
         }
         room.hall.remove_room(&room.code);
         for seat in &room.seats {
@@ -450,7 +455,7 @@ async fn sleep_until_opt(wake: Option<Instant>) {
 
 impl Room {
     fn new(
-        hall: Arc<Hall>,
+        hall: Arc<dyn RoomHost>,
         code: String,
         game_kind: GameKind,
         private: bool,
@@ -666,7 +671,7 @@ impl Room {
             None => (None, Vec::new()),
         };
         let direct_to = direct_outbox.map(|outbox| outbox.id);
-        let delay = self.hall.config.broadcast_delay;
+        let delay = self.hall.config().broadcast_delay;
         let deferring = !delay.is_zero() && self.status == Status::Playing;
         let next_player = self
             .game

@@ -26,7 +26,7 @@ impl Room {
             self.emit(RoomEvent::Ready { seat, ready: true });
             self.publish();
         }
-        self.quick_fill_at = Some(Instant::now() + self.hall.config.quick_fill_after);
+        self.quick_fill_at = Some(Instant::now() + self.hall.config().quick_fill_after);
         self.maybe_start().await;
         outcome
     }

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
+use super::RoomHost;
 use super::{Room, Seat, Status};
-use crate::hall::Hall;
 use crate::store::WaitingRoom;
 use crate::time::now_ms;
 use hangar_games::stored_options;
@@ -44,8 +44,8 @@ impl Room {
             return;
         }
         let stored = match &record {
-            Some(room) => self.hall.store.save_waiting_room(room).await,
-            None => self.hall.store.forget_waiting_room(&self.code).await,
+            Some(room) => self.hall.store().save_waiting_room(room).await,
+            None => self.hall.store().forget_waiting_room(&self.code).await,
         };
         match stored {
             Ok(()) => self.saved_waiting = record,
@@ -59,7 +59,7 @@ impl Room {
     /// Removes the row of a room that closes.
     pub(super) async fn forget_waiting(&mut self) {
         if self.saved_waiting.take().is_some()
-            && let Err(e) = self.hall.store.forget_waiting_room(&self.code).await
+            && let Err(e) = self.hall.store().forget_waiting_room(&self.code).await
         {
             tracing::error!(room = %self.code, error = %e, "removing the waiting room failed");
         }
@@ -67,14 +67,14 @@ impl Room {
 
     /// Reopens a stored waiting room: bots sit again, players' seats are held for them.
     pub(super) async fn restore_waiting(
-        hall: Arc<Hall>,
+        hall: Arc<dyn RoomHost>,
         stored: &WaitingRoom,
     ) -> anyhow::Result<Room> {
         let kind = GameKind::from_name(&stored.game)
             .ok_or_else(|| anyhow::anyhow!("unknown game {:?}", stored.game))?;
         let given: Value = serde_json::from_str(&stored.options)?;
         let (options, seat_count, turn_seconds) =
-            stored_options(kind, &given, hall.config.turn_seconds)
+            stored_options(kind, &given, hall.config().turn_seconds)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
         let seats: Vec<Value> = serde_json::from_str(&stored.seats)?;
         let mut room = Room::new(
@@ -86,10 +86,10 @@ impl Room {
             seat_count,
             turn_seconds,
         );
-        let grace = hall.config.reconnect_grace;
+        let grace = hall.config().reconnect_grace;
         for (seat, saved) in room.seats.iter_mut().zip(&seats) {
             if let Some(id) = saved["player_id"].as_i64() {
-                let Some(player) = hall.store.player(id).await? else {
+                let Some(player) = hall.store().player(id).await? else {
                     continue;
                 };
                 hall.set_seated(id, &stored.code, true);

@@ -112,8 +112,8 @@ impl Conn {
             .await
             .map_err(internal)?;
         let closed = self.sessions.close_others(player.id, self.outbox.id);
-        if let Some(cluster) = self.hall.cluster() {
-            cluster.signed_out_everywhere(player.id);
+        if let Some(peers) = self.hall.peers() {
+            peers.signed_out_everywhere(player.id);
         }
         tracing::info!(player = player.id, closed, "signed out everywhere");
         Ok(Ack::DONE)

@@ -7,12 +7,10 @@ mod gate;
 mod identity;
 mod logins;
 mod players;
-mod sessions;
 
 pub(crate) use gate::Bucket;
 pub(crate) use identity::token_issued_after;
 pub use logins::LoginGuard;
-pub use sessions::{SIGNED_OUT_CODE, SIGNED_OUT_REASON, Sessions};
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -29,6 +27,7 @@ use crate::answers::AnswerCache;
 use crate::hall::{HALL_PAGE, Hall};
 use crate::outbox::{Out, Outbox};
 use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
+use crate::sessions::Sessions;
 use crate::slots::Slot;
 use gate::{Gate, Verdict};
 use hangar_protocol::{
@@ -277,8 +276,8 @@ pub async fn serve_socket(
     for room in conn.rooms.values() {
         room.detach(outbox.id);
     }
-    if let Some(cluster) = hall.cluster() {
-        cluster.connection_closed(outbox.id);
+    if let Some(peers) = hall.peers() {
+        peers.connection_closed(outbox.id);
     }
     hall.unsubscribe(outbox.id);
     if let Some(player) = &conn.player {
@@ -436,7 +435,7 @@ impl Conn {
                     return Err(e).into();
                 }
                 match open_room(
-                    &self.hall,
+                    self.hall.clone(),
                     RoomSettings {
                         game,
                         private,
@@ -526,7 +525,7 @@ impl Conn {
             Ok(player) => player.clone(),
             Err(e) => return Err(e).into(),
         };
-        if let Err(e) = crate::room::storage_available(&self.hall)
+        if let Err(e) = crate::room::storage_available(&self.hall.store)
             .and_then(|()| self.hall.check_seat_limit(player.id))
         {
             return Err(e).into();
@@ -545,7 +544,7 @@ impl Conn {
             }
         }
         match open_room(
-            &self.hall,
+            self.hall.clone(),
             RoomSettings {
                 game,
                 private: false,
