@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
-use hangar_protocol::{ErrorCode, ProtoError};
+use hangar_protocol::{ErrorCode, GameEvent, ProtoError};
 
 /// A running flight game: the table (engine state and dice) and the seat ↔ colour map.
 #[derive(Clone, Debug)]
@@ -180,10 +180,9 @@ impl FlightSession {
 
     /// The `moved` event: the engine's effects and the view after them.
     fn moved(&self, seat: usize, plane: Option<u8>, effects: &[Event]) -> WireEvent {
-        wire(&MovedEvent {
+        wire(&GameEvent::<_, _, (), ()>::Moved {
             effects,
             game: self.wire_view(),
-            kind: "moved",
             plane,
             seat,
         })
@@ -209,9 +208,8 @@ impl FlightSession {
         events: Vec<Event>,
     ) -> Played {
         self.settle(&events);
-        let mut out = vec![wire(&RolledEvent {
+        let mut out = vec![wire(&GameEvent::<(), (), _, _>::Rolled {
             item,
-            kind: "rolled",
             moves: self.moves_view(),
             seat,
             value,
@@ -398,24 +396,6 @@ struct FlightView<'a> {
     to_move: Option<usize>,
     turns: u32,
     weather: Option<WeatherView>,
-}
-
-#[derive(Serialize)]
-struct RolledEvent {
-    item: Option<Item>,
-    kind: &'static str,
-    moves: Vec<MoveView>,
-    seat: usize,
-    value: u8,
-}
-
-#[derive(Serialize)]
-struct MovedEvent<'a> {
-    effects: &'a [Event],
-    game: FlightView<'a>,
-    kind: &'static str,
-    plane: Option<u8>,
-    seat: usize,
 }
 
 #[cfg(test)]

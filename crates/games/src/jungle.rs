@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
-use hangar_protocol::{ErrorCode, ProtoError};
+use hangar_protocol::{ErrorCode, GameEvent, PassReason, ProtoError};
 
 /// A running jungle game.
 #[derive(Clone, Debug)]
@@ -94,10 +94,9 @@ impl JungleSession {
             .play(m)
             .map_err(|e| illegal(format!("{text}: {e}")))?;
         self.last = Some(m.to_string());
-        Ok(Played::done(vec![wire(&MovedEvent {
+        Ok(Played::done(vec![wire(&GameEvent::<_, (), (), ()>::JungleMoved {
             captured: captured.map(|p| p.to_string()),
             game: self.wire_view(),
-            kind: "jungle_moved",
             notation: m.to_string(),
             seat,
         })]))
@@ -108,10 +107,9 @@ impl JungleSession {
         let seat = self.game.turn().index();
         self.game.pass().map_err(|e| illegal(e.to_string()))?;
         self.last = None;
-        Ok(Played::done(vec![wire(&PassedEvent {
+        Ok(Played::done(vec![wire(&GameEvent::<_, (), (), ()>::Passed {
             game: self.wire_view(),
-            kind: "passed",
-            reason: "timeout",
+            reason: PassReason::Timeout,
             seat,
         })]))
     }
@@ -216,25 +214,4 @@ struct JungleView<'a> {
     plies: usize,
     /// The seat to move, `None` when over.
     to_move: Option<usize>,
-}
-
-/// `jungle_moved`: a seat moved, and the view after it.
-#[derive(Serialize)]
-struct MovedEvent<'a> {
-    /// The piece taken, if any.
-    captured: Option<String>,
-    game: JungleView<'a>,
-    kind: &'static str,
-    #[serde(rename = "move")]
-    notation: String,
-    seat: usize,
-}
-
-/// `passed`: the seat to move let its timer run out (P-JUNGLE-TIMEOUT).
-#[derive(Serialize)]
-struct PassedEvent<'a> {
-    game: JungleView<'a>,
-    kind: &'static str,
-    reason: &'static str,
-    seat: usize,
 }

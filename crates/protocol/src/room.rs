@@ -336,52 +336,67 @@ pub enum RoomEvent {
 }
 
 /// The moves of a game, as the game writes them into `event` frames (the hall carries them
-/// without reading them); this type gives their shape, checked against `docs/protocol.md`.
+/// without reading them). The one definition of their shape: the games write their events
+/// with borrowed views of their own (`Game`, `Effects`, `Moves`, `Item`), and a reader takes
+/// them as JSON values (the defaults). Fields are in alphabetical order, as the frames have
+/// always written them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum GameEvent {
+pub enum GameEvent<Game = Value, Effects = Vec<Value>, Moves = Vec<Value>, Item = String> {
     /// Flight: the server rolled for a seat (F-ROLL), or an item gave the roll.
     Rolled {
+        /// The item that gave the roll, if one did (F-ITEM-USE).
+        #[serde(default = "none")]
+        item: Option<Item>,
+        /// The choices it leaves (`{"plane", "to"}` each).
+        moves: Moves,
         /// The seat.
         seat: usize,
         /// The die.
         value: u8,
-        /// The choices it leaves (`{"plane", "to"}` each).
-        moves: Vec<Value>,
-        /// The item that gave the roll, if one did (F-ITEM-USE).
-        #[serde(default)]
-        item: Option<String>,
     },
     /// Flight: a plane moved, or (`plane` null) a roll settled at once.
     Moved {
-        /// The seat.
-        seat: usize,
+        /// The engine's events, in order (tagged by `type`).
+        effects: Effects,
+        /// The game's view after them.
+        game: Game,
         /// The plane moved.
         plane: Option<u8>,
-        /// The engine's events, in order (tagged by `type`).
-        effects: Vec<Value>,
-        /// The game's view after them.
-        game: Value,
+        /// The seat.
+        seat: usize,
     },
     /// Jungle: a move was played.
     JungleMoved {
-        /// The seat.
-        seat: usize,
-        /// The move in notation.
-        #[serde(rename = "move")]
-        notation: String,
         /// The piece taken, if any.
         captured: Option<String>,
         /// The game's view after it.
-        game: Value,
+        game: Game,
+        /// The move in notation.
+        #[serde(rename = "move")]
+        notation: String,
+        /// The seat.
+        seat: usize,
     },
     /// Jungle: the seat's move was passed.
     Passed {
+        /// The game's view after it.
+        game: Game,
+        /// Why.
+        reason: PassReason,
         /// The seat.
         seat: usize,
-        /// Why (`timeout`).
-        reason: String,
-        /// The game's view after it.
-        game: Value,
     },
+}
+
+/// Why a Jungle move was passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PassReason {
+    /// The seat's timer ran out (P-JUNGLE-TIMEOUT).
+    Timeout,
+}
+
+fn none<T>() -> Option<T> {
+    None
 }
