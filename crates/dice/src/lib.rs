@@ -5,6 +5,25 @@
 //! stream into unbiased rolls, so the same seed gives the same rolls on every machine and in
 //! every version (ChaCha20's output is fixed by RFC 8439). [`Seed::commitment`] is the SHA-256
 //! the hall publishes before a game (P-FAIR-DICE) so players can check the seed revealed after.
+//!
+//! Per-roll dice (P-FAIR-DICE, docs/protocol.md "The fair dice construction"): the k-th roll
+//! of a game comes from its own stream, keyed by [`RollKey::derive`] from the seed, `k` and the
+//! roller's [`Entropy`], so that no one, the hall included, knows a person's roll before the
+//! person acts. [`DiceScheme`] names which construction a game's record follows and
+//! [`GameDice`] draws by it. [`FaceCounts`] and [`ChiSquare`] say how fair a die looks
+//! (P-DICE-STATS).
+
+mod chi_square;
+mod entropy;
+mod gamma;
+mod roll_key;
+mod scheme;
+
+pub use chi_square::{ChiSquare, FACES, FaceCounts, chi_square_p_value};
+pub use entropy::{Entropy, EntropyError};
+pub use gamma::{ln_gamma, regularized_upper_gamma};
+pub use roll_key::RollKey;
+pub use scheme::{DiceScheme, GameDice};
 
 use std::fmt;
 use std::str::FromStr;
@@ -138,6 +157,13 @@ impl Dice {
                 return x % n;
             }
         }
+    }
+
+    /// The next 32-bit word of the stream (four keystream bytes, little-endian), as the draws
+    /// read it: for test vectors and outside checks. Not a draw: [`Dice::rolls`] does not count
+    /// it, and a game never uses it.
+    pub fn next_u32(&mut self) -> u32 {
+        self.rng.next_u32()
     }
 
     /// How many draws have been made so far.
