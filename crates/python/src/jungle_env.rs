@@ -45,7 +45,8 @@ pub fn action_of_move(m: Move, color: Color) -> usize {
 /// One game of Jungle from the agents' side.
 #[derive(Clone, Debug)]
 pub struct JungleEnv {
-    rules: Rules,
+    /// Where every game of this env starts.
+    start: Position,
     seed: u64,
     game: Game,
     /// The moves allowed now: legal and not refused by J-REPEAT.
@@ -55,21 +56,15 @@ pub struct JungleEnv {
 impl JungleEnv {
     /// A new game under `rules`. Jungle has no chance: the seed is only remembered.
     pub fn new(rules: Rules, seed: u64) -> JungleEnv {
-        let mut env = JungleEnv {
-            rules,
-            seed,
-            game: Game::new(rules),
-            moves: MoveList::new(),
-        };
-        env.list_moves();
-        env
+        JungleEnv::from_position(Position::start(rules), seed)
     }
 
-    /// A game from any position (for tests and endgame training).
-    pub fn from_position(position: Position) -> JungleEnv {
+    /// A game from any position (for tests and endgame training); each reset starts from it
+    /// again.
+    pub fn from_position(position: Position, seed: u64) -> JungleEnv {
         let mut env = JungleEnv {
-            rules: position.rules(),
-            seed: 0,
+            start: position,
+            seed,
             game: Game::from_position(position),
             moves: MoveList::new(),
         };
@@ -120,7 +115,7 @@ impl Env for JungleEnv {
 
     fn reset(&mut self, seed: u64) {
         self.seed = seed;
-        self.game = Game::new(self.rules);
+        self.game = Game::from_position(self.start);
         self.list_moves();
     }
 

@@ -42,7 +42,7 @@ impl JungleCore {
                         .map_err(|e: hangar_jungle::ParsePositionError| {
                             PyValueError::new_err(e.to_string())
                         })?;
-                JungleEnv::from_position(position.with_rules(rules))
+                JungleEnv::from_position(position.with_rules(rules), 0)
             }
             None => JungleEnv::new(rules, 0),
         };
