@@ -135,7 +135,11 @@ impl FlightCore {
 
     /// The planes the engine lists for the pending roll (`Game::legal_moves`).
     fn legal_planes(&self) -> Vec<usize> {
-        self.env.legal_planes().into_iter().map(usize::from).collect()
+        self.env
+            .legal_planes()
+            .into_iter()
+            .map(usize::from)
+            .collect()
     }
 
     /// The colour name of each agent.
