@@ -75,6 +75,31 @@ fi
 step "unit, property and integration tests"
 cargo test --workspace --locked
 
+# --- Python package (crates/python) ---------------------------------------------------------
+# The Python environments (hangar_env): a venv under the target dir gets maturin, PettingZoo,
+# Gymnasium, numpy and pytest from PyPI if missing; the PyO3 bindings (feature `python`, off in
+# the workspace build) are linted, the wheel is built and installed into the venv, and pytest
+# runs the package's tests. The wheel is a dev build: the tests need no speed.
+python_package() {
+  local target venv wheels
+  target="${CARGO_TARGET_DIR:-target}"
+  [[ $target == /* ]] || target="$PWD/$target"
+  venv="$target/python-venv"
+  wheels="$target/python-wheels"
+  if [[ ! -x "$venv/bin/python" ]]; then
+    python3 -m venv "$venv"
+  fi
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    "maturin>=1.7,<2" pettingzoo gymnasium numpy pytest
+  cargo clippy -p hangar-python --all-targets --features python --locked -- -D warnings
+  rm -rf "$wheels"
+  "$venv/bin/maturin" build --locked --profile dev -m crates/python/Cargo.toml -o "$wheels" -q
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheels"/*.whl
+  (cd crates/python && "$venv/bin/python" -m pytest -q -p no:cacheprovider tests)
+}
+step "Python package"
+python_package
+
 # --- Fuzz smoke run (fuzz/) ----------------------------------------------------------------
 # `cargo test` above already ran every fuzz target's body over a fixed corpus; here each target
 # also runs under libFuzzer for a few seconds, so the libFuzzer build cannot break unnoticed.

@@ -1,0 +1,113 @@
+"""Random-play throughput of hangar_env, side by side in one run (docs/python.md).
+
+    python crates/python/bench.py [--seconds 2] [--envs 256]
+
+Measures steps per second (one agent decision = one step) for each game: the vector env on one
+thread and on every core, the PettingZoo AEC env (one step per Python call, through `last()`
+and a masked random choice), and the plain-Python reference loop: the same Rust game core
+stepped one call at a time from Python, without PettingZoo's bookkeeping.
+"""
+
+import argparse
+import os
+import random
+import time
+
+import numpy as np
+
+from hangar_env import FlightVectorEnv, JungleVectorEnv, flight_v0, jungle_v0
+from hangar_env._core import FlightCore, JungleCore
+
+
+def timed(seconds, body):
+    """Runs `body()` (which returns steps done) until `seconds` pass; steps per second."""
+    steps, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        steps += body()
+    return steps / elapsed
+
+
+def vector_rate(make, seconds):
+    venv = make()
+    rng = np.random.default_rng(0)
+    noise = rng.random((venv.num_envs, venv.masks.shape[1]), dtype=np.float32)
+
+    def batch():
+        # A masked random action per game: the largest noise among legal actions.
+        for _ in range(20):
+            venv.step(np.argmax(venv.masks * noise, axis=1))
+            rng.random(out=noise, dtype=np.float32)
+        return 20 * venv.num_envs
+
+    return timed(seconds, batch)
+
+
+def aec_rate(env, seconds):
+    rng = random.Random(0)
+    env.reset(seed=0)
+
+    def game():
+        env.reset(seed=rng.getrandbits(32))
+        steps = 0
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+            steps += 1
+        return steps
+
+    return timed(seconds, game)
+
+
+def plain_rate(core, seconds):
+    rng = random.Random(0)
+
+    def game():
+        core.reset(rng.getrandbits(32))
+        steps = 0
+        while not (core.terminated() or getattr(core, "truncated", lambda: False)()):
+            core.observe(core.to_move())
+            legal = [i for i, m in enumerate(core.mask()) if m]
+            core.step(rng.choice(legal))
+            steps += 1
+        return steps
+
+    return timed(seconds, game)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--envs", type=int, default=256)
+    args = parser.parse_args()
+    n, s = args.envs, args.seconds
+    cores = os.cpu_count() or 1
+    rows = []
+    for game, vec, aec, core in [
+        (
+            "flight (4 players)",
+            lambda t: FlightVectorEnv(n, players=4, num_threads=t),
+            lambda: flight_v0.raw_env(players=4),
+            FlightCore(4, None, [], False, 0),
+        ),
+        (
+            "jungle",
+            lambda t: JungleVectorEnv(n, num_threads=t),
+            lambda: jungle_v0.raw_env(),
+            JungleCore([], None),
+        ),
+    ]:
+        rows.append((game, f"vector env, N = {n}, 1 thread", vector_rate(lambda: vec(1), s)))
+        rows.append((game, f"vector env, N = {n}, {cores} threads", vector_rate(lambda: vec(cores), s)))
+        rows.append((game, "AEC env (PettingZoo API), 1 step per call", aec_rate(aec(), s)))
+        rows.append((game, "plain Python loop over the core", plain_rate(core, s)))
+    print("| game | how | steps/s |")
+    print("|---|---|---:|")
+    for game, how, rate in rows:
+        print(f"| {game} | {how} | {rate:,.0f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+//! One game of Jungle as an environment ([`JungleEnv`]).
+//!
+//! Agent 0 plays red (moves first, J-SETUP), agent 1 yellow. An action is a from-square and
+//! a direction, both seen by the mover: the board is turned half a turn for yellow (the
+//! board and the start position are symmetric under it), so every agent plays "up".
+//! The mask holds the legal moves less those J-REPEAT refuses. A win is +1/−1; the draw
+//! after 200 plies without a capture (J-DRAW) ends the episode as truncated, 0 each.
+
+use hangar_jungle::{
+    Color, DrawReason, Game, Move, MoveList, Outcome, Position, Rules, SQUARES, Square,
+};
+
+use crate::env::{Env, StepError};
+use crate::jungle_obs::{JUNGLE_OBS, write_observation};
+
+/// Actions: `4 × from + direction`, the from-square (0..63, a1 = 0, rank by rank) and the
+/// direction (0 up, 1 right, 2 down, 3 left) seen by the mover.
+pub const JUNGLE_ACTIONS: usize = SQUARES * 4;
+
+/// A square as the mover of `color` sees it: yellow's board is turned half a turn.
+pub(crate) fn view_square(square: Square, color: Color) -> usize {
+    match color {
+        Color::Red => square.index(),
+        Color::Yellow => SQUARES - 1 - square.index(),
+    }
+}
+
+/// The action of `m` for the mover `color`.
+pub fn action_of_move(m: Move, color: Color) -> usize {
+    let df = i16::from(m.to.file()) - i16::from(m.from.file());
+    let dr = i16::from(m.to.rank()) - i16::from(m.from.rank());
+    let dir = match (df.signum(), dr.signum()) {
+        (0, 1) => 0,
+        (1, 0) => 1,
+        (0, -1) => 2,
+        _ => 3,
+    };
+    let dir = match color {
+        Color::Red => dir,
+        Color::Yellow => (dir + 2) % 4,
+    };
+    4 * view_square(m.from, color) + dir
+}
+
+/// One game of Jungle from the agents' side.
+#[derive(Clone, Debug)]
+pub struct JungleEnv {
+    /// Where every game of this env starts.
+    start: Position,
+    seed: u64,
+    game: Game,
+    /// The moves allowed now: legal and not refused by J-REPEAT.
+    moves: MoveList,
+}
+
+impl JungleEnv {
+    /// A new game under `rules`. Jungle has no chance: the seed is only remembered.
+    pub fn new(rules: Rules, seed: u64) -> JungleEnv {
+        JungleEnv::from_position(Position::start(rules), seed)
+    }
+
+    /// A game from any position (for tests and endgame training); each reset starts from it
+    /// again.
+    pub fn from_position(position: Position, seed: u64) -> JungleEnv {
+        let mut env = JungleEnv {
+            start: position,
+            seed,
+            game: Game::from_position(position),
+            moves: MoveList::new(),
+        };
+        env.list_moves();
+        env
+    }
+
+    /// The engine's game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The moves the mask allows, in the engine's notation order.
+    pub fn legal_moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    fn list_moves(&mut self) {
+        self.moves = MoveList::new();
+        if self.game.outcome().is_some() {
+            return;
+        }
+        for &m in &self.game.position().legal_moves() {
+            if !self.game.is_refused(m) {
+                self.moves.push(m);
+            }
+        }
+    }
+
+    /// The allowed move of an action, if any.
+    fn move_of(&self, action: usize) -> Option<Move> {
+        let turn = self.game.turn();
+        self.moves
+            .iter()
+            .copied()
+            .find(|&m| action_of_move(m, turn) == action)
+    }
+}
+
+impl Env for JungleEnv {
+    type Obs = u8;
+    const OBS_LEN: usize = JUNGLE_OBS;
+    const ACTIONS: usize = JUNGLE_ACTIONS;
+
+    fn agents(&self) -> usize {
+        2
+    }
+
+    fn reset(&mut self, seed: u64) {
+        self.seed = seed;
+        self.game = Game::from_position(self.start);
+        self.list_moves();
+    }
+
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    fn to_move(&self) -> usize {
+        self.game.turn().index()
+    }
+
+    fn terminated(&self) -> bool {
+        matches!(self.game.outcome(), Some(Outcome::Win { .. }))
+    }
+
+    fn truncated(&self) -> bool {
+        matches!(
+            self.game.outcome(),
+            Some(Outcome::Draw {
+                reason: DrawReason::NoCapture
+            })
+        )
+    }
+
+    fn is_legal(&self, action: usize) -> bool {
+        self.move_of(action).is_some()
+    }
+
+    fn step(&mut self, action: usize) -> Result<(), StepError> {
+        if self.game.outcome().is_some() {
+            return Err(StepError::Over);
+        }
+        let m = self.move_of(action).ok_or(StepError::Illegal(action))?;
+        self.game.play(m).map_err(|_| StepError::Illegal(action))?;
+        self.list_moves();
+        Ok(())
+    }
+
+    fn observe(&self, agent: usize, out: &mut [u8]) {
+        let color = if agent == 0 {
+            Color::Red
+        } else {
+            Color::Yellow
+        };
+        write_observation(self.game.position(), color, out);
+    }
+
+    fn mask(&self, out: &mut [u8]) {
+        out.fill(0);
+        let turn = self.game.turn();
+        for &m in &self.moves {
+            out[action_of_move(m, turn)] = 1;
+        }
+    }
+
+    fn rewards(&self, out: &mut [f32]) {
+        out.fill(0.0);
+        if let Some(Outcome::Win { winner, .. }) = self.game.outcome() {
+            out[winner.index()] = 1.0;
+            out[winner.other().index()] = -1.0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_are_seen_by_the_mover() {
+        let up: Move = "a3a4".parse().expect("a move");
+        assert_eq!(action_of_move(up, Color::Red), 4 * 14);
+        // Yellow's rat a7 stepping down to a6 is "up" from g3 in yellow's view.
+        let down: Move = "a7a6".parse().expect("a move");
+        assert_eq!(action_of_move(down, Color::Yellow), 4 * (62 - 42));
+    }
+
+    #[test]
+    fn masks_list_every_legal_move_once() {
+        let env = JungleEnv::new(Rules::default(), 0);
+        let mut mask = [0u8; JUNGLE_ACTIONS];
+        env.mask(&mut mask);
+        let count = mask.iter().map(|&b| usize::from(b)).sum::<usize>();
+        assert_eq!(count, env.game().position().legal_moves().len());
+        assert_eq!(count, 24);
+    }
+}

@@ -1,0 +1,199 @@
+//! `FlightCore`: one flight game for the PettingZoo env.
+
+use hangar_flight::{Colour, Options, Preset, Record};
+use numpy::{PyArray1, ToPyArray};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use super::step_error;
+use crate::env::Env;
+use crate::flight_env::{FLIGHT_ACTIONS, FlightEnv, FlightSettings};
+use crate::flight_obs::FLIGHT_OBS;
+use crate::text::flight_text;
+
+/// The options of a preset (default traditional) with `key=value` options applied in order,
+/// as `hangar sim --rules … --option …` reads them.
+pub(crate) fn parse_options(
+    preset: Option<&str>,
+    options: &[(String, String)],
+) -> PyResult<Options> {
+    let mut parsed = match preset {
+        Some(name) => name
+            .parse::<Preset>()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?
+            .options(),
+        None => Options::traditional(),
+    };
+    for (key, value) in options {
+        parsed
+            .set(key, value)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    }
+    Ok(parsed)
+}
+
+/// The settings of a flight env from Python's arguments.
+pub(crate) fn settings(
+    players: u8,
+    preset: Option<&str>,
+    options: &[(String, String)],
+    explicit_chance: bool,
+) -> PyResult<FlightSettings> {
+    Ok(FlightSettings {
+        options: parse_options(preset, options)?,
+        players,
+        explicit_chance,
+    })
+}
+
+/// One game of Aeroplane Chess: agents are numbered in joining order; colours are drawn
+/// from the seed (F-D-SEATS).
+#[pyclass(module = "hangar_env._core")]
+pub struct FlightCore {
+    env: FlightEnv,
+}
+
+#[pymethods]
+impl FlightCore {
+    /// A game for `players` players under `preset` with `options` (key, value) applied.
+    #[new]
+    #[pyo3(signature = (players, preset, options, explicit_chance, seed))]
+    fn new(
+        players: u8,
+        preset: Option<&str>,
+        options: Vec<(String, String)>,
+        explicit_chance: bool,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let settings = settings(players, preset, &options, explicit_chance)?;
+        let env = FlightEnv::new(settings, seed).map_err(PyValueError::new_err)?;
+        Ok(FlightCore { env })
+    }
+
+    /// Length of an observation.
+    #[classattr]
+    const OBS_LEN: usize = FLIGHT_OBS;
+    /// Number of actions.
+    #[classattr]
+    const ACTIONS: usize = FLIGHT_ACTIONS;
+
+    /// Starts a new game from `seed`.
+    fn reset(&mut self, seed: u64) {
+        self.env.reset(seed);
+    }
+
+    /// Plays `action` for the agent to move (ValueError if the mask forbids it).
+    fn step(&mut self, action: usize) -> PyResult<()> {
+        self.env.step(action).map_err(step_error)
+    }
+
+    /// The observation from `agent`'s side (float32, `OBS_LEN`).
+    fn observe<'py>(&self, py: Python<'py>, agent: usize) -> Bound<'py, PyArray1<f32>> {
+        let mut out = [0f32; FLIGHT_OBS];
+        self.env.observe(agent, &mut out);
+        out.to_pyarray(py)
+    }
+
+    /// The action mask of the agent to move (int8, `ACTIONS`).
+    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut out = [0u8; FLIGHT_ACTIONS];
+        self.env.mask(&mut out);
+        out.map(|b| b as i8).to_pyarray(py)
+    }
+
+    /// The agent to move.
+    fn to_move(&self) -> usize {
+        self.env.to_move()
+    }
+
+    /// Whether the game is over.
+    fn terminated(&self) -> bool {
+        self.env.terminated()
+    }
+
+    /// Each agent's reward by rank once the game is over (0 before).
+    fn rewards(&self) -> Vec<f32> {
+        let mut out = vec![0.0; self.env.agents()];
+        self.env.rewards(&mut out);
+        out
+    }
+
+    /// Whether a chance outcome is awaited (explicit chance only).
+    fn is_chance_node(&self) -> bool {
+        self.env.is_chance_node()
+    }
+
+    /// The awaited chance event's outcomes and probabilities.
+    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
+        self.env.chance_outcomes()
+    }
+
+    /// Settles the awaited chance event (a die value 1–6 or a draw index).
+    fn apply_chance(&mut self, outcome: u32) -> PyResult<()> {
+        self.env.apply_chance(outcome).map_err(step_error)
+    }
+
+    /// The planes the engine lists for the pending roll (`Game::legal_moves`).
+    fn legal_planes(&self) -> Vec<usize> {
+        self.env
+            .legal_planes()
+            .into_iter()
+            .map(usize::from)
+            .collect()
+    }
+
+    /// The colour name of each agent.
+    fn colours(&self) -> Vec<&'static str> {
+        (0..self.env.agents())
+            .map(|a| self.env.colour(a).name())
+            .collect()
+    }
+
+    /// Progress of each colour's planes (red, yellow, blue, green; -1 hangar; empty for an
+    /// empty seat).
+    fn planes(&self) -> Vec<Vec<i16>> {
+        Colour::ALL
+            .iter()
+            .map(|&c| {
+                self.env
+                    .game()
+                    .planes(c)
+                    .iter()
+                    .map(|p| p.to_i16())
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The colour name on turn.
+    fn turn(&self) -> &'static str {
+        self.env.game().turn().name()
+    }
+
+    /// The game so far as a `Record` in JSON (what `hangar replay` reads).
+    fn record_json(&self) -> String {
+        self.env.record_json()
+    }
+
+    /// The current position as the engine's JSON (`Setup`).
+    fn game_json(&self) -> PyResult<String> {
+        serde_json::to_string(self.env.game()).map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The game as text.
+    fn text(&self) -> String {
+        flight_text(&self.env)
+    }
+}
+
+/// Replays a flight `Record` (JSON) with the engine's `Table` and returns the final position
+/// as the engine's JSON, to check an env's game against the engine.
+#[pyfunction]
+pub fn flight_replay(record_json: &str) -> PyResult<String> {
+    let record: Record =
+        serde_json::from_str(record_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let table = record
+        .replay(&mut hangar_flight::NoEvents)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    serde_json::to_string(table.game()).map_err(|e| PyValueError::new_err(e.to_string()))
+}
