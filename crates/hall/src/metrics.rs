@@ -36,6 +36,12 @@ pub const ACK_SECONDS: &str = "hangar_ack_seconds";
 pub const COMMIT_SECONDS: &str = "hangar_commit_seconds";
 /// Cluster mode: a command forwarded to the room's node and answered, seconds (histogram).
 pub const NATS_ROUND_TRIP: &str = "hangar_nats_round_trip_seconds";
+/// Cluster mode: records dropped because the link to another node was full (counter; see
+/// `cluster::link`).
+pub const CLUSTER_DROPPED: &str = "hangar_cluster_records_dropped_total";
+/// Cluster mode: messages from other nodes that could not be read, a different version or
+/// broken (counter).
+pub const CLUSTER_UNREADABLE: &str = "hangar_cluster_messages_unreadable_total";
 /// Cluster mode: nodes whose lease ran out and whose rooms this node took over (counter).
 pub const LEASE_TAKEOVERS: &str = "hangar_lease_takeovers_total";
 

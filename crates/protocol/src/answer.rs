@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ErrorCode, ProtoError};
+use super::{ErrorCode, Outcome, ProtoError};
 use super::{GameStats, GameSummary, Ranked, RoomSummary};
 use crate::PlayerView;
 
@@ -69,6 +69,22 @@ impl Answer {
     /// The frame's text.
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).expect("an answer serialises")
+    }
+
+    /// A remembered answer frame read back (every remembered frame is one this server wrote;
+    /// anything else reads as an `internal` error).
+    pub fn read(frame: &str) -> Answer {
+        serde_json::from_str(frame).unwrap_or_else(|e| {
+            Answer::error(None, &ProtoError::new(ErrorCode::Internal, e.to_string()))
+        })
+    }
+
+    /// The typed outcome this answer gives.
+    pub fn into_outcome(self) -> Outcome {
+        match self {
+            Answer::Ack { result, .. } => Ok(result),
+            Answer::Error { code, message, .. } => Err(ProtoError::new(code, message)),
+        }
     }
 
     /// A remembered answer frame sent again for a repeated id, marked as a repeat.

@@ -66,7 +66,7 @@ pub enum ErrorCode {
 }
 
 /// A refused command: its code and a reason for people. An error never changes anything.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[error("{code:?}: {message}")]
 pub struct ProtoError {
     /// What kind of refusal it is.

@@ -8,8 +8,7 @@ use std::sync::Arc;
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::oneshot;
 
-use super::link::Record;
-use super::wire::{Detach, RemoteAnswer, RemoteCommand};
+use super::wire::{Detach, Record, RemoteAnswer, RemoteCommand};
 use super::{Cluster, FORWARD_TIMEOUT};
 use crate::outbox::ConnId;
 use crate::room::{Answered, RoomClosed, RoomRequest};
@@ -49,15 +48,22 @@ impl Cluster {
             .expect("pending lock")
             .insert((outbox.id, id), (node.to_owned(), answer_to));
         let started = std::time::Instant::now();
-        self.links.send(node, Record::Command(command));
-        let answer = tokio::time::timeout(FORWARD_TIMEOUT, answer).await;
+        // A command that found the link full is not waited for: the node is stalled.
+        let answer = if self.links.send(node, Record::Command(command)) {
+            tokio::time::timeout(FORWARD_TIMEOUT, answer).await
+        } else {
+            Ok(Ok(RemoteAnswer::Unavailable))
+        };
         crate::metrics::round_trip(started.elapsed());
         self.pending
             .lock()
             .expect("pending lock")
             .remove(&(outbox.id, id));
         match answer {
-            Ok(Ok(RemoteAnswer::Answered { frame })) => Ok(answered(frame)),
+            Ok(Ok(RemoteAnswer::Answered { outcome, frame })) => Ok(Answered {
+                outcome,
+                frame: Utf8Bytes::from(frame),
+            }),
             Ok(Ok(RemoteAnswer::NoRoom)) => Err(RoomClosed),
             Ok(Ok(RemoteAnswer::Unavailable) | Err(_)) | Err(_) => {
                 // The owner did not answer (gone, stopping, or cut off): nothing is known to
@@ -151,9 +157,13 @@ impl Cluster {
         if let (Some(player), Some(client)) = (&command.player, &command.client)
             && let Some(frame) = hall.answers.peek(player.id, client, command.id)
         {
-            let frame = Answer::repeat_frame(&frame);
+            let answer = Answer::read(&frame).repeated();
+            let frame = answer.to_text();
             stand_in.send(Utf8Bytes::from(frame.clone()));
-            return RemoteAnswer::Answered { frame };
+            return RemoteAnswer::Answered {
+                outcome: answer.into_outcome(),
+                frame,
+            };
         }
         let request = RoomRequest {
             outbox: stand_in,
@@ -164,22 +174,10 @@ impl Cluster {
         };
         match room.command(request).await {
             Ok(answered) => RemoteAnswer::Answered {
+                outcome: answered.outcome,
                 frame: answered.frame.as_str().to_owned(),
             },
             Err(RoomClosed) => RemoteAnswer::NoRoom,
         }
-    }
-}
-
-/// A remote answer frame as the typed answer a local room gives.
-fn answered(frame: String) -> Answered {
-    let outcome = match serde_json::from_str::<Answer>(&frame) {
-        Ok(Answer::Ack { result, .. }) => Ok(result),
-        Ok(Answer::Error { code, message, .. }) => Err(ProtoError::new(code, message)),
-        Err(e) => Err(ProtoError::new(ErrorCode::Internal, e.to_string())),
-    };
-    Answered {
-        outcome,
-        frame: Utf8Bytes::from(frame),
     }
 }

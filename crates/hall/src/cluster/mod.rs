@@ -34,7 +34,9 @@ use crate::room::{Answered, RemoteRooms, RoomClosed, RoomRequest};
 use crate::sessions::{SIGNED_OUT_CODE, SIGNED_OUT_REASON};
 use futures_util::future::BoxFuture;
 use link::{Links, inbox_subject};
-use wire::{GONE_SUBJECT, HELLO_SUBJECT, LISTING_SUBJECT, RemoteAnswer, SIGNED_OUT_SUBJECT};
+use wire::{
+    GONE_SUBJECT, HELLO_SUBJECT, LISTING_SUBJECT, NodeMessage, RemoteAnswer, SIGNED_OUT_SUBJECT,
+};
 
 /// How long a node's lease runs without renewal: past it, another node takes its rooms.
 pub const LEASE: Duration = Duration::from_secs(5);
@@ -101,7 +103,7 @@ impl Cluster {
         let publisher = nats.clone();
         tokio::spawn(async move {
             while let Some(change) = changes.recv().await {
-                let body = serde_json::to_vec(&change).expect("a listing serialises");
+                let body = NodeMessage::Listing(change).encode();
                 if let Err(e) = publisher.publish(LISTING_SUBJECT, body.into()).await {
                     tracing::warn!(error = %e, "a hall list change could not be published");
                 }
@@ -127,7 +129,14 @@ impl Cluster {
         cluster.adopt(hall, true).await;
         cluster
             .nats
-            .publish(HELLO_SUBJECT, cluster.node.clone().into())
+            .publish(
+                HELLO_SUBJECT,
+                NodeMessage::Hello {
+                    from: cluster.node.clone(),
+                }
+                .encode()
+                .into(),
+            )
             .await?;
         tracing::info!(node = %cluster.node, "joined the cluster");
         Ok(cluster)
@@ -144,74 +153,71 @@ impl Cluster {
     }
 
     async fn subscribe_all(self: &Arc<Self>) -> anyhow::Result<()> {
-        let mut inbox = self.nats.subscribe(inbox_subject(&self.node)).await?;
-        let me = self.clone();
-        tokio::spawn(async move {
-            while let Some(message) = inbox.next().await {
-                match link::decode(&message.payload) {
-                    Some((from, records)) => me.receive(&from, records),
-                    None => tracing::warn!("an unreadable message from another node"),
+        for subject in [
+            inbox_subject(&self.node),
+            LISTING_SUBJECT.to_owned(),
+            HELLO_SUBJECT.to_owned(),
+            SIGNED_OUT_SUBJECT.to_owned(),
+            GONE_SUBJECT.to_owned(),
+        ] {
+            let mut messages = self.nats.subscribe(subject.clone()).await?;
+            let me = self.clone();
+            tokio::spawn(async move {
+                while let Some(message) = messages.next().await {
+                    match NodeMessage::decode(&message.payload) {
+                        Ok(read) => me.receive_message(read),
+                        Err(e) => {
+                            metrics::counter!(crate::metrics::CLUSTER_UNREADABLE).increment(1);
+                            tracing::warn!(%subject, error = %e, "an unreadable message from another node");
+                        }
+                    }
                 }
-            }
-        });
-        let mut listings = self.nats.subscribe(LISTING_SUBJECT).await?;
-        let me = self.clone();
-        tokio::spawn(async move {
-            while let Some(message) = listings.next().await {
-                if let (Ok(change), Some(hall)) = (
-                    serde_json::from_slice::<ListingChange>(&message.payload),
-                    me.hall(),
-                ) && change.node != me.node
+            });
+        }
+        Ok(())
+    }
+
+    /// Takes one message of another node.
+    fn receive_message(self: &Arc<Self>, message: NodeMessage) {
+        match message {
+            NodeMessage::Link { from, records } => self.receive(&from, records),
+            NodeMessage::Listing(change) => {
+                if let Some(hall) = self.hall()
+                    && change.node != self.node
                 {
                     hall.apply_listing(change);
                 }
             }
-        });
-        let mut hellos = self.nats.subscribe(HELLO_SUBJECT).await?;
-        let me = self.clone();
-        tokio::spawn(async move {
-            while let Some(message) = hellos.next().await {
-                if message.payload.as_ref() != me.node.as_bytes()
-                    && let Some(hall) = me.hall()
+            NodeMessage::Hello { from } => {
+                if from != self.node
+                    && let Some(hall) = self.hall()
                 {
-                    for change in hall.own_listings(&me.node) {
-                        me.publish_listing(change);
+                    for change in hall.own_listings(&self.node) {
+                        self.publish_listing(change);
                     }
                 }
             }
-        });
-        let mut signed_out = self.nats.subscribe(SIGNED_OUT_SUBJECT).await?;
-        let me = self.clone();
-        tokio::spawn(async move {
-            while let Some(message) = signed_out.next().await {
-                let player = std::str::from_utf8(&message.payload)
-                    .ok()
-                    .and_then(|p| p.split_once(' '))
-                    .filter(|(node, _)| *node != me.node)
-                    .and_then(|(_, id)| id.parse::<i64>().ok());
-                if let (Some(player), Some(hall)) = (player, me.hall()) {
+            NodeMessage::SignedOut { from, player } => {
+                if from != self.node
+                    && let Some(hall) = self.hall()
+                {
                     hall.sessions
                         .close_all(player, SIGNED_OUT_CODE, SIGNED_OUT_REASON);
                 }
             }
-        });
-        let mut gone = self.nats.subscribe(GONE_SUBJECT).await?;
-        let me = self.clone();
-        tokio::spawn(async move {
-            while let Some(message) = gone.next().await {
-                if let Ok(node) = std::str::from_utf8(&message.payload) {
-                    me.node_gone(node);
-                }
-            }
-        });
-        Ok(())
+            NodeMessage::Gone { node } => self.node_gone(&node),
+        }
     }
 
     /// Tells the other nodes that `player` signed out everywhere: they close the player's
     /// connections (this node closed its own).
     pub fn signed_out_everywhere(&self, player: i64) {
         let nats = self.nats.clone();
-        let body = format!("{} {player}", self.node);
+        let body = NodeMessage::SignedOut {
+            from: self.node.clone(),
+            player,
+        }
+        .encode();
         tokio::spawn(async move {
             let _ = nats.publish(SIGNED_OUT_SUBJECT, body.into()).await;
         });

@@ -5,8 +5,9 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::Cluster;
-use super::link::{Links, Record};
+use super::link::Links;
 use super::wire::Detach;
+use super::wire::Record;
 use crate::outbox::{ConnId, Out, Outbox, Relay};
 
 /// A connection of another node as the rooms of this node see it: what they send it goes on

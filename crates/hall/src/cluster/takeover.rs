@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::wire::GONE_SUBJECT;
+use super::wire::{GONE_SUBJECT, NodeMessage};
 use super::{Cluster, LEASE, Reaching, TICK, UNOWNED_EVERY};
 use crate::hall::Hall;
 use crate::room::{restore_room, restore_waiting_room};
@@ -112,7 +112,8 @@ impl Cluster {
         }
         // Only now are the players told to come back: their rooms are here to take them.
         for node in taken_over {
-            let _ = self.nats.publish(GONE_SUBJECT, node.into()).await;
+            let body = NodeMessage::Gone { node }.encode();
+            let _ = self.nats.publish(GONE_SUBJECT, body.into()).await;
         }
     }
 }

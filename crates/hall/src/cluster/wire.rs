@@ -1,11 +1,20 @@
-//! What nodes tell each other over NATS besides their links (see [`link`](super::link)): the
-//! subjects everyone hears, and the bodies of commands, answers and detaches.
+//! Everything one node sends another, as one serde enum ([`NodeMessage`]) encoded as
+//! MessagePack: the records of the links between nodes (see [`link`](super::link)) and what
+//! every node hears (hall list changes, hellos, sign-outs, nodes gone).
+//!
+//! MessagePack (`rmp-serde`), not postcard or bincode: the records carry the protocol's own
+//! types — internally tagged and untagged enums, JSON option values — which only a
+//! self-describing format reads back. Strings carry their length, so a frame may hold any
+//! character (the former text records rested on "no newline in a frame").
 
-use serde::{Deserialize, Serialize};
+use axum::extract::ws::Utf8Bytes;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::accounts::Player;
 use crate::outbox::ConnId;
+use crate::peers::ListingChange;
 use crate::room::Order;
+use hangar_protocol::Outcome;
 
 /// Changes of the hall list, from every node.
 pub const LISTING_SUBJECT: &str = "hangar.hall.listing";
@@ -74,9 +83,11 @@ pub struct RemoteCommand {
 /// The owner's answer to a [`RemoteCommand`].
 #[derive(Debug, Serialize, Deserialize)]
 pub enum RemoteAnswer {
-    /// The room answered with this frame (already sent to the connection with its events).
+    /// The room answered (the frame is already sent to the connection with its events).
     Answered {
-        /// The answer frame.
+        /// What the command did, typed.
+        outcome: Outcome,
+        /// The answer frame as the room sent it.
         frame: String,
     },
     /// No such room on that node (closed, or moved).
@@ -92,4 +103,192 @@ pub struct Detach {
     pub conn: ConnId,
     /// The room it leaves; all of this node's rooms when absent.
     pub code: Option<String>,
+}
+
+/// One thing a node sends another on its link, in order with the rest.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum Record {
+    /// A command for a room of the receiving node.
+    Command(RemoteCommand),
+    /// The answer to command `id` of connection `conn`.
+    Answer {
+        /// The connection that sent the command.
+        conn: ConnId,
+        /// The command's id.
+        id: u64,
+        /// What the room said.
+        answer: RemoteAnswer,
+    },
+    /// Frames for a connection, in order.
+    Frames {
+        /// The connection.
+        conn: ConnId,
+        /// The frames.
+        #[serde(serialize_with = "frames_out", deserialize_with = "frames_in")]
+        frames: Vec<Utf8Bytes>,
+    },
+    /// Close a connection with this code.
+    Close {
+        /// The connection.
+        conn: ConnId,
+        /// The WebSocket close code.
+        code: u16,
+    },
+    /// A connection leaves rooms of the receiving node.
+    Detach(Detach),
+}
+
+/// Everything a node sends another: on its link (the receiver's inbox subject) or on a
+/// subject every node hears.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum NodeMessage {
+    /// What node `from` sends this one on their link: records, in order.
+    Link {
+        /// The sending node.
+        from: String,
+        /// What it sends.
+        records: Vec<Record>,
+    },
+    /// A room changed in the hall list ([`LISTING_SUBJECT`]).
+    Listing(ListingChange),
+    /// Node `from` starts and asks the others for their lists ([`HELLO_SUBJECT`]).
+    Hello {
+        /// The node that starts.
+        from: String,
+    },
+    /// Node `node` is gone, its rooms taken over ([`GONE_SUBJECT`]).
+    Gone {
+        /// The node gone.
+        node: String,
+    },
+    /// `player` signed out everywhere (or was banned) on node `from` ([`SIGNED_OUT_SUBJECT`]).
+    SignedOut {
+        /// The node where it happened (it closed its own connections).
+        from: String,
+        /// The player.
+        player: i64,
+    },
+}
+
+impl NodeMessage {
+    /// The message's bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        rmp_serde::to_vec_named(self).expect("a node message serialises")
+    }
+
+    /// Reads a message; nothing of a broken one is used.
+    pub fn decode(body: &[u8]) -> Result<NodeMessage, rmp_serde::decode::Error> {
+        rmp_serde::from_slice(body)
+    }
+}
+
+/// Frames are written as the strings they are, with no copy.
+fn frames_out<S: Serializer>(frames: &[Utf8Bytes], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(frames.iter().map(Utf8Bytes::as_str))
+}
+
+/// Frames read as strings become frames without a copy.
+fn frames_in<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Utf8Bytes>, D::Error> {
+    let frames = Vec::<String>::deserialize(deserializer)?;
+    Ok(frames.into_iter().map(Utf8Bytes::from).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hangar_protocol::{Ack, ErrorCode, GameKind, ProtoError, RoomAction, RoomSummary};
+
+    fn round_trip(message: &NodeMessage) -> NodeMessage {
+        NodeMessage::decode(&message.encode()).expect("a message reads back")
+    }
+
+    #[test]
+    fn a_link_message_of_every_record_kind_reads_back_as_written() {
+        let message = NodeMessage::Link {
+            from: "n1".into(),
+            records: vec![
+                Record::Command(RemoteCommand {
+                    code: "K7QX2M".into(),
+                    conn: 3,
+                    player: None,
+                    client: Some("tab".into()),
+                    id: 9,
+                    order: Order::Command(RoomAction::Roll),
+                }),
+                Record::Frames {
+                    conn: 3,
+                    frames: vec![
+                        Utf8Bytes::from_static(r#"{"type":"ack","id":9,"result":{}}"#),
+                        // A frame may hold a newline: the length frames it, not the text.
+                        Utf8Bytes::from_static("{\"type\":\"event\",\n\"v\":4}"),
+                    ],
+                },
+                Record::Answer {
+                    conn: 3,
+                    id: 9,
+                    answer: RemoteAnswer::Answered {
+                        outcome: Ok(Ack::DONE),
+                        frame: r#"{"type":"ack","id":9,"result":{}}"#.into(),
+                    },
+                },
+                Record::Answer {
+                    conn: 3,
+                    id: 10,
+                    answer: RemoteAnswer::Answered {
+                        outcome: Err(ProtoError::new(ErrorCode::NotYourTurn, "wait")),
+                        frame: "{}".into(),
+                    },
+                },
+                Record::Answer {
+                    conn: 3,
+                    id: 11,
+                    answer: RemoteAnswer::NoRoom,
+                },
+                Record::Close {
+                    conn: 4,
+                    code: 1012,
+                },
+                Record::Detach(Detach {
+                    conn: 5,
+                    code: None,
+                }),
+            ],
+        };
+        assert_eq!(
+            format!("{:?}", round_trip(&message)),
+            format!("{message:?}")
+        );
+    }
+
+    #[test]
+    fn every_message_of_the_subjects_everyone_hears_reads_back_as_written() {
+        let messages = [
+            NodeMessage::Listing(ListingChange {
+                node: "n1".into(),
+                code: "K7QX2M".into(),
+                game: GameKind::Jungle,
+                summary: None::<RoomSummary>,
+                free_seats: 1,
+                taken_seats: 1,
+                players: vec![7],
+            }),
+            NodeMessage::Hello { from: "n2".into() },
+            NodeMessage::Gone { node: "n3".into() },
+            NodeMessage::SignedOut {
+                from: "n1".into(),
+                player: 42,
+            },
+        ];
+        for message in &messages {
+            assert_eq!(format!("{:?}", round_trip(message)), format!("{message:?}"));
+        }
+    }
+
+    #[test]
+    fn a_broken_or_cut_message_is_refused_whole() {
+        let body = NodeMessage::Hello { from: "n2".into() }.encode();
+        assert!(NodeMessage::decode(&body[..body.len() - 1]).is_err());
+        assert!(NodeMessage::decode(b"n1\nQ\n{}").is_err());
+        assert!(NodeMessage::decode(&[]).is_err());
+    }
 }
