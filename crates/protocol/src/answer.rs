@@ -79,6 +79,14 @@ impl Answer {
         })
     }
 
+    /// The id of the command answered (`None` for an error about an unreadable message).
+    pub fn id(&self) -> Option<u64> {
+        match self {
+            Answer::Ack { id, .. } => Some(*id),
+            Answer::Error { id, .. } => *id,
+        }
+    }
+
     /// The typed outcome this answer gives.
     pub fn into_outcome(self) -> Outcome {
         match self {

@@ -72,6 +72,21 @@ impl GameKind {
     }
 }
 
+/// Anything the server sends a client: the four families of messages, told apart by their
+/// `type` (each family's types are its own).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ServerMessage {
+    /// The answer to a command (`ack`, `error`).
+    Answer(Answer),
+    /// A room's `snapshot` or `event`.
+    Room(RoomMessage),
+    /// A message of the hall list.
+    Hall(HallMessage),
+    /// The greeting on connect.
+    Welcome(Welcome),
+}
+
 /// A command's outcome: the ack's result, or the error that refused it.
 pub type Outcome = Result<Ack, ProtoError>;
 

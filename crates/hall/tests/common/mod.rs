@@ -16,7 +16,6 @@ use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
 /// How long a test waits for any one message before failing.
 pub const WAIT: Duration = Duration::from_secs(20);
@@ -241,7 +240,7 @@ pub async fn http_get_text(addr: SocketAddr, path: &str) -> (u16, String) {
 
 /// A WebSocket test client that keeps the frames it has not looked at yet.
 pub struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    ws: hangar_client::Socket,
     next_id: u64,
     pub inbox: VecDeque<Value>,
     pub token: Option<String>,
@@ -254,8 +253,12 @@ pub struct Client {
 
 impl Client {
     pub async fn connect(addr: SocketAddr) -> Client {
-        let (ws, _) = connect_async(format!("ws://{addr}/ws")).await.unwrap();
-        let mut client = Client {
+        // The shared client checks the `welcome` greeting.
+        let ws = hangar_client::Connection::connect(&format!("ws://{addr}/ws"))
+            .await
+            .expect("the hall greets")
+            .into_socket();
+        Client {
             ws,
             next_id: 1,
             inbox: VecDeque::new(),
@@ -264,10 +267,7 @@ impl Client {
             seat: None,
             room: None,
             version: 0,
-        };
-        let welcome = client.next().await;
-        assert_eq!(welcome["type"], "welcome");
-        client
+        }
     }
 
     /// Sends raw text.

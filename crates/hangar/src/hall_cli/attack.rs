@@ -14,11 +14,12 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
-use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 
-use super::load::{Socket, proc_cpu_seconds, proc_kib, spawn_server, wait_until_up};
+use hangar_client::Connection;
+use hangar_protocol::{HallCommand, ServerMessage};
+
+use super::load::{proc_cpu_seconds, proc_kib, spawn_server, wait_until_up};
 
 /// Which attack.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -83,30 +84,34 @@ async fn run(args: &AttackArgs) -> anyhow::Result<()> {
 }
 
 /// Connects and reads the welcome frame.
-async fn connect(url: &str) -> anyhow::Result<Socket> {
-    let (mut socket, _) = connect_async(url).await?;
-    socket.next().await.transpose()?;
-    Ok(socket)
+async fn connect(url: &str) -> anyhow::Result<Connection> {
+    Ok(Connection::connect(url).await?)
 }
 
-/// The next answer (`ack` or `error`) on `socket`, as JSON.
-async fn answer(socket: &mut Socket) -> anyhow::Result<Value> {
-    while let Some(message) = socket.next().await {
-        if let Message::Text(text) = message? {
-            let value: Value = serde_json::from_str(&text)?;
-            if matches!(value["type"].as_str(), Some("ack" | "error")) {
-                return Ok(value);
-            }
+/// The next answer on `connection`: the error code of a refusal, `ok` for an ack.
+async fn answer(connection: &mut Connection) -> anyhow::Result<String> {
+    loop {
+        if let ServerMessage::Answer(answer) = connection.next().await? {
+            return Ok(match answer.into_outcome() {
+                Ok(_) => "ok".to_owned(),
+                Err(error) => serde_json::to_value(error.code)?
+                    .as_str()
+                    .unwrap_or("?")
+                    .to_owned(),
+            });
         }
     }
-    anyhow::bail!("the connection closed before an answer")
 }
 
 async fn logins(url: &str, count: usize, pid: Option<u32>, start_kib: u64) -> anyhow::Result<()> {
     let mut owner = connect(url).await?;
-    let register =
-        json!({"type": "register", "id": 1, "name": "target", "password": "the right one"});
-    owner.send(Message::text(register.to_string())).await?;
+    owner
+        .send(&HallCommand::Register {
+            name: "target".into(),
+            password: "the right one".into(),
+            client: None,
+        })
+        .await?;
     answer(&mut owner).await?;
     let mut sockets = Vec::with_capacity(count);
     for _ in 0..count {
@@ -119,10 +124,14 @@ async fn logins(url: &str, count: usize, pid: Option<u32>, start_kib: u64) -> an
         .enumerate()
         .map(|(n, mut socket)| {
             tokio::spawn(async move {
-                let login = json!({"type": "login", "id": 1, "name": "target", "password": format!("wrong {n}")});
-                socket.send(Message::text(login.to_string())).await?;
-                let answer = answer(&mut socket).await?;
-                anyhow::Ok(answer["code"].as_str().unwrap_or("ok").to_owned())
+                socket
+                    .send(&HallCommand::Login {
+                        name: "target".into(),
+                        password: format!("wrong {n}"),
+                        client: None,
+                    })
+                    .await?;
+                answer(&mut socket).await
             })
         })
         .collect();
@@ -156,7 +165,7 @@ async fn flood(url: &str, args: &AttackArgs, pid: Option<u32>) -> anyhow::Result
             continue;
         };
         connections += 1;
-        let (mut write, mut read) = socket.split();
+        let (mut write, mut read) = socket.into_socket().split();
         let reader = tokio::spawn(async move {
             let mut answers = 0_u64;
             while let Some(Ok(message)) = read.next().await {

@@ -16,7 +16,6 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
 /// How long a test waits for any one frame or for the server to come up.
 pub const WAIT: Duration = Duration::from_secs(30);
@@ -118,7 +117,7 @@ pub fn open_port(line: &str) -> Option<u16> {
 }
 
 pub struct Client {
-    pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    pub ws: hangar_client::Socket,
     pub id: u64,
     /// Frames read while waiting for something else, oldest first.
     pub kept: Vec<Value>,
@@ -129,19 +128,19 @@ pub struct Client {
 
 impl Client {
     pub async fn connect(port: u16) -> Client {
-        let (ws, _) = connect_async(format!("ws://127.0.0.1:{port}/ws"))
+        // The shared client checks the `welcome` greeting.
+        let ws = hangar_client::Connection::connect(&format!("ws://127.0.0.1:{port}/ws"))
             .await
-            .unwrap();
-        let mut c = Client {
+            .expect("the hall greets")
+            .into_socket();
+        Client {
             ws,
             id: 0,
             kept: Vec::new(),
             token: String::new(),
             room: String::new(),
             seat: 0,
-        };
-        assert_eq!(c.read().await["type"], "welcome");
-        c
+        }
     }
 
     pub async fn read(&mut self) -> Value {

@@ -14,13 +14,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
-use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::net::TcpStream;
 use tokio::sync::{Barrier, Mutex, Semaphore, watch};
-use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use hangar_client::Connection;
+use hangar_protocol::{Ack, GameKind, HallCommand, RoomAction, RoomCommand, SignedIn};
 
 mod player;
 
@@ -453,29 +454,22 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn connect(addr: &str) -> anyhow::Result<Socket> {
+async fn connect(addr: &str) -> anyhow::Result<Connection> {
     let config = WebSocketConfig::default()
         .read_buffer_size(4096)
         .write_buffer_size(0);
-    let (socket, _) =
-        connect_async_with_config(format!("ws://{addr}/ws"), Some(config), true).await?;
-    Ok(socket)
+    Ok(Connection::connect_with(&format!("ws://{addr}/ws"), config).await?)
 }
 
-async fn call(socket: &mut Socket, id: &mut u64, mut command: Value) -> anyhow::Result<Value> {
-    *id += 1;
-    command["id"] = json!(*id);
-    socket.send(Message::text(command.to_string())).await?;
-    while let Some(message) = socket.next().await {
-        if let Message::Text(text) = message? {
-            let value: Value = serde_json::from_str(&text)?;
-            if value["id"] == json!(*id) {
-                anyhow::ensure!(value["type"] == "ack", "{command} → {value}");
-                return Ok(value["result"].clone());
-            }
-        }
-    }
-    anyhow::bail!("the socket closed")
+/// Sends a command of the set-up and returns its ack's result (a refusal is an error).
+async fn call<C: serde::Serialize + std::fmt::Debug>(
+    connection: &mut Connection,
+    command: &C,
+) -> anyhow::Result<Ack> {
+    connection
+        .call(command)
+        .await?
+        .map_err(|e| anyhow::anyhow!("{command:?} → {e}"))
 }
 
 /// Four guests in one private room: seat `s` of table `game` on node `(game + s) % nodes`, the
@@ -485,35 +479,40 @@ async fn set_up_game(addrs: &[String], game: usize) -> anyhow::Result<Vec<Seated
     let mut room = String::new();
     for seat in 0..4 {
         let node = (game + seat) % addrs.len();
-        let mut socket = connect(&addrs[node]).await?;
-        let mut id = 0;
-        let guest = call(
-            &mut socket,
-            &mut id,
-            json!({"type": "guest", "name": format!("load{seat}"), "client": CLIENT}),
-        )
-        .await?;
-        let token = guest["token"].as_str().unwrap_or_default().to_owned();
-        if seat == 0 {
-            let created = call(
-                &mut socket,
-                &mut id,
-                json!({"type": "create_room", "game": "flight", "private": true, "options": {"seats": 4}}),
-            )
-            .await?;
-            room = created["room"].as_str().unwrap_or_default().to_owned();
+        let mut connection = connect(&addrs[node]).await?;
+        let guest = HallCommand::Guest {
+            name: format!("load{seat}"),
+            client: Some(CLIENT.to_owned()),
+        };
+        let Ack::SignedIn(SignedIn { token, .. }) = call(&mut connection, &guest).await? else {
+            anyhow::bail!("a guest is answered with a token");
+        };
+        let entered = if seat == 0 {
+            let create = HallCommand::CreateRoom {
+                game: GameKind::Flight,
+                private: true,
+                options: json!({"seats": 4}),
+            };
+            call(&mut connection, &create).await?
         } else {
-            call(
-                &mut socket,
-                &mut id,
-                json!({"type": "join_room", "room": room}),
-            )
-            .await?;
-        }
+            let join = RoomCommand {
+                room: room.clone(),
+                action: RoomAction::JoinRoom {
+                    seat: None,
+                    since: None,
+                },
+            };
+            call(&mut connection, &join).await?
+        };
+        let Ack::Joined(joined) = entered else {
+            anyhow::bail!("entering a room is answered with the room");
+        };
+        room = joined.room;
         players.push(Seated {
-            socket,
+            socket: connection.into_socket(),
             room: room.clone(),
-            next_id: id,
+            // Ids 1 and 2: the guest and the room's command.
+            next_id: 2,
             node,
             remote: node != game % addrs.len(),
             token,

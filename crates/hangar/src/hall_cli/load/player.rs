@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
-use serde_json::json;
 use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
+
+use hangar_protocol::{HallCommand, RoomAction, RoomCommand};
 
 use super::{START_GRACE, Socket, Stats, call, connect};
 
@@ -269,12 +270,23 @@ impl Player {
     }
 
     async fn rejoin(&mut self, addr: &str) -> anyhow::Result<Socket> {
-        let mut socket = connect(addr).await?;
-        let auth = json!({"type": "auth", "token": self.token, "client": CLIENT});
-        call(&mut socket, &mut self.next_id, auth).await?;
-        let join = json!({"type": "join_room", "room": self.room, "since": self.v});
-        call(&mut socket, &mut self.next_id, join).await?;
-        Ok(socket)
+        let mut connection = connect(addr).await?;
+        connection.continue_ids_after(self.next_id);
+        let auth = HallCommand::Auth {
+            token: self.token.clone(),
+            client: Some(CLIENT.to_owned()),
+        };
+        call(&mut connection, &auth).await?;
+        let join = RoomCommand {
+            room: self.room.clone(),
+            action: RoomAction::JoinRoom {
+                seat: None,
+                since: Some(self.v),
+            },
+        };
+        call(&mut connection, &join).await?;
+        self.next_id = connection.last_id();
+        Ok(connection.into_socket())
     }
 
     async fn ready(&mut self, stats: &Stats) -> bool {
