@@ -227,8 +227,16 @@ async fn p_durable_automatic_actions_refused_by_storage_are_retried_and_the_game
     a.wait_for(|v| v["event"]["kind"] == "rolled").await;
 
     let locker = Locker::take(&url).await;
-    // Past the busy timeout: at least one automatic action is refused meanwhile.
-    tokio::time::sleep(std::time::Duration::from_secs(11)).await;
+    // Past the busy timeout: the automatic actions' writes are refused meanwhile, and the
+    // hall says so (its failure bound is the default 10 s, shorter than the lock).
+    let health = hall.health_becomes(503).await;
+    assert!(
+        health["reason"]
+            .as_str()
+            .unwrap()
+            .contains("writes have failed"),
+        "{health}"
+    );
     locker.release().await;
 
     let over = tokio::time::timeout(3 * WAIT, a.wait_for(|v| v["event"]["kind"] == "game_over"))

@@ -340,6 +340,74 @@ async fn p_durable_a_command_sent_again_after_a_takeover_is_answered_as_a_repeat
     assert_eq!(answer["result"], acked);
 }
 
+/// P-DURABLE, repeated ids when the client's node dies and the room's node lives: a player on
+/// node A moves in a room of node O; A is killed (the acknowledgement may have died with it);
+/// the player comes back through node B with its token and client string and sends the same
+/// command (same id) again. O, which ran it, answers it as a repeat with the first answer —
+/// not as a new command refused (`not_your_turn`, `illegal`) — and the game holds it once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_command_sent_again_after_the_clients_node_died_is_answered_as_a_repeat() {
+    let Some((nats, database)) = cluster_parts().await else {
+        return;
+    };
+    let owner = node(&nats, &database).await;
+    let clients_node = node(&nats, &database).await;
+    let other = node(&nats, &database).await;
+    let (mut players, room, mut game) =
+        handed_over(owner.port, [clients_node.port, owner.port], Some("tab-1")).await;
+    if game["to_move"].as_u64() != Some(players[0].seat) {
+        let (seat, command) = decision(&room, &game).unwrap();
+        let p = players.iter_mut().find(|p| p.seat == seat).unwrap();
+        p.ok(command).await;
+        let mine = json!(players[0].seat);
+        let moved = players[0]
+            .wait_for(|v| v["type"] == "event" && v["event"]["game"]["to_move"] == mine)
+            .await;
+        game = moved["event"]["game"].clone();
+    }
+    let (seat, command) = decision(&room, &game).unwrap();
+    assert_eq!(seat, players[0].seat);
+    let acked = players[0].ok(command.clone()).await;
+    let id = players[0].id;
+    let plies_before = snapshot_plies(owner.port, &room).await;
+    clients_node.kill();
+    let old = players.remove(0);
+    let mut again = Client::connect(other.port).await;
+    again
+        .ok(json!({"type": "auth", "token": old.token, "client": "tab-1"}))
+        .await;
+    again.ok(json!({"type": "join_room", "room": room})).await;
+    let mut repeated = command;
+    repeated["id"] = json!(id);
+    again
+        .ws
+        .send(tokio_tungstenite::tungstenite::Message::text(
+            repeated.to_string(),
+        ))
+        .await
+        .unwrap();
+    let answer = again.wait_for(|v| v["id"] == json!(id)).await;
+    assert_eq!(
+        answer["type"], "ack",
+        "the repeat is acknowledged: {answer}"
+    );
+    assert_eq!(answer["repeat"], true, "{answer}");
+    assert_eq!(answer["result"], acked);
+    assert_eq!(
+        snapshot_plies(owner.port, &room).await,
+        plies_before,
+        "the move is in the game once"
+    );
+}
+
+/// The plies played in `room`'s game, as a spectator on `port` sees it.
+async fn snapshot_plies(port: u16, room: &str) -> u64 {
+    let game = hall_common::snapshot_game(port, room).await;
+    game["plies"]
+        .as_u64()
+        .expect("a jungle view counts its plies")
+}
+
 /// P-ACCOUNT across nodes: a player signed in on two nodes signs out everywhere on one; the
 /// connection on the other node is closed (1008) and its token no longer signs in anywhere.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -12,7 +12,7 @@ use super::wire::{Detach, Record, RemoteAnswer, RemoteCommand};
 use super::{Cluster, FORWARD_TIMEOUT};
 use crate::outbox::ConnId;
 use crate::room::{Answered, RoomClosed, RoomRequest};
-use hangar_protocol::{Answer, ErrorCode, ProtoError, error_frame};
+use hangar_protocol::{Answer, ErrorCode, Outcome, ProtoError, error_frame};
 
 impl Cluster {
     /// Runs a command in room `code` of `node` for a connection of this node; the room sends
@@ -165,6 +165,11 @@ impl Cluster {
                 frame,
             };
         }
+        let asker = command
+            .player
+            .as_ref()
+            .map(|player| player.id)
+            .zip(command.client.clone());
         let request = RoomRequest {
             outbox: stand_in,
             player: command.player.map(Into::into),
@@ -173,11 +178,32 @@ impl Cluster {
             order: command.order,
         };
         match room.command(request).await {
-            Ok(answered) => RemoteAnswer::Answered {
-                outcome: answered.outcome,
-                frame: answered.frame.as_str().to_owned(),
-            },
+            Ok(answered) => {
+                // The room's node remembers the answer too: a client whose own node dies
+                // before the answer reaches it comes back through any node, and the command
+                // it sends again reaches this node, which answers it as a repeat (§2).
+                if let Some((player, client)) = asker
+                    && worth_remembering(&answered.outcome)
+                {
+                    let cache = hall.answers.cache(player, &client);
+                    cache
+                        .lock()
+                        .expect("cache lock")
+                        .put(command.id, answered.frame.as_str());
+                    hall.answers.release(cache);
+                }
+                RemoteAnswer::Answered {
+                    outcome: answered.outcome,
+                    frame: answered.frame.as_str().to_owned(),
+                }
+            }
             Err(RoomClosed) => RemoteAnswer::NoRoom,
         }
     }
+}
+
+/// Whether an answer is kept for its command id: a command refused because nothing could be
+/// stored or reached (`internal`, `unavailable`) changed nothing and runs again when sent again.
+fn worth_remembering(outcome: &Outcome) -> bool {
+    !matches!(outcome, Err(e) if matches!(e.code, ErrorCode::Internal | ErrorCode::Unavailable))
 }
