@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
-use hangar_protocol::{ErrorCode, GameEvent, ProtoError};
+use hangar_protocol::{ErrorCode, GameEvent, ProtoError, TurnNeed};
 
 /// A running flight game: the table (engine state and dice) and the seat ↔ colour map.
 #[derive(Clone, Debug)]
@@ -83,13 +83,13 @@ impl FlightSession {
     }
 
     /// The seat on turn and whether it must roll or move.
-    pub fn turn(&self) -> Option<(usize, &'static str)> {
+    pub fn turn(&self) -> Option<(usize, TurnNeed)> {
         let seat = self.seat_of(self.game().turn())?;
         match self.game().phase() {
-            Phase::Roll => Some((seat, "roll")),
-            Phase::Move { .. } => Some((seat, "move")),
+            Phase::Roll => Some((seat, TurnNeed::Roll)),
+            Phase::Move { .. } => Some((seat, TurnNeed::Move)),
             // Not reached: the table settles a chance draw as soon as it is awaited.
-            Phase::Draw { .. } => Some((seat, "draw")),
+            Phase::Draw { .. } => Some((seat, TurnNeed::Draw)),
             Phase::Over => None,
         }
     }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
-use hangar_protocol::{ErrorCode, GameEvent, PassReason, ProtoError};
+use hangar_protocol::{ErrorCode, GameEvent, PassReason, ProtoError, TurnNeed};
 
 /// A running jungle game.
 #[derive(Clone, Debug)]
@@ -49,11 +49,11 @@ impl JungleSession {
     }
 
     /// The seat to move.
-    pub fn turn(&self) -> Option<(usize, &'static str)> {
+    pub fn turn(&self) -> Option<(usize, TurnNeed)> {
         if self.game.outcome().is_some() {
             return None;
         }
-        Some((self.game.turn().index(), "move"))
+        Some((self.game.turn().index(), TurnNeed::Move))
     }
 
     /// The wire view (protocol §6) as a value (snapshots, game start, records).

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use hangar_protocol::{Ack, GameKind, ProtoError, Rolled};
+use hangar_protocol::{Ack, GameKind, ProtoError, Rolled, TurnNeed};
 
 pub use flight::FlightSession;
 pub use jungle::JungleSession;
@@ -202,7 +202,7 @@ impl GameSession {
     }
 
     /// The seat whose decision is awaited and what it is (`roll`, `move`); `None` when over.
-    pub fn turn(&self) -> Option<(usize, &'static str)> {
+    pub fn turn(&self) -> Option<(usize, TurnNeed)> {
         match self {
             GameSession::Flight(s) => s.turn(),
             GameSession::Jungle(s) => s.turn(),

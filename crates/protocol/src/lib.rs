@@ -28,7 +28,7 @@ pub use player::{PlayerView, RatingChange, RatingView};
 pub use profile::{BoardOrder, GamePlayer, GameStats, GameSummary, Ranked, RatingPoint};
 pub use room::{
     AutoplayReason, ChatLine, GameEvent, GameResult, OutReason, PassReason, ResultLine, RoomEvent,
-    RoomMessage, RoomState, RoomStatus, SeatView, TurnView,
+    RoomMessage, RoomState, RoomStatus, SeatView, TurnNeed, TurnView,
 };
 pub use welcome::{Limits, Welcome};
 

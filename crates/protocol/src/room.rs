@@ -2,8 +2,6 @@
 //! `event`s that change it. The hall's own events are [`RoomEvent`]s; the moves of a game are
 //! written by the game itself and carried as they are ([`GameEvent`] describes them).
 
-use std::borrow::Cow;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -113,12 +111,25 @@ pub struct SeatView {
 pub struct TurnView {
     /// The seat that decides.
     pub seat: usize,
-    /// What it must do: `roll` or `move`.
-    pub need: Cow<'static, str>,
+    /// What it must do.
+    pub need: TurnNeed,
     /// When the timer runs out (P-TIMER), Unix ms.
     pub deadline: i64,
     /// The room's time per decision.
     pub seconds: u64,
+}
+
+/// What a seat on turn must do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnNeed {
+    /// Flight: roll the die (or use an item).
+    Roll,
+    /// Move a plane (flight) or a piece (jungle).
+    Move,
+    /// Flight: a chance draw (an item, the weather) the hall makes for the game. The hall
+    /// settles each at once, so no `turn` names it; kept so that every phase has a name.
+    Draw,
 }
 
 /// Why a player left a running game.

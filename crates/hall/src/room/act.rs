@@ -296,7 +296,7 @@ impl Room {
             let deadline = running.deadline_ms;
             self.emit(RoomEvent::Turn(TurnView {
                 seat,
-                need: need.into(),
+                need,
                 deadline,
                 seconds,
             }));

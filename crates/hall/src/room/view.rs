@@ -65,7 +65,7 @@ impl Room {
         let (seat, need) = running.session.turn()?;
         Some(TurnView {
             seat,
-            need: need.into(),
+            need,
             deadline: running.deadline_ms,
             seconds: self.turn_seconds,
         })

@@ -85,9 +85,13 @@ impl Store {
                     result.and_then(|text| serde_json::from_str(&text).ok());
                 let private = row.try_get::<i64, _>("private")? != 0;
                 let game: String = row.try_get("game")?;
+                // A row of no known game is a broken row, not a flight game.
+                let game = GameKind::from_name(&game).ok_or_else(|| {
+                    sqlx::Error::Decode(format!("a game of unknown kind {game:?}").into())
+                })?;
                 Ok(GameSummary {
                     game_id: row.try_get("id")?,
-                    game: GameKind::from_name(&game).unwrap_or(GameKind::Flight),
+                    game,
                     room: (private_codes || !private)
                         .then(|| row.try_get("room"))
                         .transpose()?,
