@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{TestHall, databases, test_config};
+use common::{TestHall, databases, sqlite_url, test_config};
 use hangar_hall::Store;
 use hangar_hall::store::{NewGame, ScoreLine, Scoring, WaitingRoom};
 use hangar_protocol::{BoardOrder, GameKind};
@@ -394,4 +394,39 @@ async fn p_durable_a_burst_of_starts_and_waiting_rooms_is_stored_whole_on_every_
         assert_eq!(ids.len(), 15);
         store.close().await;
     }
+}
+
+/// P-DURABLE, protocol §5: a room rebuilt after a restart never numbers its events below a
+/// version it had before: a client that comes back with its last version gets a snapshot at
+/// a higher version, not events of another numbering read as the continuation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_rebuilt_room_never_numbers_its_events_below_what_clients_saw() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = test_config(sqlite_url(&dir));
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
+    let (mut red, yellow, code) = hall.two_players("jungle", json!({})).await;
+    for _ in 0..3 {
+        red.ok(json!({"type": "chat", "room": code, "text": "hello"}))
+            .await;
+    }
+    red.event("chat").await;
+    let seen = red.version;
+    assert!(seen > 0);
+    let token = red.token.clone().unwrap();
+    hall.stop().await;
+    drop((red, yellow));
+
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
+    let mut red = hall.client().await;
+    red.ok(json!({"type": "auth", "token": token})).await;
+    let joined = red
+        .ok(json!({"type": "join_room", "room": code, "since": seen}))
+        .await;
+    assert_eq!(joined["resumed"], false, "{joined}");
+    let snapshot = red.wait_for(|v| v["type"] == "snapshot").await;
+    assert!(
+        snapshot["v"].as_u64().unwrap() > seen,
+        "the rebuilt room's version {} is above the {seen} the client saw",
+        snapshot["v"]
+    );
 }

@@ -291,6 +291,7 @@ impl Room {
                 seat.away_deadline = Some(Instant::now() + grace);
             }
         }
+        room.number_events_anew();
         room.after_change(false).await;
         tracing::info!(room = %room.code, game_id = stored.id, actions = stored.actions.len(), "game restored");
         Ok(room)

@@ -772,8 +772,22 @@ impl Room {
         }
     }
 
+    /// A room rebuilt from the store (after a restart, or on the node that took it over)
+    /// numbers its events from the Unix time of its rebuilding in milliseconds, and keeps none
+    /// of the events its rebuilding made: every version it had before is lower (a room makes
+    /// far fewer than one event a millisecond — the rate limits allow its players a few hundred
+    /// a second), so a client's `since` from before is never read as a version of the new
+    /// numbering, and it gets a snapshot (protocol.md §5).
+    fn number_events_anew(&mut self) {
+        let now = u64::try_from(crate::time::now_ms()).unwrap_or(0);
+        self.version = self.version.max(now);
+        self.history.clear();
+        self.history_bytes = 0;
+        self.pending.clear();
+    }
+
     /// Whether every event after `since` is still kept.
-    fn can_resume_from(&self, since: u64) -> bool {
+    pub(super) fn can_resume_from(&self, since: u64) -> bool {
         if since > self.version {
             return false;
         }

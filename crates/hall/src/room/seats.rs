@@ -109,9 +109,11 @@ impl Room {
     ) -> Outcome {
         if let Some(index) = self.seat_of(player.id) {
             // Back in the seat this player already holds (a reconnection, P-DISCONNECT).
+            // Judged before coming back, whose events are kept and follow the missed ones.
+            let resumed = since.is_some_and(|since| self.can_resume_from(since));
             self.attach(outbox, Some(player.id), since);
             self.come_back(index).await;
-            return Ok(self.joined(Some(index), since.is_some()));
+            return Ok(self.joined(Some(index), resumed));
         }
         if self.status == Status::Waiting {
             let free = match seat {

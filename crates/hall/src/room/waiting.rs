@@ -112,6 +112,7 @@ impl Room {
             .filter(|host| room.seat_of(*host).is_some())
             .or_else(|| room.seats.iter().find_map(Seat::player_id));
         room.saved_waiting = Some(stored.clone());
+        room.number_events_anew();
         room.persist_waiting().await;
         tracing::info!(room = %room.code, "waiting room restored");
         Ok(room)
