@@ -76,6 +76,7 @@ pub fn install() -> Option<&'static PrometheusHandle> {
                 .ok()?;
             match builder.install_recorder() {
                 Ok(handle) => {
+                    spawn_upkeep(handle.clone());
                     HOT.get_or_init(|| Hot {
                         ack: metrics::histogram!(ACK_SECONDS),
                         commit: metrics::histogram!(COMMIT_SECONDS),
@@ -91,6 +92,28 @@ pub fn install() -> Option<&'static PrometheusHandle> {
             }
         })
         .as_ref()
+}
+
+/// How often the histograms' samples are folded into their buckets.
+const UPKEEP_EVERY: Duration = Duration::from_secs(5);
+
+/// Folds the histograms' samples into their buckets every [`UPKEEP_EVERY`], on a thread of its
+/// own (the recorder may be installed outside a runtime). The recorder keeps every sample
+/// recorded (an acknowledgement's latency, a commit's time) in a list that only a render or an
+/// upkeep empties: with nobody scraping `/metrics`, a hall kept 24 bytes per action for ever
+/// (about 2.6 GB an hour at 30,000 actions a second).
+fn spawn_upkeep(handle: PrometheusHandle) {
+    let started = std::thread::Builder::new()
+        .name("metrics-upkeep".to_owned())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(UPKEEP_EVERY);
+                handle.run_upkeep();
+            }
+        });
+    if let Err(e) = started {
+        tracing::warn!(error = %e, "no metrics upkeep: histograms grow until /metrics is read");
+    }
 }
 
 /// The hall's gauges at one moment, pushed by whoever serves `/metrics`.

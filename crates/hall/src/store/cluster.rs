@@ -21,7 +21,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::tails::JournalRow;
 use super::writer::failed;
-use super::{Backend, Store, StoreError, WaitingRoom, log};
+use super::{Store, StoreError, WaitingRoom, log};
 use crate::time::now_ms;
 
 /// Journal sequence numbers each node registration may use (2^40: a trillion actions).
@@ -87,7 +87,7 @@ pub(super) async fn insert_rows_fenced(
         "WITH lease AS (SELECT 1 FROM cluster_nodes WHERE node = $2 AND expires_at > $3 \
          FOR SHARE) \
          INSERT INTO journal (seq, game_id, idx, data) {}, lease",
-        log::tuples_from_json(Backend::Postgres)
+        log::tuples_from_json()
     );
     let inserted = sqlx::query(&statement)
         .bind(serde_json::to_string(&tuples).expect("rows serialise"))

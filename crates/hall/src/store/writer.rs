@@ -144,7 +144,7 @@ impl Store {
 const KEEP_CONNECTION: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Most writes taken into one transaction.
-const MAX_BATCH: usize = 1024;
+pub(super) const MAX_BATCH: usize = 1024;
 
 /// Least time between two chunkings of the gathered actions (each its own transaction, after a
 /// commit's callers are answered): frequent small ones keep the tails short, the journal

@@ -135,7 +135,16 @@ pub async fn serve_socket(
     let mut heard = Instant::now();
     let liveness = tokio::time::sleep(idle / 2);
     tokio::pin!(liveness);
+    // The hall's drain, as one future for the connection's life: a `changed()` made on every
+    // turn of the loop registered with the hall-wide list of waiters and left it again each
+    // time the loop waited (two locks of its mutex and a list insertion per wait; callgrind,
+    // 100 clients without think time: about 1,100 instructions per action).
     let mut closing = hall.closing();
+    let closing = async move {
+        // An error means the hall is gone: the connection stops as for a drain.
+        let _ = closing.changed().await;
+    };
+    tokio::pin!(closing);
     // Made once, not on every turn of the loop (each one subscribes to the overflow flag).
     let overflowed = outbox.overflowed();
     tokio::pin!(overflowed);
@@ -159,7 +168,7 @@ pub async fn serve_socket(
                 continue;
             }
             message = socket.recv() => message,
-            _ = closing.changed() => {
+            () = &mut closing => {
                 let close = Message::Close(Some(CloseFrame {
                     code: 1012,
                     reason: Utf8Bytes::from_static("the hall restarts: reconnect"),
