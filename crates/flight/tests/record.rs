@@ -245,3 +245,68 @@ fn p_fair_dice_per_roll_table_draws_each_die_from_its_key_and_replays() {
     let old: Record = serde_json::from_value(old).unwrap();
     assert_eq!(old.dice, DiceScheme::SeedStream);
 }
+
+/// Plays `table` to its end (or 400 actions), each roll k with `bytes(k)`, moving the first
+/// legal plane; returns the die of every roll, in order.
+fn per_roll_dice(mut table: Table, bytes: impl Fn(u64) -> Option<Entropy>) -> Vec<u8> {
+    let mut dice = Vec::new();
+    for _ in 0..400 {
+        match table.game().phase() {
+            Phase::Roll => {
+                let mut events = Vec::new();
+                table
+                    .roll_with(bytes(table.rolls()).as_ref(), &mut events)
+                    .unwrap();
+                dice.extend(events.iter().find_map(|e| match e {
+                    hangar_flight::Event::Rolled { value, .. } => Some(*value),
+                    _ => None,
+                }));
+            }
+            Phase::Move { .. } => {
+                let plane = table.game().legal_moves()[0].plane;
+                table.choose(plane, &mut Vec::new()).unwrap();
+            }
+            Phase::Draw { .. } | Phase::Over => break,
+        }
+    }
+    dice
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// P-FAIR-DICE: two games equal but for one roll's bytes (one bit of them flipped) have
+    /// the same dice before that roll, and that roll's key differs: its die is not fixed by the
+    /// hall's seed alone. Among the 128 one-bit changes of its bytes some change the die.
+    #[test]
+    fn p_fair_dice_a_roll_value_changes_with_the_rollers_bytes(
+        seed in proptest::prelude::any::<u64>(),
+        at in 0u64..20,
+        base in proptest::prelude::any::<[u8; 16]>(),
+    ) {
+        let seed = Seed::from_u64(seed);
+        let start = || {
+            Table::start_with(Options::traditional(), 2, seed, DiceScheme::PerRoll, &mut Vec::new())
+                .unwrap()
+        };
+        let mine = Entropy::from_bytes(&base).unwrap();
+        let original = per_roll_dice(start(), |_| Some(mine.clone()));
+        proptest::prop_assume!(original.len() as u64 > at);
+        let mut changed_die = false;
+        for bit in 0..128 {
+            let mut flipped = base;
+            flipped[bit / 8] ^= 1 << (bit % 8);
+            let other = Entropy::from_bytes(&flipped).unwrap();
+            let forged = per_roll_dice(start(), |k| {
+                Some(if k == at { other.clone() } else { mine.clone() })
+            });
+            let at = at as usize;
+            proptest::prop_assert_eq!(&forged[..at], &original[..at]);
+            changed_die |= forged[at] != original[at];
+            if changed_die {
+                break;
+            }
+        }
+        proptest::prop_assert!(changed_die, "no change of roll {}'s bytes changed its die", at);
+    }
+}
