@@ -197,9 +197,14 @@ fn dice_stream_order_with_items_and_weather() {
 #[test]
 fn p_fair_dice_per_roll_table_draws_each_die_from_its_key_and_replays() {
     let seed = Seed::from_u64(77);
-    let mut table =
-        Table::start_with(Options::traditional(), 2, seed, DiceScheme::PerRoll, &mut Vec::new())
-            .unwrap();
+    let mut table = Table::start_with(
+        Options::traditional(),
+        2,
+        seed,
+        DiceScheme::PerRoll,
+        &mut Vec::new(),
+    )
+    .unwrap();
     let mut dice = Dice::new(seed);
     let seating = Seating::draw(2, false, |n| dice.roll_below(n)).unwrap();
     assert_eq!(table.seating(), &seating);
@@ -238,7 +243,12 @@ fn p_fair_dice_per_roll_table_draws_each_die_from_its_key_and_replays() {
     assert_eq!(back.replay(&mut Vec::new()).unwrap().game(), table.game());
 
     // A record written before per-roll dice names no scheme and no bytes.
-    let mut old = serde_json::to_value(Table::new(Options::traditional(), 2, seed).unwrap().record()).unwrap();
+    let mut old = serde_json::to_value(
+        Table::new(Options::traditional(), 2, seed)
+            .unwrap()
+            .record(),
+    )
+    .unwrap();
     let map = old.as_object_mut().unwrap();
     map.remove("dice");
     assert!(!map.contains_key("entropy"));

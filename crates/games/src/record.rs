@@ -82,7 +82,9 @@ pub enum RecordError {
     /// A recorded roll differs from the one the seed (and, with per-roll dice, the
     /// recorded bytes) gives. The log's own rule: the engine's record keeps no values, the
     /// hall's log keeps the die it drew so that it can be checked.
-    #[error("action {index}: recorded roll {recorded}, the seed gives {drawn} (roll {k} of the game)")]
+    #[error(
+        "action {index}: recorded roll {recorded}, the seed gives {drawn} (roll {k} of the game)"
+    )]
     Roll {
         /// Index in the action list.
         index: usize,
@@ -562,9 +564,16 @@ mod tests {
         let verified = record.verify().expect("the game verifies");
         assert_eq!(verified.dice, DiceScheme::PerRoll);
         let own = verified.dice_rolls.iter().filter(|r| r.own).count();
-        assert!(own > 5 && own < verified.dice_rolls.len(), "{own} own rolls");
+        assert!(
+            own > 5 && own < verified.dice_rolls.len(),
+            "{own} own rolls"
+        );
         assert!(verified.dice_rolls.iter().all(|r| r.own == (r.seat == 1)));
-        let mine = verified.dice_rolls.iter().find(|r| r.own).expect("an own roll");
+        let mine = verified
+            .dice_rolls
+            .iter()
+            .find(|r| r.own)
+            .expect("an own roll");
         let (index, k) = (mine.index, mine.k);
 
         // One byte of the roll's entropy changed: some value of that byte changes the die.
@@ -575,7 +584,9 @@ mod tests {
             let mut forged = record.clone();
             forged.actions[index].entropy = Some(Entropy::from_bytes(&bytes).expect("16 bytes"));
             match forged.verify() {
-                Err(RecordError::Roll { index: at, k: kk, .. }) => Some((at, kk)),
+                Err(RecordError::Roll {
+                    index: at, k: kk, ..
+                }) => Some((at, kk)),
                 _ => None,
             }
         });
@@ -612,7 +623,8 @@ mod tests {
         while let Some((seat, _)) = session.turn() {
             let action = session.bot_act(seat, "heuristic");
             let played = session.play(seat, &action, None).expect("legal");
-            actions.push(json!({"seat": seat, "action": action, "roll": played.roll, "auto": true}));
+            actions
+                .push(json!({"seat": seat, "action": action, "roll": played.roll, "auto": true}));
         }
         let old = json!({
             "format": RECORD_FORMAT, "game_id": 1, "game": "flight", "room": "R", "options": {},

@@ -152,7 +152,10 @@ async fn p_auth_out_of_turn_and_illegal_actions_change_nothing() {
     let (mut on_turn, mut other, code) = flight_pair(&hall).await;
     let before = room_state(&hall, &code).await;
     other
-        .fails(json!({"type": "roll", "room": code, "entropy": common::entropy()}), "not_your_turn")
+        .fails(
+            json!({"type": "roll", "room": code, "entropy": common::entropy()}),
+            "not_your_turn",
+        )
         .await;
     on_turn
         .fails(json!({"type": "move", "room": code, "plane": 0}), "illegal")
@@ -191,18 +194,26 @@ async fn p_auth_out_of_turn_and_illegal_actions_change_nothing() {
         )
         .await;
     on_turn
-        .fails(json!({"type": "roll", "room": "NOSUCH", "entropy": common::entropy()}), "no_room")
+        .fails(
+            json!({"type": "roll", "room": "NOSUCH", "entropy": common::entropy()}),
+            "no_room",
+        )
         .await;
     // A watcher acts on nothing (P-SPECTATE).
     let mut watcher = hall.guest("w").await;
     watcher.ok(json!({"type": "spectate", "room": code})).await;
     watcher
-        .fails(json!({"type": "roll", "room": code, "entropy": common::entropy()}), "spectator")
+        .fails(
+            json!({"type": "roll", "room": code, "entropy": common::entropy()}),
+            "spectator",
+        )
         .await;
     let after = room_state(&hall, &code).await;
     assert_eq!(before, after, "no refused action changed the room");
     // And a legal one does.
-    on_turn.ok(json!({"type": "roll", "room": code, "entropy": common::entropy()})).await;
+    on_turn
+        .ok(json!({"type": "roll", "room": code, "entropy": common::entropy()}))
+        .await;
     assert_ne!(room_state(&hall, &code).await, before);
     hall.stop().await;
 }

@@ -77,7 +77,11 @@ async fn p_fair_dice_a_person_roll_without_good_entropy_is_invalid_and_changes_n
     let seen = watcher
         .wait_for(|v| v["type"] == "event" && v["event"]["kind"] == "rolled")
         .await;
-    assert_eq!(seen["v"], json!(version + 1), "the version did not move: {seen}");
+    assert_eq!(
+        seen["v"],
+        json!(version + 1),
+        "the version did not move: {seen}"
+    );
     assert_eq!(event["value"], ack["value"]);
     let after = room_state(&hall, &code).await;
 
@@ -119,7 +123,9 @@ async fn p_fair_dice_a_finished_game_record_re_derives_every_roll_from_the_playe
         assert_eq!(roll["entropy"].is_string(), person, "roll {k}: {roll}");
         assert_eq!(checked.own, person);
         let bytes: Option<Entropy> = roll["entropy"].as_str().map(|t| t.parse().unwrap());
-        let die = RollKey::derive(&seed, k as u64, bytes.as_ref()).dice().roll();
+        let die = RollKey::derive(&seed, k as u64, bytes.as_ref())
+            .dice()
+            .roll();
         assert_eq!(roll["roll"], json!(die), "roll {k}");
     }
     assert!(verified.dice_rolls.iter().any(|r| r.own));

@@ -193,7 +193,9 @@ async fn p_durable_a_deleted_database_file_is_noticed_and_nothing_more_is_acknow
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{path}{suffix}"));
     }
-    let refused = on_turn.call(json!({"type": "roll", "room": code, "entropy": common::entropy()})).await;
+    let refused = on_turn
+        .call(json!({"type": "roll", "room": code, "entropy": common::entropy()}))
+        .await;
     assert_eq!(refused["type"], "error", "not acknowledged: {refused}");
     assert_eq!(refused["code"], "internal", "{refused}");
     let (status, health) = hall.get("/health").await;

@@ -139,7 +139,9 @@ async fn f_item_use_an_item_not_held_is_refused_and_changes_nothing() {
             .await;
     }
     // Nothing changed: the roll is still this player's to throw.
-    let rolled = on_turn.ok(json!({"type": "roll", "room": code, "entropy": common::entropy()})).await;
+    let rolled = on_turn
+        .ok(json!({"type": "roll", "room": code, "entropy": common::entropy()}))
+        .await;
     assert!(rolled.is_object());
     hall.stop().await;
 }

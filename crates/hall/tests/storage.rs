@@ -296,7 +296,8 @@ async fn p_durable_a_command_sent_again_after_a_restart_is_answered_once() {
         a.wait_for(|v| v["event"]["kind"] == "turn" && v["event"]["seat"] == 0)
             .await;
         // The roll is stored; suppose its acknowledgement was lost with the server.
-        let roll = json!({"type": "roll", "room": code, "id": 500, "entropy": common::entropy()}).to_string();
+        let roll = json!({"type": "roll", "room": code, "id": 500, "entropy": common::entropy()})
+            .to_string();
         a.send_text(&roll).await;
         let first = a.answer(500).await;
         assert_eq!(first["type"], "ack", "{first}");

@@ -281,7 +281,10 @@ async fn p_fair_dice_verify_names_own_rolls_and_a_forged_entropy_byte() {
         out.contains(&format!("dice per_roll: {own} of the players' own rolls")),
         "{out}"
     );
-    assert!(out.contains("(own bytes)") && out.contains("(hall)"), "{out}");
+    assert!(
+        out.contains("(own bytes)") && out.contains("(hall)"),
+        "{out}"
+    );
 
     // One byte of one of the person's rolls changed, so that its die changes: refused, the
     // roll named.
@@ -300,6 +303,9 @@ async fn p_fair_dice_verify_names_own_rolls_and_a_forged_entropy_byte() {
             err.contains("recorded roll").then_some(err)
         })
         .expect("some byte changes the die");
-    assert!(failure.contains(&format!("action {index}: recorded roll")), "{failure}");
+    assert!(
+        failure.contains(&format!("action {index}: recorded roll")),
+        "{failure}"
+    );
     assert!(failure.contains("(roll "), "{failure}");
 }

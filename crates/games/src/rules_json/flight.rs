@@ -3,11 +3,11 @@
 //! One request object on standard input, one answer object on standard output. A bad or
 //! impossible request gives `{"ok": false, "error": …}` and exit status 1.
 
+use hangar_dice::{Entropy, RollKey, Seed};
 use hangar_flight::{
     Action, Colour, Event, Game, ItemOnBoard, Move, Options, Phase, PlayError, Preset, Progress,
     Scores, ThreeSixes,
 };
-use hangar_dice::{Entropy, RollKey, Seed};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -101,7 +101,9 @@ pub fn answer(input: &str) -> Result<Value, String> {
             below,
         } => {
             if let Some(zero) = below.iter().position(|&n| n == 0) {
-                return Err(format!("below[{zero}] is 0: a draw needs at least one outcome"));
+                return Err(format!(
+                    "below[{zero}] is 0: a draw needs at least one outcome"
+                ));
             }
             let key = RollKey::derive(&seed, k, entropy.as_ref());
             let mut dice = key.dice();

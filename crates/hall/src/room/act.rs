@@ -532,7 +532,9 @@ impl Room {
             GameKind::Flight => {
                 // P-AUTOPLAY: auto-play takes over at once and stays on.
                 if !self.seats[seat].autoplay {
-                    let answer = self.perform(seat, Act::Autoplay { on: true }, None, true).await;
+                    let answer = self
+                        .perform(seat, Act::Autoplay { on: true }, None, true)
+                        .await;
                     self.report(answer);
                 }
                 if let Some(running) = self.game.as_mut() {

@@ -46,8 +46,14 @@ mod tests {
         let code = |r: Result<Entropy, ProtoError>| r.map_err(|e| e.code).map(|_| ());
         assert_eq!(code(for_roll(None)), Err(ErrorCode::Invalid));
         assert_eq!(code(for_roll(Some("zz"))), Err(ErrorCode::Invalid));
-        assert_eq!(code(for_roll(Some(&"ab".repeat(15)))), Err(ErrorCode::Invalid));
-        assert_eq!(code(for_roll(Some(&"ab".repeat(65)))), Err(ErrorCode::Invalid));
+        assert_eq!(
+            code(for_roll(Some(&"ab".repeat(15)))),
+            Err(ErrorCode::Invalid)
+        );
+        assert_eq!(
+            code(for_roll(Some(&"ab".repeat(65)))),
+            Err(ErrorCode::Invalid)
+        );
         assert_eq!(code(for_roll(Some(&"AB".repeat(16)))), Ok(()));
         assert!(for_item("booster", None).is_err());
         assert_eq!(for_item("six_die", None), Ok(None));

@@ -592,8 +592,7 @@ impl Room {
                     .await
             }
             RoomAction::Autoplay { on } => {
-                self.player_act(player.id, Act::Autoplay { on }, None)
-                    .await
+                self.player_act(player.id, Act::Autoplay { on }, None).await
             }
             RoomAction::Resign => self.player_act(player.id, Act::Resign, None).await,
             RoomAction::OfferDraw => self.player_act(player.id, Act::DrawOffer, None).await,

@@ -24,11 +24,7 @@ impl RollBytes {
 
     /// The `,"entropy":"…"` field of a roll: 16 bytes as 32 hex digits.
     pub(super) fn field(&mut self) -> String {
-        format!(
-            r#","entropy":"{:016x}{:016x}""#,
-            self.next(),
-            self.next()
-        )
+        format!(r#","entropy":"{:016x}{:016x}""#, self.next(), self.next())
     }
 
     /// SplitMix64's next word.
