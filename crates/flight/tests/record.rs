@@ -213,7 +213,7 @@ fn p_fair_dice_per_roll_table_draws_each_die_from_its_key_and_replays() {
         match table.game().phase() {
             Phase::Roll => {
                 let k = table.rolls();
-                let entropy = (k % 2 == 0).then_some(&bytes);
+                let entropy = k.is_multiple_of(2).then_some(&bytes);
                 let mut events = Vec::new();
                 table.roll_with(entropy, &mut events).unwrap();
                 let expected = RollKey::derive(&seed, k, entropy).dice().roll();

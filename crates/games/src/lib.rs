@@ -371,7 +371,7 @@ mod tests {
             let before = format!("{session:?}");
             let mark = session.mark();
             // Every other roll as a person's, so that undoing drops the bytes too.
-            let entropy = (played % 2 == 0).then(Entropy::random);
+            let entropy = played.is_multiple_of(2).then(Entropy::random);
             session
                 .play(seat, &act, entropy.as_ref())
                 .expect("a bot plays legally");

@@ -21,6 +21,7 @@ mod admin;
 mod backup;
 mod batch;
 mod cluster;
+mod dice_stats;
 mod health;
 mod log;
 mod profiles;

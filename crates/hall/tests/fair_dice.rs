@@ -129,5 +129,32 @@ async fn p_fair_dice_a_finished_game_record_re_derives_every_roll_from_the_playe
         assert_eq!(roll["roll"], json!(die), "roll {k}");
     }
     assert!(verified.dice_rolls.iter().any(|r| r.own));
+
+    // P-DICE-STATS: the hall's dice and the person's own, counted from the same logs.
+    let faces = |filter: &dyn Fn(&Value) -> bool| {
+        let mut counts = [0u64; 6];
+        for roll in rolls.iter().filter(|r| filter(r)) {
+            counts[roll["roll"].as_u64().unwrap() as usize - 1] += 1;
+        }
+        json!(counts)
+    };
+    let (status, all) = hall.get("/api/dice").await;
+    assert_eq!(status, 200, "{all}");
+    assert_eq!(all["counts"], faces(&|_| true));
+    assert_eq!(all["chi_square"]["rolls"], json!(rolls.len()));
+    assert!(all["chi_square"]["p_value"].as_f64().unwrap() <= 1.0);
+    let me = record["seats"][a.seat.unwrap()]["player_id"]
+        .as_i64()
+        .unwrap();
+    let (status, mine) = hall.get(&format!("/api/players/{me}/dice")).await;
+    assert_eq!(status, 200, "{mine}");
+    let seat = json!(a.seat.unwrap());
+    assert_eq!(
+        mine["counts"],
+        faces(&|r| r["seat"] == seat && r["auto"] != true)
+    );
+    let (_, nobody) = hall.get("/api/players/999/dice").await;
+    assert_eq!(nobody["counts"], json!([0, 0, 0, 0, 0, 0]));
+    assert_eq!(nobody["chi_square"], Value::Null);
     hall.stop().await;
 }
