@@ -215,7 +215,7 @@ export class FairDicePanel {
         rollsLine.replaceChildren(h('div', { class: 'fair-rolls skipped', id: 'fair-rolls', 'data-skipped': 'true' }, t('rolls_skipped')));
       } else if (check) {
         rollsLine.replaceChildren(h('div', {
-          class: `fair-rolls ${check.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': check.checked, 'data-mismatches': check.mismatches.length,
+          class: `fair-rolls ${check.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': check.checked, 'data-mismatches': check.mismatches.length, 'data-own': check.own ?? 0,
         }, check.mismatches.length ? t('rolls_bad', { n: check.mismatches.length }) : t(check.draws ? 'draws_ok' : 'rolls_ok', { n: check.checked })));
       }
     };
