@@ -138,7 +138,7 @@ test('P-FAIR-DICE/F-ITEM-SPAWN/F-WEATHER: the room and the replay of a game with
     const itemForged = structuredClone(replay.frames);
     const item = itemForged[0].view.items[0];
     item.item = item.item === 'booster' ? 'six_die' : 'booster';
-    return [checkDraws(record, rollForged).mismatches.length, checkDraws(record, itemForged).mismatches.length];
+    return [(await checkDraws(record, rollForged)).mismatches.length, (await checkDraws(record, itemForged)).mismatches.length];
   });
   assert.deepEqual(forged.map((n) => n > 0), [true, true], `mismatches found: ${forged}`);
   await page.locator('#fair-verdict[data-verified]').waitFor();

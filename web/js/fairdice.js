@@ -1,11 +1,14 @@
 // The fair-dice panel (P-FAIR-DICE): the SHA-256 commitment published at the start, the seed
 // revealed at the end, the check sha256(seed bytes) == commitment done in the browser, and the
-// recorded rolls re-drawn from the seed.
+// recorded rolls re-derived from the seed and each roll's recorded bytes, by the construction
+// the record names (`dice`: per_roll, or seed_stream for games recorded before).
 
 import { h, toast } from './dom.js';
 import { apiFetch } from './net.js';
 import { t } from './i18n.js';
-import { Dice, drawSeating } from './dice.js';
+import { drawSeating } from './dice.js';
+import { GameDice } from './rollkey.js';
+import { parseEntropy } from './entropy.js';
 
 /** Bytes of a hex string (null when it is not hex). */
 export function hexToBytes(hex) {
@@ -29,26 +32,42 @@ export async function verifySeed(seedHex, commitmentHex) {
   return bytesToHex(digest) === String(commitmentHex).trim().toLowerCase();
 }
 
-/**
- * Re-draw every recorded roll from the revealed seed: {checked, mismatches}, or null when the
- * game drew other things from the dice too (items, weather). This verifies the dice; it plays
- * no rule: the seating draws come first, as the hall draws them (F-D-SEATS).
- */
-export function checkRolls(record) {
-  if (record.options?.items || record.options?.weather) return null;
+/** The roller's bytes of a recorded roll or `rolled` event (null for the hall's rolls). */
+function rollerBytes(entropy) {
+  return entropy ? parseEntropy(entropy) : null;
+}
+
+/** The record's dice after the seating (F-D-SEATS), or null when the seed is not readable. */
+function seatedDice(record) {
   const bytes = hexToBytes(record.seed);
   if (!bytes || bytes.length !== 32) return null;
-  const dice = new Dice(bytes);
-  drawSeating(dice, record.seats?.length || record.options?.seats || 4, !!record.options?.teams);
+  const dice = new GameDice(record.dice, bytes);
+  drawSeating(dice.current, record.seats?.length || record.options?.seats || 4, !!record.options?.teams);
+  return dice;
+}
+
+/**
+ * Re-derive every recorded roll (a booster's throw included) from the revealed seed and the
+ * roll's recorded bytes: {checked, own, mismatches}, or null when the game drew other things
+ * from the dice too (items, weather: see `checkDraws`). This verifies the dice; it plays no
+ * rule. `own` counts the rolls made with a player's own bytes.
+ */
+export async function checkRolls(record) {
+  if (record.options?.items || record.options?.weather) return null;
+  const dice = seatedDice(record);
+  if (!dice) return null;
   let checked = 0;
+  let own = 0;
   const mismatches = [];
-  record.actions.forEach((a, index) => {
-    if (a.action?.kind !== 'roll' || a.roll === undefined || a.roll === null) return;
-    const drawn = dice.roll();
+  for (const [index, a] of record.actions.entries()) {
+    if (a.roll === undefined || a.roll === null) continue;
+    const k = dice.rolls;
+    const drawn = (await dice.beginRoll(rollerBytes(a.entropy))).roll();
     checked += 1;
-    if (drawn !== a.roll) mismatches.push({ index, drawn, recorded: a.roll });
-  });
-  return { checked, mismatches };
+    if (a.entropy) own += 1;
+    if (drawn !== a.roll) mismatches.push({ index, k, drawn, recorded: a.roll });
+  }
+  return { checked, own, mismatches };
 }
 
 const WEATHER_KINDS = ['storm', 'tailwind', 'headwind'];
@@ -64,12 +83,11 @@ const TRACK = 52;
  * squares holding no item × 2 kinds — whose outcome must name the square and kind that appeared.
  * {checked, mismatches, draws: true}, or null when the seed is not readable.
  */
-export function checkDraws(record, frames) {
-  const bytes = hexToBytes(record.seed);
-  if (!bytes || bytes.length !== 32 || !frames?.length) return null;
-  const dice = new Dice(bytes);
-  drawSeating(dice, record.seats?.length || record.options?.seats || 4, !!record.options?.teams);
+export async function checkDraws(record, frames) {
+  const gameDice = frames?.length ? seatedDice(record) : null;
+  if (!gameDice) return null;
   let checked = 0;
+  let own = 0;
   const mismatches = [];
   const expect = (drawn, wanted, what) => {
     checked += 1;
@@ -79,6 +97,8 @@ export function checkDraws(record, frames) {
   const drawAppearances = (appeared, items) => {
     const later = appeared.filter((a) => a.item).map((a) => a.square);
     for (const a of appeared) {
+      // The chance draws come from the stream of the last roll (the seed's before the first).
+      const dice = gameDice.current;
       if (a.weather) {
         expect(dice.rollBelow(TRACK * 3), a.square * 3 + WEATHER_KINDS.indexOf(a.weather), 'weather');
       } else {
@@ -102,7 +122,10 @@ export function checkDraws(record, frames) {
   for (const f of frames.slice(1)) {
     const appeared = [];
     for (const ev of f.events || []) {
-      if (ev.kind === 'rolled' && ev.item !== 'six_die') expect(dice.roll(), ev.value, 'roll');
+      if (ev.kind === 'rolled' && ev.item !== 'six_die') {
+        if (ev.entropy) own += 1;
+        expect((await gameDice.beginRoll(rollerBytes(ev.entropy))).roll(), ev.value, 'roll');
+      }
       if (ev.kind !== 'moved') continue;
       for (const e of ev.effects || []) {
         if (e.type === 'weather_appeared') appeared.push({ weather: e.weather, square: e.square });
@@ -111,16 +134,17 @@ export function checkDraws(record, frames) {
     }
     drawAppearances(appeared, (f.view?.items || []).map((i) => i.square));
   }
-  return { checked, mismatches, draws: true };
+  return { checked, own, mismatches, draws: true };
 }
 
 /**
- * The panel's roll check of a record: re-drawn rolls (and, with the replay's `frames`, the
- * chance draws of an items or weather game), or why they are not (`skipped`).
+ * The panel's roll check of a record (a promise): re-derived rolls (and, with the replay's
+ * `frames`, the chance draws of an items or weather game), or why they are not (`skipped`:
+ * only when the frames could not be had).
  */
-export function rollCheck(record, frames = null) {
+export async function rollCheck(record, frames = null) {
   if (record.options?.items || record.options?.weather) {
-    return (frames && checkDraws(record, frames)) || { skipped: true };
+    return (frames && await checkDraws(record, frames)) || { skipped: true };
   }
   return checkRolls(record);
 }
@@ -191,11 +215,11 @@ export class FairDicePanel {
         rollsLine.replaceChildren(h('div', { class: 'fair-rolls skipped', id: 'fair-rolls', 'data-skipped': 'true' }, t('rolls_skipped')));
       } else if (check) {
         rollsLine.replaceChildren(h('div', {
-          class: `fair-rolls ${check.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': check.checked, 'data-mismatches': check.mismatches.length,
+          class: `fair-rolls ${check.mismatches.length ? 'bad' : 'ok'}`, id: 'fair-rolls', 'data-checked': check.checked, 'data-mismatches': check.mismatches.length, 'data-own': check.own ?? 0,
         }, check.mismatches.length ? t('rolls_bad', { n: check.mismatches.length }) : t(check.draws ? 'draws_ok' : 'rolls_ok', { n: check.checked })));
       }
     };
-    if (rolls) showRolls(rolls);
+    if (rolls) Promise.resolve(rolls).then(showRolls);
     else if (seed && gameId) this.fetchRolls(gameId).then(showRolls);
     const el = h('section', { class: 'card fair-dice', id: 'fair-dice' },
       h('h2', {}, '🎲 ', t('fair_dice')),

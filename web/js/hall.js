@@ -4,8 +4,9 @@
 import { h, mount, toast } from './dom.js';
 import { patch, v, keep } from './vdom.js';
 import { gameRow, playerLink, ratingText } from './games.js';
+import { diceStats } from './dicechart.js';
 import { t } from './i18n.js';
-import { CLIENT_ID } from './net.js';
+import { CLIENT_ID, apiFetch } from './net.js';
 import { signedIn } from './session.js';
 import { RulesPanel, optionHelp } from './rules.js';
 import { GUIDED, guidedDone, markGuidedDone, setGuidedRoom } from './guide.js';
@@ -41,6 +42,8 @@ export class HallView {
     this.createBox = h('div', { class: 'create-box' });
     this.leaderBox = h('div', { class: 'leaderboard', id: 'leaderboard' }, t('loading'));
     this.gamesBox = h('div', { class: 'my-games', id: 'my-games' }, t('loading'));
+    // Every die of the hall's finished games against a fair die (P-DICE-STATS).
+    this.diceBox = h('div', { class: 'hall-dice', id: 'hall-dice' });
     this.unlisten = app.conn.on((msg) => this.onMessage(msg));
   }
 
@@ -128,7 +131,8 @@ export class HallView {
         v('aside', { class: 'hall-side' },
           keep(this.rulesPanel()),
           v('section', { class: 'card' }, v('h2', {}, '🏆 ', t('leaderboard')), keep(this.leaderBox)),
-          v('section', { class: 'card' }, v('h2', {}, '📜 ', t('my_games')), keep(this.gamesBox)))));
+          v('section', { class: 'card' }, v('h2', {}, '📜 ', t('my_games')), keep(this.gamesBox)),
+          v('section', { class: 'card' }, keep(this.diceBox)))));
   }
 
   /** The offer of a guided first game, until this browser has played or declined it. */
@@ -268,6 +272,8 @@ export class HallView {
     } catch (err) {
       mount(this.gamesBox, h('p', { class: 'empty' }, err.message));
     }
+    const dice = await apiFetch('/api/dice').then((res) => (res.ok ? res.json() : null)).catch(() => null);
+    mount(this.diceBox, dice ? diceStats(dice.counts, t('dice_hall')) : null);
   }
 
   /** How to play the game of the open tab, in the page's language. */

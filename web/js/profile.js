@@ -1,8 +1,11 @@
 // A player's page (P-PROFILE): per game played, won, the rating with its history, and the
-// recent games with opponents, date, result and score change, each opening its replay.
+// recent games with opponents, date, result and score change, each opening its replay; and the
+// player's own dice over finished games against a fair die (P-DICE-STATS).
 
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
+import { apiFetch } from './net.js';
+import { diceStats } from './dicechart.js';
 import { gameRow, ratingChart, ratingText } from './games.js';
 
 /** The page `#/player/ID`. */
@@ -16,6 +19,11 @@ export class ProfileView {
   async start() {
     try {
       this.profile = await this.app.conn.send('profile', { player_id: this.playerId });
+      // The dice are counted from the records (GET /api/players/{id}/dice); the profile shows
+      // without them if they cannot be had.
+      this.dice = await apiFetch(`/api/players/${this.playerId}/dice`)
+        .then((res) => (res.ok ? res.json() : null))
+        .catch(() => null);
       this.render();
     } catch (err) {
       mount(this.el, h('p', { class: 'empty' }, err.message), h('a', { class: 'btn', href: '#/' }, t('back_to_hall')));
@@ -49,6 +57,7 @@ export class ProfileView {
             h('dt', {}, t('rating')), h('dd', { class: 'stat-rating', title: st.rating?.provisional ? t('provisional') : '' }, ratingText(st.game, st.rating))),
           ratingChart(st.history)))
         : h('p', { class: 'empty card' }, t('no_games'))),
+      this.dice ? h('section', { class: 'card profile-dice', id: 'profile-dice' }, diceStats(this.dice.counts, t('dice_own'))) : null,
       h('section', { class: 'card' }, h('h2', {}, '📜 ', t('recent_games')),
         recent.length ? h('ul', { class: 'games-list', id: 'profile-games' }, recent.map(gameRow)) : h('p', { class: 'empty' }, t('no_games'))));
   }

@@ -23,6 +23,23 @@ pub enum DiceScheme {
     PerRoll,
 }
 
+impl DiceScheme {
+    /// The scheme's name, as records and the store write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DiceScheme::SeedStream => "seed_stream",
+            DiceScheme::PerRoll => "per_roll",
+        }
+    }
+
+    /// The scheme a name names, if any.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [DiceScheme::SeedStream, DiceScheme::PerRoll]
+            .into_iter()
+            .find(|scheme| scheme.name() == name)
+    }
+}
+
 /// The dice of one game under its [`DiceScheme`]: the stream the next draw comes from.
 ///
 /// A driver (the hall's table, `hangar verify`, the replay) calls [`GameDice::begin_roll`]
@@ -55,6 +72,12 @@ impl GameDice {
     /// How many rolls have begun: the `k` the next [`GameDice::begin_roll`] uses.
     pub fn rolls(&self) -> u64 {
         self.rolls
+    }
+
+    /// The draws made so far from the current stream (under [`DiceScheme::SeedStream`], every
+    /// draw of the game).
+    pub fn current_draws(&self) -> u64 {
+        self.current.rolls()
     }
 
     /// The stream the next draw that is not a new roll comes from: the seating, the chance
@@ -101,6 +124,14 @@ mod tests {
             DiceScheme::PerRoll
         );
         assert_eq!(DiceScheme::default(), DiceScheme::SeedStream);
+        for scheme in [DiceScheme::SeedStream, DiceScheme::PerRoll] {
+            assert_eq!(
+                serde_json::to_string(&scheme).unwrap(),
+                format!("\"{}\"", scheme.name())
+            );
+            assert_eq!(DiceScheme::from_name(scheme.name()), Some(scheme));
+        }
+        assert_eq!(DiceScheme::from_name("other"), None);
     }
 
     #[test]

@@ -6,9 +6,15 @@
 //! [`RecordedAction::Roll`] and, with items or weather on, one `roll_below(n)` per chance
 //! draw the game awaits ([`crate::Phase::Draw`], `n` = [`Game::draw_choices`]). Draws are
 //! settled as soon as they are awaited: on the new game and right after each action.
-//! Nothing else draws from it (a six die draws nothing).
+//! Nothing else draws from it (a six die draws nothing). That is a record's
+//! [`DiceScheme::SeedStream`], the default of records that name no scheme; under
+//! [`DiceScheme::PerRoll`] (P-FAIR-DICE) each roll and the chance draws after it come from the
+//! roll's own stream instead, keyed by the seed, the roll's number and the roller's bytes
+//! (`hangar_dice::GameDice` knows which stream each draw uses; the table only asks it).
 
-use hangar_dice::{Dice, Seed};
+use std::collections::BTreeMap;
+
+use hangar_dice::{DiceScheme, Entropy, GameDice, Seed};
 use serde::{Deserialize, Serialize};
 
 use crate::action::PlayError;
@@ -46,8 +52,17 @@ pub struct Record {
     pub players: u8,
     /// The dice seed (64 hex digits).
     pub seed: Seed,
+    /// The construction the dice follow; records made before per-roll dice name none and
+    /// are [`DiceScheme::SeedStream`].
+    #[serde(default)]
+    pub dice: DiceScheme,
     /// Every action, in order.
     pub actions: Vec<RecordedAction>,
+    /// The roller's bytes of each roll that had some, by roll number k (0 for the game's
+    /// first die): a person's rolls; rolls of hall bots, auto-play and the timer have none.
+    /// Left out when empty, so records without such rolls read as before.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub entropy: BTreeMap<u64, Entropy>,
 }
 
 /// Why a record does not replay.
@@ -70,10 +85,17 @@ pub enum RecordError {
 
 impl Record {
     /// Replays the whole record, pushing every event to `sink`; returns the table at the end.
+    /// Each roll is re-derived by the record's scheme from the seed and its recorded bytes.
     pub fn replay<S: EventSink>(&self, sink: &mut S) -> Result<Table, RecordError> {
-        let mut table = Table::start(self.options, self.players, self.seed, sink)?;
+        let mut table = Table::start_with(self.options, self.players, self.seed, self.dice, sink)?;
         for (index, &action) in self.actions.iter().enumerate() {
-            let result = table.apply(action, sink);
+            let result = match action {
+                RecordedAction::Roll => {
+                    let entropy = self.entropy.get(&table.rolls());
+                    table.roll_with(entropy, sink).map(|_| ())
+                }
+                other => table.apply(other, sink),
+            };
             result.map_err(|error| RecordError::Action {
                 index,
                 action,
@@ -91,13 +113,15 @@ pub struct Table {
     record: Record,
     seating: Seating,
     game: Game,
-    dice: Dice,
+    dice: GameDice,
+    /// Draws made from the streams left behind by a new roll's stream (per-roll dice).
+    earlier_draws: u64,
 }
 
 impl Table {
     /// Starts a game: draws the seats and the first player from the seed (F-D-SEATS, F-ORDER),
     /// and the opening item and weather draws, if any (their events are dropped: see
-    /// [`Table::start`]).
+    /// [`Table::start`]). The dice are the seed's one stream ([`DiceScheme::SeedStream`]).
     pub fn new(options: Options, players: u8, seed: Seed) -> Result<Table, SetupError> {
         Table::start(options, players, seed, &mut NoEvents)
     }
@@ -110,26 +134,54 @@ impl Table {
         seed: Seed,
         sink: &mut S,
     ) -> Result<Table, SetupError> {
-        let mut dice = Dice::new(seed);
-        let seating = Seating::draw(players as usize, options.teams, |n| dice.roll_below(n))?;
+        Table::start_with(options, players, seed, DiceScheme::SeedStream, sink)
+    }
+
+    /// [`Table::start`] with the dice of `scheme` (the hall's new games are
+    /// [`DiceScheme::PerRoll`], P-FAIR-DICE).
+    pub fn start_with<S: EventSink>(
+        options: Options,
+        players: u8,
+        seed: Seed,
+        scheme: DiceScheme,
+        sink: &mut S,
+    ) -> Result<Table, SetupError> {
+        let mut dice = GameDice::new(scheme, seed);
+        let seating = Seating::draw(players as usize, options.teams, |n| {
+            dice.current().roll_below(n)
+        })?;
         let mut game = Game::new(options, &seating.seated(), seating.first)?;
-        game.draw_chances(&mut dice, sink);
+        game.draw_chances(dice.current(), sink);
         Ok(Table {
             record: Record {
                 options,
                 players,
                 seed,
+                dice: scheme,
                 actions: Vec::new(),
+                entropy: BTreeMap::new(),
             },
             seating,
             game,
             dice,
+            earlier_draws: 0,
         })
     }
 
-    /// The player on turn rolls the next die of the stream. Nothing is drawn when a roll is
-    /// not awaited.
+    /// The player on turn rolls the next die, with no roller's bytes (see
+    /// [`Table::roll_with`]). Nothing is drawn when a roll is not awaited.
     pub fn roll<S: EventSink>(&mut self, sink: &mut S) -> Result<Moves, PlayError> {
+        self.roll_with(None, sink)
+    }
+
+    /// The player on turn rolls the next die, `entropy` being the roller's bytes (`None` for a
+    /// hall bot, auto-play or the timer): under per-roll dice they key the roll's stream, and
+    /// the record keeps them. Nothing is drawn when a roll is not awaited.
+    pub fn roll_with<S: EventSink>(
+        &mut self,
+        entropy: Option<&Entropy>,
+        sink: &mut S,
+    ) -> Result<Moves, PlayError> {
         // Check first so that a refused roll does not consume a die.
         match self.game.phase() {
             Phase::Roll => {}
@@ -137,10 +189,18 @@ impl Table {
             Phase::Draw { .. } => return Err(PlayError::DrawExpected),
             Phase::Over => return Err(PlayError::GameOver),
         }
-        let value = self.dice.roll();
+        let k = self.dice.rolls();
+        let before = self.dice.current_draws();
+        let value = self.dice.begin_roll(entropy).roll();
+        if self.dice.scheme() == DiceScheme::PerRoll {
+            self.earlier_draws += before;
+        }
         let moves = self.game.roll(value, sink)?;
         self.record.actions.push(RecordedAction::Roll);
-        self.game.draw_chances(&mut self.dice, sink);
+        if let Some(entropy) = entropy {
+            self.record.entropy.insert(k, entropy.clone());
+        }
+        self.game.draw_chances(self.dice.current(), sink);
         Ok(moves)
     }
 
@@ -158,16 +218,28 @@ impl Table {
     /// a 6 without the dice, a booster rolls the next die of the stream (recorded as a
     /// `Roll` after the `UseItem`). Returns the roll's choices, like [`Table::roll`].
     pub fn use_item<S: EventSink>(&mut self, item: Item, sink: &mut S) -> Result<Moves, PlayError> {
+        self.use_item_with(item, None, sink)
+    }
+
+    /// [`Table::use_item`], a booster's throw taking `entropy` as [`Table::roll_with`] does
+    /// (a six die throws no die and leaves the bytes unused).
+    pub fn use_item_with<S: EventSink>(
+        &mut self,
+        item: Item,
+        entropy: Option<&Entropy>,
+        sink: &mut S,
+    ) -> Result<Moves, PlayError> {
         let moves = self.game.use_item(item, sink)?;
         self.record.actions.push(RecordedAction::UseItem(item));
         if let ItemEffect::MultiplyPips { .. } = item.effect() {
-            return self.roll(sink);
+            return self.roll_with(entropy, sink);
         }
-        self.game.draw_chances(&mut self.dice, sink);
+        self.game.draw_chances(self.dice.current(), sink);
         Ok(moves)
     }
 
-    /// Plays one recorded action as it was recorded (a `UseItem` alone does not roll).
+    /// Plays one recorded action as it was recorded (a `UseItem` alone does not roll; a
+    /// `Roll` rolls with no roller's bytes: [`Record::replay`] gives each roll its own).
     pub fn apply<S: EventSink>(
         &mut self,
         action: RecordedAction,
@@ -182,7 +254,7 @@ impl Table {
             }
         }
         self.record.actions.push(action);
-        self.game.draw_chances(&mut self.dice, sink);
+        self.game.draw_chances(self.dice.current(), sink);
         Ok(())
     }
 
@@ -201,8 +273,18 @@ impl Table {
         &self.record
     }
 
-    /// The dice draws made so far (seat draws included).
+    /// The dice draws made so far (seat draws included), over every stream.
     pub fn draws(&self) -> u64 {
+        self.earlier_draws + self.dice.current_draws()
+    }
+
+    /// The dice thrown so far: the number `k` of the next roll.
+    pub fn rolls(&self) -> u64 {
         self.dice.rolls()
+    }
+
+    /// The construction the table's dice follow.
+    pub fn dice_scheme(&self) -> DiceScheme {
+        self.dice.scheme()
     }
 }

@@ -2,7 +2,7 @@
 //! documented order, and a record replays exactly.
 #![allow(clippy::unwrap_used)]
 
-use hangar_dice::{Dice, Seed};
+use hangar_dice::{Dice, DiceScheme, Entropy, RollKey, Seed};
 use hangar_flight::{
     Action, Game, Options, Phase, Record, RecordError, RecordedAction, Seating, Table,
 };
@@ -62,7 +62,9 @@ fn tampered_record_is_refused() {
         options: Options::traditional(),
         players: 2,
         seed: Seed::from_u64(1),
+        dice: DiceScheme::SeedStream,
         actions: vec![RecordedAction::Move(0)],
+        entropy: Default::default(),
     };
     assert!(matches!(
         record.replay(&mut Vec::new()),
@@ -90,6 +92,8 @@ fn record_json_shape() {
             RecordedAction::Move(2),
             RecordedAction::Resign(hangar_flight::Colour::Red),
         ],
+        dice: DiceScheme::SeedStream,
+        entropy: Default::default(),
     };
     let json = serde_json::to_value(&record).unwrap();
     assert_eq!(
@@ -185,4 +189,134 @@ fn dice_stream_order_with_items_and_weather() {
         serde_json::from_value::<Record>(json).unwrap(),
         *table.record()
     );
+}
+
+/// P-FAIR-DICE: under per-roll dice the seating comes from the seed's stream and each die
+/// from its own key (the roller's bytes included); the record keeps the bytes by roll number
+/// and replays into the same game. Old records (no `dice`, no `entropy`) read as seed-stream.
+#[test]
+fn p_fair_dice_per_roll_table_draws_each_die_from_its_key_and_replays() {
+    let seed = Seed::from_u64(77);
+    let mut table = Table::start_with(
+        Options::traditional(),
+        2,
+        seed,
+        DiceScheme::PerRoll,
+        &mut Vec::new(),
+    )
+    .unwrap();
+    let mut dice = Dice::new(seed);
+    let seating = Seating::draw(2, false, |n| dice.roll_below(n)).unwrap();
+    assert_eq!(table.seating(), &seating);
+    let bytes = Entropy::from_bytes(&[0x5a; 16]).unwrap();
+    for _ in 0..300 {
+        match table.game().phase() {
+            Phase::Roll => {
+                let k = table.rolls();
+                let entropy = k.is_multiple_of(2).then_some(&bytes);
+                let mut events = Vec::new();
+                table.roll_with(entropy, &mut events).unwrap();
+                let expected = RollKey::derive(&seed, k, entropy).dice().roll();
+                assert!(
+                    events.iter().any(|e| matches!(
+                        e,
+                        hangar_flight::Event::Rolled { value, .. } if *value == expected
+                    )),
+                    "roll {k}"
+                );
+            }
+            Phase::Move { .. } => {
+                let plane = table.game().legal_moves()[0].plane;
+                table.choose(plane, &mut Vec::new()).unwrap();
+            }
+            Phase::Draw { .. } => panic!("a table settles draws at once"),
+            Phase::Over => break,
+        }
+    }
+    let record = table.record().clone();
+    assert_eq!(record.dice, DiceScheme::PerRoll);
+    assert_eq!(record.entropy.len() as u64, table.rolls().div_ceil(2));
+    let json = serde_json::to_value(&record).unwrap();
+    assert_eq!(json["dice"], "per_roll");
+    let back: Record = serde_json::from_value(json).unwrap();
+    assert_eq!(back, record);
+    assert_eq!(back.replay(&mut Vec::new()).unwrap().game(), table.game());
+
+    // A record written before per-roll dice names no scheme and no bytes.
+    let mut old = serde_json::to_value(
+        Table::new(Options::traditional(), 2, seed)
+            .unwrap()
+            .record(),
+    )
+    .unwrap();
+    let map = old.as_object_mut().unwrap();
+    map.remove("dice");
+    assert!(!map.contains_key("entropy"));
+    let old: Record = serde_json::from_value(old).unwrap();
+    assert_eq!(old.dice, DiceScheme::SeedStream);
+}
+
+/// Plays `table` to its end (or 400 actions), each roll k with `bytes(k)`, moving the first
+/// legal plane; returns the die of every roll, in order.
+fn per_roll_dice(mut table: Table, bytes: impl Fn(u64) -> Option<Entropy>) -> Vec<u8> {
+    let mut dice = Vec::new();
+    for _ in 0..400 {
+        match table.game().phase() {
+            Phase::Roll => {
+                let mut events = Vec::new();
+                table
+                    .roll_with(bytes(table.rolls()).as_ref(), &mut events)
+                    .unwrap();
+                dice.extend(events.iter().find_map(|e| match e {
+                    hangar_flight::Event::Rolled { value, .. } => Some(*value),
+                    _ => None,
+                }));
+            }
+            Phase::Move { .. } => {
+                let plane = table.game().legal_moves()[0].plane;
+                table.choose(plane, &mut Vec::new()).unwrap();
+            }
+            Phase::Draw { .. } | Phase::Over => break,
+        }
+    }
+    dice
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// P-FAIR-DICE: two games equal but for one roll's bytes (one bit of them flipped) have
+    /// the same dice before that roll, and that roll's key differs: its die is not fixed by the
+    /// hall's seed alone. Among the 128 one-bit changes of its bytes some change the die.
+    #[test]
+    fn p_fair_dice_a_roll_value_changes_with_the_rollers_bytes(
+        seed in proptest::prelude::any::<u64>(),
+        at in 0u64..20,
+        base in proptest::prelude::any::<[u8; 16]>(),
+    ) {
+        let seed = Seed::from_u64(seed);
+        let start = || {
+            Table::start_with(Options::traditional(), 2, seed, DiceScheme::PerRoll, &mut Vec::new())
+                .unwrap()
+        };
+        let mine = Entropy::from_bytes(&base).unwrap();
+        let original = per_roll_dice(start(), |_| Some(mine.clone()));
+        proptest::prop_assume!(original.len() as u64 > at);
+        let mut changed_die = false;
+        for bit in 0..128 {
+            let mut flipped = base;
+            flipped[bit / 8] ^= 1 << (bit % 8);
+            let other = Entropy::from_bytes(&flipped).unwrap();
+            let forged = per_roll_dice(start(), |k| {
+                Some(if k == at { other.clone() } else { mine.clone() })
+            });
+            let at = at as usize;
+            proptest::prop_assert_eq!(&forged[..at], &original[..at]);
+            changed_die |= forged[at] != original[at];
+            if changed_die {
+                break;
+            }
+        }
+        proptest::prop_assert!(changed_die, "no change of roll {}'s bytes changed its die", at);
+    }
 }

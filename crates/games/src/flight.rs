@@ -3,7 +3,7 @@
 //! the engine's state to wire views.
 
 use hangar_bots::flight::FlightLevel;
-use hangar_dice::{Dice, Seed};
+use hangar_dice::{Dice, DiceScheme, Entropy, Seed};
 use hangar_flight::{
     Colour, Event, Game, Item, ItemEffect, NoEvents, Phase, PlayError, Progress, Square, Table,
     UnknownItem, Weather,
@@ -50,17 +50,20 @@ fn rolled(events: &[Event]) -> Option<u8> {
 }
 
 impl FlightSession {
-    /// Draws colours and the first player from the seed (F-D-SEATS, F-ORDER) and starts.
+    /// Draws colours and the first player from the seed (F-D-SEATS, F-ORDER) and starts,
+    /// the dice following `dice` (P-FAIR-DICE).
     pub fn start(
         rules: hangar_flight::Options,
         seats: usize,
         seed: Seed,
+        dice: DiceScheme,
     ) -> Result<Self, ProtoError> {
         let invalid = |message: String| ProtoError::new(ErrorCode::Invalid, message);
         let players = u8::try_from(seats).map_err(|_| invalid(format!("{seats} seats")))?;
         // The table draws the colours and the first player (F-D-SEATS, F-ORDER), then the
         // items and weather that may appear before the first roll (F-ITEM-SPAWN, F-WEATHER).
-        let table = Table::new(rules, players, seed).map_err(|e| invalid(e.to_string()))?;
+        let table = Table::start_with(rules, players, seed, dice, &mut NoEvents)
+            .map_err(|e| invalid(e.to_string()))?;
         Ok(FlightSession {
             colours: table.seating().colours.clone(),
             table,
@@ -197,18 +200,20 @@ impl FlightSession {
             .count() as u32;
     }
 
-    /// The room events of a roll of `value` (`drawn` when the dice gave it, `item` when one
-    /// was used for it).
+    /// The room events of a roll of `value` (`drawn` when the dice gave it, with the
+    /// roller's `entropy` if a person threw it; `item` when one was used for it).
     fn rolled(
         &mut self,
         seat: usize,
         value: u8,
         drawn: Option<u8>,
+        entropy: Option<&Entropy>,
         item: Option<Item>,
         events: Vec<Event>,
     ) -> Played {
         self.settle(&events);
         let mut out = vec![wire(&GameEvent::<(), (), _, _>::Rolled {
+            entropy: entropy.map(Entropy::to_string),
             item,
             moves: self.moves_view(),
             seat,
@@ -221,34 +226,44 @@ impl FlightSession {
         Played::rolled(out, value, drawn)
     }
 
-    /// Rolls (the server draws the die), uses an item or moves for the seat on turn. Chance
-    /// draws the engine asks for after the action (items, weather) come next from the dice.
-    pub fn play(&mut self, seat: usize, act: &Act) -> Result<Played, ProtoError> {
+    /// Rolls (the server draws the die, from the roller's `entropy` too under per-roll dice),
+    /// uses an item or moves for the seat on turn. Chance draws the engine asks for after the
+    /// action (items, weather) come next from the dice.
+    pub fn play(
+        &mut self,
+        seat: usize,
+        act: &Act,
+        entropy: Option<&Entropy>,
+    ) -> Result<Played, ProtoError> {
         match act {
             Act::Roll => {
                 if !matches!(self.game().phase(), Phase::Roll) {
                     return Err(illegal("choose a plane to move first (need: move)"));
                 }
                 let mut events = Vec::new();
-                self.table.roll(&mut events).map_err(refused)?;
+                self.table
+                    .roll_with(entropy, &mut events)
+                    .map_err(refused)?;
                 let value = rolled(&events).expect("a roll is told");
-                Ok(self.rolled(seat, value, Some(value), None, events))
+                Ok(self.rolled(seat, value, Some(value), entropy, None, events))
             }
             Act::UseItem { item } => {
                 let item: Item = item
                     .parse()
                     .map_err(|e: UnknownItem| illegal(e.to_string()))?;
                 let mut events = Vec::new();
-                self.table.use_item(item, &mut events).map_err(refused)?;
-                let (value, drawn) = match item.effect() {
-                    ItemEffect::FixedRoll { value } => (value, None),
+                self.table
+                    .use_item_with(item, entropy, &mut events)
+                    .map_err(refused)?;
+                let (value, drawn, entropy) = match item.effect() {
+                    ItemEffect::FixedRoll { value } => (value, None, None),
                     // A booster leaves the roll awaited: the table throws it at once.
                     ItemEffect::MultiplyPips { .. } => {
                         let value = rolled(&events).expect("a booster's roll is told");
-                        (value, Some(value))
+                        (value, Some(value), entropy)
                     }
                 };
-                Ok(self.rolled(seat, value, drawn, Some(item), events))
+                Ok(self.rolled(seat, value, drawn, entropy, Some(item), events))
             }
             Act::Move {
                 plane: Some(plane),
@@ -301,11 +316,12 @@ impl FlightSession {
     }
 
     /// Back to where `mark` was taken: the table replays its own record up to there (the seed
-    /// gives the same seating, dice and chance draws), so that nothing needs copying before an
-    /// action that is almost always kept.
+    /// and the recorded bytes give the same seating, dice and chance draws), so that nothing
+    /// needs copying before an action that is almost always kept.
     pub fn undo(&mut self, mark: FlightMark) {
         let mut record = self.table.record().clone();
         record.actions.truncate(mark.actions);
+        // The bytes of rolls past the mark are not replayed (the replay keeps those it uses).
         self.table = record
             .replay(&mut NoEvents)
             .expect("a prefix of a record that was played replays");
@@ -417,7 +433,8 @@ mod tests {
         };
         for (seats, seed) in [(2, 1), (3, 2), (4, 3), (4, 4)] {
             let seed = Seed::from_u64(seed);
-            let mut session = FlightSession::start(rules, seats, seed).expect("starts");
+            let mut session =
+                FlightSession::start(rules, seats, seed, DiceScheme::SeedStream).expect("starts");
             // The hall's own rebuild of the dice stream, as it was.
             let mut dice = Dice::new(seed);
             let Seating { colours, first } =
@@ -429,7 +446,7 @@ mod tests {
             while let Some((seat, _)) = session.turn() {
                 assert_eq!(*session.game(), game, "seed {seed}, action {actions}");
                 let act = session.bot_act(seat, FlightLevel::Heuristic);
-                let played = session.play(seat, &act).expect("a bot plays legally");
+                let played = session.play(seat, &act, None).expect("a bot plays legally");
                 match act {
                     Act::Roll => {
                         let value = dice.roll();

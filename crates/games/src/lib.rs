@@ -15,7 +15,7 @@ mod stored;
 
 use hangar_bots::flight::FlightLevel;
 use hangar_bots::jungle::JungleLevel;
-use hangar_dice::Seed;
+use hangar_dice::{DiceScheme, Entropy, Seed};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -181,11 +181,17 @@ pub enum GameSession {
 
 impl GameSession {
     /// Starts a game of the room's `options` for `seats` seats; every random draw comes from
-    /// `seed` (P-FAIR-DICE).
-    pub fn start(options: &RoomOptions, seats: usize, seed: Seed) -> Result<Self, ProtoError> {
+    /// `seed` by the construction `dice` (P-FAIR-DICE: new games are
+    /// [`DiceScheme::PerRoll`]; a stored game keeps the one it started with).
+    pub fn start(
+        options: &RoomOptions,
+        seats: usize,
+        seed: Seed,
+        dice: DiceScheme,
+    ) -> Result<Self, ProtoError> {
         Ok(match options {
             RoomOptions::Flight(flight) => {
-                GameSession::Flight(FlightSession::start(flight.rules, seats, seed)?)
+                GameSession::Flight(FlightSession::start(flight.rules, seats, seed, dice)?)
             }
             RoomOptions::Jungle(jungle) => {
                 GameSession::Jungle(JungleSession::start(jungle.rules()))
@@ -222,10 +228,16 @@ impl GameSession {
         (0..seats).map(|s| self.colour_name(s)).collect()
     }
 
-    /// Plays a move-type action (roll, move, item) of the seat on turn.
-    pub fn play(&mut self, seat: usize, act: &Act) -> Result<Played, ProtoError> {
+    /// Plays a move-type action (roll, move, item) of the seat on turn. `entropy` is the
+    /// roller's bytes of a person's roll or booster (P-FAIR-DICE); `None` for the hall's.
+    pub fn play(
+        &mut self,
+        seat: usize,
+        act: &Act,
+        entropy: Option<&Entropy>,
+    ) -> Result<Played, ProtoError> {
         match self {
-            GameSession::Flight(s) => s.play(seat, act),
+            GameSession::Flight(s) => s.play(seat, act, entropy),
             GameSession::Jungle(s) => s.play(seat, act),
         }
     }
@@ -358,11 +370,15 @@ mod tests {
             let act = session.bot_act(seat, autoplay_level_of(&session));
             let before = format!("{session:?}");
             let mark = session.mark();
-            session.play(seat, &act).expect("a bot plays legally");
+            // Every other roll as a person's, so that undoing drops the bytes too.
+            let entropy = played.is_multiple_of(2).then(Entropy::random);
+            session
+                .play(seat, &act, entropy.as_ref())
+                .expect("a bot plays legally");
             session.undo(mark);
             assert_eq!(format!("{session:?}"), before, "action {played}: {act:?}");
             session
-                .play(seat, &act)
+                .play(seat, &act, entropy.as_ref())
                 .expect("the same action plays again");
             played += 1;
         }
@@ -389,14 +405,16 @@ mod tests {
     fn p_durable_a_flight_action_undone_leaves_the_game_and_dice_as_they_were() {
         let given = json!({"seats": 4, "items": true, "weather": true});
         let (options, seats, _) = check_options(GameKind::Flight, &given, 20).expect("options");
-        let session = GameSession::start(&options, seats, Seed::random()).expect("starts");
+        let session = GameSession::start(&options, seats, Seed::random(), DiceScheme::PerRoll)
+            .expect("starts");
         every_action_undoes_exactly(session, seats, 400);
     }
 
     #[test]
     fn p_durable_a_jungle_action_undone_leaves_the_game_as_it_was() {
         let (options, seats, _) = check_options(GameKind::Jungle, &json!({}), 20).expect("options");
-        let mut session = GameSession::start(&options, seats, Seed::random()).expect("starts");
+        let mut session = GameSession::start(&options, seats, Seed::random(), DiceScheme::PerRoll)
+            .expect("starts");
         // A pass (timeout) is undone like a move.
         let before = format!("{session:?}");
         let mark = session.mark();

@@ -1,6 +1,7 @@
 //! The action log of a game: what each seat did, as stored before the acknowledgement
 //! (P-DURABLE) and published in the record (P-RECORD).
 
+use hangar_dice::Entropy;
 use serde::{Deserialize, Serialize};
 
 use crate::Act;
@@ -15,6 +16,11 @@ pub struct LoggedAct {
     /// The die the server drew for a roll.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roll: Option<u8>,
+    /// The roller's bytes of a roll (or a booster's throw) a person made (P-FAIR-DICE);
+    /// none for a roll of a hall bot, auto-play or the timer. Left out when none, so that
+    /// logs written before per-roll dice read the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entropy: Option<Entropy>,
     /// Taken by a bot or auto-play.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub auto: bool,

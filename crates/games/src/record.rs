@@ -10,7 +10,7 @@
 //! `flight_record` is `hangar-flight`'s [`hangar_flight::Record`], which
 //! [`hangar_flight::Record::replay`] checks on its own before it is compared with the log.
 
-use hangar_dice::Seed;
+use hangar_dice::{DiceScheme, Seed};
 use hangar_flight::NoEvents;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -43,6 +43,10 @@ pub struct GameRecord {
     pub commitment: String,
     /// The seed, revealed once the game has ended; `null` while it runs.
     pub seed: Option<Seed>,
+    /// The construction the dice follow (protocol.md §10); records made before per-roll
+    /// dice name none and are [`DiceScheme::SeedStream`], so they verify as they always did.
+    #[serde(default)]
+    pub dice: DiceScheme,
     /// The action log, without which client sent a command.
     pub actions: Vec<LoggedAct>,
     /// The result, once over.
@@ -75,16 +79,30 @@ pub enum RecordError {
         /// The commitment published at the start.
         published: String,
     },
-    /// A recorded roll differs from the one the seed gives. The log's own rule: the engine's
-    /// record keeps no values, the hall's log keeps the die it drew so that it can be checked.
-    #[error("action {index}: recorded roll {recorded}, the seed gives {drawn}")]
+    /// A recorded roll differs from the one the seed (and, with per-roll dice, the
+    /// recorded bytes) gives. The log's own rule: the engine's record keeps no values, the
+    /// hall's log keeps the die it drew so that it can be checked.
+    #[error(
+        "action {index}: recorded roll {recorded}, the seed gives {drawn} (roll {k} of the game)"
+    )]
     Roll {
         /// Index in the action list.
         index: usize,
+        /// The roll's number k in the game (0 for the first die thrown).
+        k: u64,
         /// The recorded value.
         recorded: u8,
         /// The value drawn from the seed.
         drawn: u8,
+    },
+    /// A person's roll of a per-roll game without the person's bytes: the hall could have
+    /// chosen it (P-FAIR-DICE), so the record is refused.
+    #[error("action {index}: a person's roll without the roller's entropy (roll {k} of the game)")]
+    MissingEntropy {
+        /// Index in the action list.
+        index: usize,
+        /// The roll's number k in the game.
+        k: u64,
     },
     /// An action the game refuses: the engine's refusal as the room words it.
     #[error("action {index} is not legal: {}", refusal.message)]
@@ -156,6 +174,7 @@ impl GameRecord {
             started_at: game.started_at,
             finished_at: game.finished_at,
             flight_record: None,
+            dice: game.start.dice,
         };
         if finished && game_kind == GameKind::Flight {
             // The engine's record follows from the log by a replay; a log that does not
@@ -183,10 +202,31 @@ pub fn record_json(game: &StoredGame) -> Result<Value, RecordError> {
 pub struct Verified {
     /// Rolls checked against the seed.
     pub rolls: usize,
+    /// The construction the dice were checked by.
+    pub dice: DiceScheme,
+    /// Every die thrown, in order: who threw it and with whose bytes.
+    pub dice_rolls: Vec<CheckedRoll>,
     /// Actions replayed.
     pub actions: usize,
     /// Whether the replayed game is over.
     pub over: bool,
+}
+
+/// One die of a verified game (P-FAIR-DICE): its number, where it is in the log, the value
+/// re-derived, and whether the roller's own bytes went into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedRoll {
+    /// The roll's number k (0 for the game's first die).
+    pub k: u64,
+    /// Index in the action list.
+    pub index: usize,
+    /// The seat that rolled.
+    pub seat: usize,
+    /// The die.
+    pub value: u8,
+    /// Whether the roller's own bytes went into it (a person's roll); otherwise the hall
+    /// rolled it (a bot, auto-play or the timer) and the commitment alone fixed it.
+    pub own: bool,
 }
 
 /// One step of a walk: `None` for the start, else the index and the logged act.
@@ -222,11 +262,12 @@ impl GameRecord {
         let seats = self.seats.len();
         let options = RoomOptions::stored(self.game, &self.options, DEFAULT_TURN_SECONDS)
             .map_err(|e| RecordError::Format(e.to_string()))?;
-        let mut session = GameSession::start(&options, seats, seed)
+        let mut session = GameSession::start(&options, seats, seed, self.dice)
             .map_err(|e| RecordError::Format(e.message))?;
         each(None, &[], &session);
         let mut timeouts = vec![0u32; seats];
         let mut rolls = 0;
+        let mut dice_rolls = Vec::new();
         for (index, logged) in self.actions.iter().enumerate() {
             let illegal = |refusal: ProtoError| RecordError::Illegal { index, refusal };
             if logged.seat >= seats {
@@ -244,16 +285,37 @@ impl GameRecord {
                             format!("not seat {}'s turn", logged.seat),
                         )));
                     }
-                    let played = session.play(logged.seat, &logged.action).map_err(illegal)?;
-                    if let (Some(drawn), Some(recorded)) = (played.roll, logged.roll) {
-                        if drawn != recorded {
-                            return Err(RecordError::Roll {
-                                index,
-                                recorded,
-                                drawn,
-                            });
+                    let played = session
+                        .play(logged.seat, &logged.action, logged.entropy.as_ref())
+                        .map_err(illegal)?;
+                    if let Some(drawn) = played.roll {
+                        let k = dice_rolls.len() as u64;
+                        // Under per-roll dice a person's die needs the person's bytes: one
+                        // without them is a die the hall could have chosen.
+                        if self.dice == DiceScheme::PerRoll
+                            && !logged.auto
+                            && logged.entropy.is_none()
+                        {
+                            return Err(RecordError::MissingEntropy { index, k });
                         }
-                        rolls += 1;
+                        if let Some(recorded) = logged.roll {
+                            if drawn != recorded {
+                                return Err(RecordError::Roll {
+                                    index,
+                                    k,
+                                    recorded,
+                                    drawn,
+                                });
+                            }
+                            rolls += 1;
+                        }
+                        dice_rolls.push(CheckedRoll {
+                            k,
+                            index,
+                            seat: logged.seat,
+                            value: drawn,
+                            own: logged.entropy.is_some(),
+                        });
                     }
                     events = played.events;
                 }
@@ -276,6 +338,8 @@ impl GameRecord {
         }
         let verified = Verified {
             rolls,
+            dice: self.dice,
+            dice_rolls,
             actions: self.actions.len(),
             over: session.is_over(),
         };
@@ -332,8 +396,12 @@ impl GameRecord {
             let who = format!("seat {} ({})", logged.seat, name(logged.seat));
             let what = match &logged.action {
                 Act::Roll => format!(
-                    "rolls {}",
-                    logged.roll.map_or("?".into(), |r| r.to_string())
+                    "rolls {}{}",
+                    logged.roll.map_or("?".into(), |r| r.to_string()),
+                    logged
+                        .entropy
+                        .as_ref()
+                        .map_or(String::new(), |e| format!(" (own bytes {e})"))
                 ),
                 Act::Move {
                     plane: Some(plane), ..
@@ -367,6 +435,7 @@ mod tests {
     use serde_json::json;
 
     use crate::NewGame;
+    use hangar_dice::Entropy;
 
     /// A running flight game as stored, with one roll sent by a client.
     fn stored_flight_game() -> StoredGame {
@@ -380,6 +449,7 @@ mod tests {
                 seats: "[]".into(),
                 seed: "00".into(),
                 commitment: "00".into(),
+                dice: DiceScheme::PerRoll,
             },
             status: "running".into(),
             result: None,
@@ -411,16 +481,23 @@ mod tests {
         let seed = Seed::from_u64(5);
         let options = RoomOptions::stored(GameKind::Flight, &json!({}), DEFAULT_TURN_SECONDS)
             .expect("default options");
-        let mut session = GameSession::start(&options, 2, seed).expect("a game");
+        let mut session =
+            GameSession::start(&options, 2, seed, DiceScheme::PerRoll).expect("a game");
         let mut actions = Vec::new();
         while let Some((seat, _)) = session.turn() {
             let action = session.bot_act(seat, "heuristic");
-            let played = session.play(seat, &action).expect("a bot plays legally");
+            // The second seat rolls as a person, with bytes of its own.
+            let entropy = (seat == 1).then(Entropy::random);
+            let played = session
+                .play(seat, &action, entropy.as_ref())
+                .expect("a bot plays legally");
+            let entropy = played.roll.and(entropy);
             actions.push(LoggedAct {
                 seat,
                 action,
                 roll: played.roll,
-                auto: true,
+                entropy,
+                auto: seat == 0,
                 cmd: None,
             });
         }
@@ -438,6 +515,7 @@ mod tests {
             started_at: 0,
             finished_at: Some(1),
             flight_record: session.flight_record().cloned(),
+            dice: DiceScheme::PerRoll,
         }
     }
 
@@ -476,6 +554,88 @@ mod tests {
         assert_eq!(forged.verify(), Err(RecordError::FlightRecordDiffers));
     }
 
+    /// P-FAIR-DICE: a per-roll record's dice are re-derived from the seed and each person's
+    /// bytes; one byte of one roll's entropy changed (so that its die changes), or one die
+    /// changed, fails verification naming that roll; a person's roll stripped of its bytes
+    /// is refused; the verification says which rolls were the players' own.
+    #[test]
+    fn p_fair_dice_a_forged_per_roll_record_fails_naming_the_roll() {
+        let record = bot_flight_record();
+        let verified = record.verify().expect("the game verifies");
+        assert_eq!(verified.dice, DiceScheme::PerRoll);
+        let own = verified.dice_rolls.iter().filter(|r| r.own).count();
+        assert!(
+            own > 5 && own < verified.dice_rolls.len(),
+            "{own} own rolls"
+        );
+        assert!(verified.dice_rolls.iter().all(|r| r.own == (r.seat == 1)));
+        let mine = verified
+            .dice_rolls
+            .iter()
+            .find(|r| r.own)
+            .expect("an own roll");
+        let (index, k) = (mine.index, mine.k);
+
+        // One byte of the roll's entropy changed: some value of that byte changes the die.
+        let original = record.actions[index].entropy.clone().expect("bytes");
+        let forged_die = (1..=255u8).find_map(|x| {
+            let mut bytes = original.as_bytes().to_vec();
+            bytes[0] ^= x;
+            let mut forged = record.clone();
+            forged.actions[index].entropy = Some(Entropy::from_bytes(&bytes).expect("16 bytes"));
+            match forged.verify() {
+                Err(RecordError::Roll {
+                    index: at, k: kk, ..
+                }) => Some((at, kk)),
+                _ => None,
+            }
+        });
+        assert_eq!(forged_die, Some((index, k)));
+
+        // One die changed.
+        let mut forged = record.clone();
+        let die = forged.actions[index].roll.expect("a die");
+        forged.actions[index].roll = Some(die % 6 + 1);
+        assert!(matches!(
+            forged.verify(),
+            Err(RecordError::Roll { index: at, k: kk, .. }) if at == index && kk == k
+        ));
+
+        // A person's roll without its bytes: the hall could have chosen it.
+        let mut forged = record.clone();
+        forged.actions[index].entropy = None;
+        assert_eq!(
+            forged.verify(),
+            Err(RecordError::MissingEntropy { index, k })
+        );
+    }
+
+    /// P-FAIR-DICE: a record made before per-roll dice (no `dice` field, no bytes) reads as
+    /// seed-stream and verifies as it always did.
+    #[test]
+    fn p_fair_dice_an_old_record_verifies_by_the_seed_stream() {
+        let seed = Seed::from_u64(6);
+        let options = RoomOptions::stored(GameKind::Flight, &json!({}), DEFAULT_TURN_SECONDS)
+            .expect("default options");
+        let mut session =
+            GameSession::start(&options, 2, seed, DiceScheme::SeedStream).expect("a game");
+        let mut actions = Vec::new();
+        while let Some((seat, _)) = session.turn() {
+            let action = session.bot_act(seat, "heuristic");
+            let played = session.play(seat, &action, None).expect("legal");
+            actions
+                .push(json!({"seat": seat, "action": action, "roll": played.roll, "auto": true}));
+        }
+        let old = json!({
+            "format": RECORD_FORMAT, "game_id": 1, "game": "flight", "room": "R", "options": {},
+            "seats": [{"name": "a"}, {"name": "b"}], "commitment": seed.commitment(),
+            "seed": seed, "actions": actions, "result": null, "started_at": 0, "finished_at": 1
+        });
+        let verified = verify(&old).expect("an old record verifies");
+        assert_eq!(verified.dice, DiceScheme::SeedStream);
+        assert!(verified.over && verified.dice_rolls.iter().all(|r| !r.own));
+    }
+
     /// A log entry naming a seat the record does not have is refused, not replayed.
     #[test]
     fn p_record_an_action_of_a_missing_seat_is_refused() {
@@ -484,6 +644,7 @@ mod tests {
             seat: 2,
             action: Act::Resign,
             roll: None,
+            entropy: None,
             auto: false,
             cmd: None,
         });

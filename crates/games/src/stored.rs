@@ -1,6 +1,8 @@
 //! A game as the store keeps it: its start and its action log, the input of records and of
 //! rebuilding a room (P-RECORD, P-DURABLE).
 
+use hangar_dice::DiceScheme;
+
 /// A game as stored when it starts: enough to rebuild and replay it (P-RECORD, P-DURABLE).
 #[derive(Clone, Debug)]
 pub struct NewGame {
@@ -18,6 +20,9 @@ pub struct NewGame {
     pub seed: String,
     /// SHA-256 of the seed, hex.
     pub commitment: String,
+    /// The construction the game's dice follow (P-FAIR-DICE): games stored before per-roll
+    /// dice are [`DiceScheme::SeedStream`].
+    pub dice: DiceScheme,
 }
 
 /// A stored game with its action log.

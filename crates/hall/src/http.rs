@@ -53,6 +53,8 @@ pub fn app(hall: Arc<Hall>) -> Router {
         .route("/api/games/{id}", get(game_record))
         .route("/api/games/{id}/replay", get(game_replay))
         .route("/api/players/{id}/games", get(player_games))
+        .route("/api/players/{id}/dice", get(player_dice))
+        .route("/api/dice", get(hall_dice))
         .route("/api/leaderboard", get(leaderboard));
     if let Some(dir) = hall.config.web_dir.clone() {
         router = router.fallback_service(ServeDir::new(dir));
@@ -333,6 +335,35 @@ async fn player_games(
         Ok(games) => Json(MyGames { games }).into_response(),
         Err(_) => failed(),
     }
+}
+
+/// The body of `/api/dice` and `/api/players/{id}/dice` (P-DICE-STATS): the count of each
+/// face, 1 to 6, and Pearson's χ² test against a fair die (`null` with no rolls).
+#[derive(Serialize)]
+struct DiceStats {
+    counts: hangar_dice::FaceCounts,
+    chi_square: Option<hangar_dice::ChiSquare>,
+}
+
+fn dice_answer(counts: Result<hangar_dice::FaceCounts, crate::store::StoreError>) -> Response {
+    match counts {
+        Ok(counts) => Json(DiceStats {
+            counts,
+            chi_square: counts.chi_square(),
+        })
+        .into_response(),
+        Err(_) => failed(),
+    }
+}
+
+/// A player's own dice over their finished flight games (P-DICE-STATS).
+async fn player_dice(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Response {
+    dice_answer(hall.store.dice_counts(Some(id)).await)
+}
+
+/// Every die the hall rolled in finished flight games (P-DICE-STATS).
+async fn hall_dice(State(hall): State<Arc<Hall>>) -> Response {
+    dice_answer(hall.store.dice_counts(None).await)
 }
 
 async fn leaderboard(State(hall): State<Arc<Hall>>, Query(limit): Query<Limit>) -> Response {

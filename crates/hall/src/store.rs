@@ -13,6 +13,7 @@ use tokio::sync::{Notify, mpsc};
 
 use crate::accounts::{Player, hash_token, new_token};
 use crate::time::now_ms;
+use hangar_dice::DiceScheme;
 use hangar_games::rating::Skill;
 use hangar_protocol::GameKind;
 
@@ -20,6 +21,7 @@ mod admin;
 mod backup;
 mod batch;
 mod cluster;
+mod dice_stats;
 mod health;
 mod log;
 mod profiles;
@@ -485,7 +487,7 @@ impl Store {
 }
 
 /// The columns of a stored game, for [`stored_game`].
-const GAME_COLUMNS: &str = "SELECT id, room, game, private, options, seats, seed, commitment, status, \
+const GAME_COLUMNS: &str = "SELECT id, room, game, private, options, seats, seed, commitment, dice, status, \
      result, started_at, finished_at FROM games";
 
 /// A stored game from its row (of [`GAME_COLUMNS`]) and its action log.
@@ -500,6 +502,15 @@ fn stored_game(row: &sqlx::any::AnyRow, actions: Vec<String>) -> Result<StoredGa
             seats: row.try_get("seats")?,
             seed: row.try_get("seed")?,
             commitment: row.try_get("commitment")?,
+            // A name this build does not know is no game it can replay: refused, not guessed.
+            dice: {
+                let name: String = row.try_get("dice")?;
+                DiceScheme::from_name(&name).ok_or_else(|| {
+                    StoreError::Database(sqlx::Error::Decode(
+                        format!("unknown dice scheme {name:?}").into(),
+                    ))
+                })?
+            },
         },
         status: row.try_get("status")?,
         result: row.try_get("result")?,

@@ -24,6 +24,7 @@ fn new_game(seed: u64) -> NewGame {
         seats: json!([]).to_string(),
         seed: hangar_dice::Seed::from_u64(seed).to_string(),
         commitment: hangar_dice::Seed::from_u64(seed).commitment(),
+        dice: hangar_dice::DiceScheme::PerRoll,
     }
 }
 

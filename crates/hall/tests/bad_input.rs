@@ -152,7 +152,10 @@ async fn p_auth_out_of_turn_and_illegal_actions_change_nothing() {
     let (mut on_turn, mut other, code) = flight_pair(&hall).await;
     let before = room_state(&hall, &code).await;
     other
-        .fails(json!({"type": "roll", "room": code}), "not_your_turn")
+        .fails(
+            json!({"type": "roll", "room": code, "entropy": common::entropy()}),
+            "not_your_turn",
+        )
         .await;
     on_turn
         .fails(json!({"type": "move", "room": code, "plane": 0}), "illegal")
@@ -168,7 +171,7 @@ async fn p_auth_out_of_turn_and_illegal_actions_change_nothing() {
         .await;
     on_turn
         .fails(
-            json!({"type": "use_item", "room": code, "item": "booster"}),
+            json!({"type": "use_item", "room": code, "item": "booster", "entropy": common::entropy()}),
             "illegal",
         )
         .await;
@@ -191,18 +194,26 @@ async fn p_auth_out_of_turn_and_illegal_actions_change_nothing() {
         )
         .await;
     on_turn
-        .fails(json!({"type": "roll", "room": "NOSUCH"}), "no_room")
+        .fails(
+            json!({"type": "roll", "room": "NOSUCH", "entropy": common::entropy()}),
+            "no_room",
+        )
         .await;
     // A watcher acts on nothing (P-SPECTATE).
     let mut watcher = hall.guest("w").await;
     watcher.ok(json!({"type": "spectate", "room": code})).await;
     watcher
-        .fails(json!({"type": "roll", "room": code}), "spectator")
+        .fails(
+            json!({"type": "roll", "room": code, "entropy": common::entropy()}),
+            "spectator",
+        )
         .await;
     let after = room_state(&hall, &code).await;
     assert_eq!(before, after, "no refused action changed the room");
     // And a legal one does.
-    on_turn.ok(json!({"type": "roll", "room": code})).await;
+    on_turn
+        .ok(json!({"type": "roll", "room": code, "entropy": common::entropy()}))
+        .await;
     assert_ne!(room_state(&hall, &code).await, before);
     hall.stop().await;
 }
@@ -211,7 +222,7 @@ async fn p_auth_out_of_turn_and_illegal_actions_change_nothing() {
 async fn a_repeated_command_id_is_handled_once() {
     let hall = TestHall::start().await;
     let (mut on_turn, _other, code) = flight_pair(&hall).await;
-    let roll = json!({"type": "roll", "room": code, "id": 777});
+    let roll = json!({"type": "roll", "room": code, "id": 777, "entropy": common::entropy()});
     on_turn.send_text(&roll.to_string()).await;
     let first = on_turn.answer(777).await;
     assert_eq!(first["type"], "ack");

@@ -21,6 +21,7 @@ fn new_game(room: &str) -> NewGame {
         seats: json!([]).to_string(),
         seed: hangar_dice::Seed::from_u64(7).to_string(),
         commitment: hangar_dice::Seed::from_u64(7).commitment(),
+        dice: hangar_dice::DiceScheme::PerRoll,
     }
 }
 

@@ -136,7 +136,7 @@ async fn p_durable_a_roll_that_cannot_be_stored_changes_nothing_and_runs_once_re
     a_refused_write_changes_nothing(
         "flight",
         json!({"seats": 2, "planes": 2}),
-        |_| json!({"type": "roll"}),
+        |_| json!({"type": "roll", "entropy": common::entropy()}),
     )
     .await;
 }
@@ -193,7 +193,9 @@ async fn p_durable_a_deleted_database_file_is_noticed_and_nothing_more_is_acknow
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{path}{suffix}"));
     }
-    let refused = on_turn.call(json!({"type": "roll", "room": code})).await;
+    let refused = on_turn
+        .call(json!({"type": "roll", "room": code, "entropy": common::entropy()}))
+        .await;
     assert_eq!(refused["type"], "error", "not acknowledged: {refused}");
     assert_eq!(refused["code"], "internal", "{refused}");
     let (status, health) = hall.get("/health").await;
@@ -271,7 +273,7 @@ async fn p_durable_storage_failing_longer_than_the_bound_is_reported_refused_and
     let mut c = hall.guest("c").await;
 
     let locker = Locker::take(&url).await;
-    let roll = json!({"type": "roll", "room": code, "id": 900});
+    let roll = json!({"type": "roll", "room": code, "id": 900, "entropy": common::entropy()});
     on_turn.send_text(&roll.to_string()).await;
     let first = tokio::time::timeout(2 * WAIT, on_turn.answer(900))
         .await

@@ -47,9 +47,9 @@ async fn play_using_items(client: &mut Client) -> (Value, Seen) {
                             seen.items_used += 1;
                             // The bar shown until the next view still lists it.
                             view["bars"][me] = json!(held[1..]);
-                            json!({"type": "use_item", "room": room, "item": item})
+                            json!({"type": "use_item", "room": room, "item": item, "entropy": common::entropy()})
                         }
-                        None => json!({"type": "roll", "room": room}),
+                        None => json!({"type": "roll", "room": room, "entropy": common::entropy()}),
                     }
                 } else {
                     json!({"type": "move", "room": room, "plane": moves[0]["plane"].clone()})
@@ -133,13 +133,15 @@ async fn f_item_use_an_item_not_held_is_refused_and_changes_nothing() {
     for item in ["booster", "six_die", "umbrella"] {
         on_turn
             .fails(
-                json!({"type": "use_item", "room": code, "item": item}),
+                json!({"type": "use_item", "room": code, "item": item, "entropy": common::entropy()}),
                 "illegal",
             )
             .await;
     }
     // Nothing changed: the roll is still this player's to throw.
-    let rolled = on_turn.ok(json!({"type": "roll", "room": code})).await;
+    let rolled = on_turn
+        .ok(json!({"type": "roll", "room": code, "entropy": common::entropy()}))
+        .await;
     assert!(rolled.is_object());
     hall.stop().await;
 }

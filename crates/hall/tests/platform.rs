@@ -337,8 +337,11 @@ async fn p_spectate_watchers_see_events_and_act_on_nothing() {
         "the seed stays secret while playing"
     );
     assert_eq!(snapshot["state"]["commitment"].as_str().unwrap().len(), 64);
-    w.fails(json!({"type": "roll", "room": code}), "unauthenticated")
-        .await;
+    w.fails(
+        json!({"type": "roll", "room": code, "entropy": common::entropy()}),
+        "unauthenticated",
+    )
+    .await;
     // Whoever is on turn rolls; the watcher sees that roll: the seat and the value acked.
     let seat = snapshot["state"]["turn"]["seat"].clone();
     let mover = if seat == json!(a.seat.unwrap()) {
@@ -347,7 +350,9 @@ async fn p_spectate_watchers_see_events_and_act_on_nothing() {
         assert_eq!(seat, json!(b.seat.unwrap()), "one of the two is on turn");
         &mut b
     };
-    let ack = mover.ok(json!({"type": "roll", "room": code})).await;
+    let ack = mover
+        .ok(json!({"type": "roll", "room": code, "entropy": common::entropy()}))
+        .await;
     let rolled = w.event("rolled").await;
     assert_eq!(rolled["event"]["seat"], seat);
     assert_eq!(rolled["event"]["value"], ack["value"]);

@@ -119,7 +119,7 @@ fn answers_of(command: &Command) -> &'static [&'static str] {
             RoomAction::JoinRoom { .. } => &["joined"],
             RoomAction::Spectate { .. } => &["watching"],
             RoomAction::TakeSeat { .. } => &["seated"],
-            RoomAction::Roll | RoomAction::UseItem { .. } => &["rolled"],
+            RoomAction::Roll { .. } | RoomAction::UseItem { .. } => &["rolled"],
             _ => &["done"],
         },
     }

@@ -26,7 +26,7 @@ async fn play_watching(client: &mut Client) -> (Value, Value) {
             "moved" => last_view = event["game"].clone(),
             "turn" if event["seat"] == json!(me) => {
                 let command = if event["need"] == "roll" {
-                    json!({"type": "roll", "room": room})
+                    json!({"type": "roll", "room": room, "entropy": common::entropy()})
                 } else {
                     json!({"type": "move", "room": room, "plane": moves[0]["plane"].clone()})
                 };

@@ -57,6 +57,7 @@ async fn p_durable_store_round_trips_on_every_database() {
             seats: json!([]).to_string(),
             seed: hangar_dice::Seed::from_u64(1).to_string(),
             commitment: hangar_dice::Seed::from_u64(1).commitment(),
+            dice: hangar_dice::DiceScheme::PerRoll,
         };
         let id = store.start_game(&game).await.unwrap();
         // Each game's actions in order (as its room sends them), two games at once.
@@ -181,6 +182,7 @@ async fn p_durable_waiting_rooms_are_kept_on_every_database() {
             seats: json!([]).to_string(),
             seed: hangar_dice::Seed::from_u64(2).to_string(),
             commitment: hangar_dice::Seed::from_u64(2).commitment(),
+            dice: hangar_dice::DiceScheme::PerRoll,
         };
         let id = store.start_game(&game).await.unwrap();
         let kept = store.waiting_rooms().await.unwrap();
@@ -232,7 +234,7 @@ async fn p_durable_a_hall_restores_running_games_on_every_database() {
                     break;
                 }
                 let command = if turn["event"]["need"] == "roll" {
-                    json!({"type": "roll", "room": code})
+                    json!({"type": "roll", "room": code, "entropy": common::entropy()})
                 } else {
                     let rolled = a
                         .wait_for(|v| v["event"]["kind"] == "rolled" && v["event"]["seat"] == 0)
@@ -294,7 +296,8 @@ async fn p_durable_a_command_sent_again_after_a_restart_is_answered_once() {
         a.wait_for(|v| v["event"]["kind"] == "turn" && v["event"]["seat"] == 0)
             .await;
         // The roll is stored; suppose its acknowledgement was lost with the server.
-        let roll = json!({"type": "roll", "room": code, "id": 500}).to_string();
+        let roll = json!({"type": "roll", "room": code, "id": 500, "entropy": common::entropy()})
+            .to_string();
         a.send_text(&roll).await;
         let first = a.answer(500).await;
         assert_eq!(first["type"], "ack", "{first}");
@@ -361,6 +364,7 @@ async fn p_durable_a_burst_of_starts_and_waiting_rooms_is_stored_whole_on_every_
                         seats: json!([n]).to_string(),
                         seed: seed.to_string(),
                         commitment: seed.commitment(),
+                        dice: hangar_dice::DiceScheme::PerRoll,
                     };
                     let id = store.start_game(&game).await.unwrap();
                     store.forget_waiting_room(&code).await.unwrap();

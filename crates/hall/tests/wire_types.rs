@@ -88,7 +88,7 @@ async fn every_frame_of_a_flight_and_a_jungle_game_reads_as_its_wire_type() {
             "rolled" => moves = event["moves"].as_array().cloned().unwrap_or_default(),
             "turn" if event["seat"] == json!(me) => {
                 return vec![if event["need"] == "roll" {
-                    json!({"type": "roll", "room": room})
+                    json!({"type": "roll", "room": room, "entropy": common::entropy()})
                 } else {
                     json!({"type": "move", "room": room, "plane": moves[0]["plane"]})
                 }];

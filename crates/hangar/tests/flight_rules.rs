@@ -185,3 +185,55 @@ fn items_and_weather_through_json() {
         "{answer}"
     );
 }
+
+/// P-FAIR-DICE: `derive_roll` gives outside checkers roll k of a per-roll game from (seed, k,
+/// the roller's bytes): the test vector of protocol.md §10.
+#[test]
+fn p_fair_dice_derive_roll_gives_the_protocol_test_vector() {
+    let seed = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+    let bytes = "f0e1d2c3b4a5968778695a4b3c2d1e0f";
+    let cases = [
+        (
+            0,
+            Some(bytes),
+            "ed3f5c0843bebaf323fe47177cab59e9f6a44cdef1f3ff82871a965d4a721794",
+            5,
+            55,
+        ),
+        (
+            7,
+            Some(bytes),
+            "499bb87e181c33a8b391d9ba808dce5ebdbc49e32822aa8c4ef0cd2d8d26a14a",
+            4,
+            108,
+        ),
+        (
+            7,
+            None,
+            "dd12e3f09e85b8f1646d96744e4ecc0468d4e071ac6be42f731dd79a3bb857e2",
+            4,
+            23,
+        ),
+        (
+            7,
+            Some("f0e1d2c3b4a5968778695a4b3c2d1e0e"),
+            "c2d587e6a4c43650baa1c8fa3b8173e716024661c5f8475cdbb769616957dbb8",
+            4,
+            65,
+        ),
+    ];
+    for (k, entropy, key, die, draw) in cases {
+        let (ok, answer) = rules(&json!({
+            "request": "derive_roll", "seed": seed, "k": k, "entropy": entropy, "below": [156]
+        }));
+        assert!(ok, "{answer}");
+        assert_eq!(answer["key"], key, "k {k}");
+        assert_eq!(answer["die"], die, "k {k}");
+        assert_eq!(answer["draws"], json!([draw]), "k {k}");
+    }
+    // Bytes that are no entropy (15 bytes) are refused.
+    let (ok, answer) = rules(&json!({
+        "request": "derive_roll", "seed": seed, "k": 0, "entropy": "00".repeat(15)
+    }));
+    assert!(!ok && answer["ok"] == false, "{answer}");
+}

@@ -217,3 +217,95 @@ async fn p_record_jungle_verify_and_replay() {
         "{err}"
     );
 }
+
+/// Plays a two-seat flight game as a person against a random bot, rolling with fresh bytes of
+/// its own (P-FAIR-DICE), and downloads its record.
+async fn person_flight_record(port: u16) -> Value {
+    let mut c = guest(port, "pia").await;
+    let created = c
+        .ok(json!({"type": "create_room", "game": "flight", "options": {"seats": 2, "planes": 2}}))
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    c.ok(json!({"type": "add_bot", "room": room, "seat": 1, "bot": "random"}))
+        .await;
+    c.ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    let mut moves = Value::Null;
+    let id = loop {
+        let v = c
+            .wait_for(|v| {
+                v["type"] == "event"
+                    && matches!(
+                        v["event"]["kind"].as_str(),
+                        Some("turn" | "rolled" | "game_over")
+                    )
+            })
+            .await;
+        let event = &v["event"];
+        match event["kind"].as_str().unwrap() {
+            "game_over" => break event["result"]["game_id"].as_i64().unwrap(),
+            "rolled" => moves = event["moves"].clone(),
+            _ if event["seat"] == 0 && event["need"] == "roll" => {
+                let bytes = hangar_dice::Entropy::random().to_string();
+                c.ok(json!({"type": "roll", "room": room, "entropy": bytes}))
+                    .await;
+            }
+            _ if event["seat"] == 0 => {
+                c.ok(json!({"type": "move", "room": room, "plane": moves[0]["plane"]}))
+                    .await;
+            }
+            _ => {}
+        }
+    };
+    let (status, body) = http_get(port, &format!("/api/games/{id}")).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+/// P-FAIR-DICE: `hangar verify` re-derives a person's rolls from the seed and the recorded
+/// bytes, says which rolls were the player's own and which the hall's, and refuses a record
+/// with one byte of one roll's entropy changed, naming that roll.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_fair_dice_verify_names_own_rolls_and_a_forged_entropy_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("records.db");
+    let hall = Server::start(&db.display().to_string(), &[]).await;
+    let record = person_flight_record(hall.port).await;
+    assert_eq!(record["dice"], "per_roll");
+    let (ok, out, err) = run("verify", &record);
+    assert!(ok, "{out}{err}");
+    let actions = record["actions"].as_array().unwrap();
+    let own = actions.iter().filter(|a| a["entropy"].is_string()).count();
+    assert!(own > 0);
+    assert!(
+        out.contains(&format!("dice per_roll: {own} of the players' own rolls")),
+        "{out}"
+    );
+    assert!(
+        out.contains("(own bytes)") && out.contains("(hall)"),
+        "{out}"
+    );
+
+    // One byte of one of the person's rolls changed, so that its die changes: refused, the
+    // roll named.
+    let index = actions
+        .iter()
+        .position(|a| a["entropy"].is_string())
+        .unwrap();
+    let text = actions[index]["entropy"].as_str().unwrap().to_owned();
+    let failure = (1..=255u8)
+        .find_map(|x| {
+            let byte = u8::from_str_radix(&text[..2], 16).unwrap() ^ x;
+            let mut forged = record.clone();
+            forged["actions"][index]["entropy"] = json!(format!("{byte:02x}{}", &text[2..]));
+            let (ok, _, err) = run("verify", &forged);
+            assert!(!ok, "a changed entropy byte verified");
+            err.contains("recorded roll").then_some(err)
+        })
+        .expect("some byte changes the die");
+    assert!(
+        failure.contains(&format!("action {index}: recorded roll")),
+        "{failure}"
+    );
+    assert!(failure.contains("(roll "), "{failure}");
+}

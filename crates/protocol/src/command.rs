@@ -183,8 +183,14 @@ pub enum RoomAction {
         #[serde(default)]
         escape: bool,
     },
-    /// Flight: roll the die (the server draws it, P-FAIR-DICE).
-    Roll,
+    /// Flight: roll the die (the server draws it from the game's seed and the roller's
+    /// bytes, P-FAIR-DICE).
+    Roll {
+        /// The roller's fresh random bytes, hex (16–64 bytes, protocol.md §8). Kept as sent:
+        /// the room checks it, so that a bad value is `invalid`, not a malformed message.
+        #[serde(default)]
+        entropy: Option<String>,
+    },
     /// Move: a plane (flight) or a piece in notation (jungle).
     Move {
         /// Flight: the plane's index.
@@ -197,6 +203,9 @@ pub enum RoomAction {
     UseItem {
         /// `six_die` or `booster`.
         item: String,
+        /// A booster's throw is a roll: the roller's bytes, as for [`RoomAction::Roll`].
+        #[serde(default)]
+        entropy: Option<String>,
     },
     /// Switch auto-play for the sender's seat (P-AUTOPLAY).
     Autoplay {
@@ -220,7 +229,7 @@ impl RoomAction {
     pub fn is_game_move(&self) -> bool {
         matches!(
             self,
-            RoomAction::Roll | RoomAction::Move { .. } | RoomAction::UseItem { .. }
+            RoomAction::Roll { .. } | RoomAction::Move { .. } | RoomAction::UseItem { .. }
         )
     }
 }

@@ -127,7 +127,18 @@ mod tests {
             cmd,
             Ok(Command::Room(RoomCommand {
                 room: "ABC".into(),
-                action: RoomAction::Roll
+                action: RoomAction::Roll { entropy: None }
+            }))
+        );
+        // P-FAIR-DICE: the bytes are carried as sent; the room judges them (`invalid`).
+        let (_, cmd) = parse_command(r#"{"type":"roll","id":7,"room":"ABC","entropy":"f0"}"#);
+        assert_eq!(
+            cmd,
+            Ok(Command::Room(RoomCommand {
+                room: "ABC".into(),
+                action: RoomAction::Roll {
+                    entropy: Some("f0".into())
+                }
             }))
         );
 

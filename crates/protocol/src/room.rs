@@ -356,6 +356,10 @@ pub enum RoomEvent {
 pub enum GameEvent<Game = Value, Effects = Vec<Value>, Moves = Vec<Value>, Item = String> {
     /// Flight: the server rolled for a seat (F-ROLL), or an item gave the roll.
     Rolled {
+        /// The roller's bytes the die was derived from (P-FAIR-DICE), hex; none for a roll
+        /// of a hall bot, auto-play or the timer, and for a six die. Left out when none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        entropy: Option<String>,
         /// The item that gave the roll, if one did (F-ITEM-USE).
         #[serde(default = "none")]
         item: Option<Item>,

@@ -221,7 +221,10 @@ impl FlightEnv {
             options: self.settings.options,
             players: self.settings.players,
             seed: Seed::from_u64(self.seed),
+            // The environment draws from the seed's one stream, with no roller's bytes.
+            dice: hangar_dice::DiceScheme::SeedStream,
             actions: self.actions.clone(),
+            entropy: Default::default(),
         };
         serde_json::to_string(&record).unwrap_or_default()
     }

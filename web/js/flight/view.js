@@ -11,6 +11,7 @@ import { Die } from './die.js';
 import { optionHelp } from '../rules.js';
 import { effectLine, rollLine } from './log.js';
 import { sound } from '../sound.js';
+import { drawEntropy } from '../entropy.js';
 
 /** How many lines the game log keeps (a whole game is a few hundred; the oldest go first). */
 const LOG_LINES = 200;
@@ -160,7 +161,8 @@ export class FlightView {
         controls.push(v('button', {
           class: 'btn btn-small item-btn', 'data-item': item, type: 'button', disabled: !(this.myTurn() && g.need === 'roll'),
           title: optionHelp(`item_${item}`),
-          onclick: () => this.host.cmd('use_item', { item }),
+          // A booster's throw is a roll: it carries the page's own bytes too.
+          onclick: () => this.host.cmd('use_item', { item, entropy: drawEntropy() }),
         }, '🎁 ', t(`item_${item}`)));
       }
     }
@@ -271,7 +273,8 @@ export class FlightView {
     if (!this.canAct() || this.state.game.need !== 'roll') return;
     this.die.setEnabled(false);
     this.die.spin();
-    const res = await this.host.cmd('roll');
+    // Fresh bytes of this page for this roll (P-FAIR-DICE); a resend keeps the same command.
+    const res = await this.host.cmd('roll', { entropy: drawEntropy() });
     if (!res) {
       this.die.el.classList.remove('rolling');
       this.update(this.state, this.host.mySeat());

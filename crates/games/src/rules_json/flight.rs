@@ -3,6 +3,7 @@
 //! One request object on standard input, one answer object on standard output. A bad or
 //! impossible request gives `{"ok": false, "error": …}` and exit status 1.
 
+use hangar_dice::{Entropy, RollKey, Seed};
 use hangar_flight::{
     Action, Colour, Event, Game, ItemOnBoard, Move, Options, Phase, PlayError, Preset, Progress,
     Scores, ThreeSixes,
@@ -38,6 +39,17 @@ enum Request {
         actions: Vec<Action>,
         #[serde(default)]
         stake: Option<u32>,
+    },
+    /// Derives roll `k` of a per-roll game from its seed and the roller's bytes (P-FAIR-DICE,
+    /// protocol.md §10), for outside checkers: the die, then a draw below each of `below`
+    /// from the same stream (the chance draws that follow the roll).
+    DeriveRoll {
+        seed: Seed,
+        k: u64,
+        #[serde(default)]
+        entropy: Option<Entropy>,
+        #[serde(default)]
+        below: Vec<u32>,
     },
 }
 
@@ -82,6 +94,29 @@ impl MoveView {
 pub fn answer(input: &str) -> Result<Value, String> {
     let request: Request = serde_json::from_str(input).map_err(|e| format!("bad request: {e}"))?;
     match request {
+        Request::DeriveRoll {
+            seed,
+            k,
+            entropy,
+            below,
+        } => {
+            if let Some(zero) = below.iter().position(|&n| n == 0) {
+                return Err(format!(
+                    "below[{zero}] is 0: a draw needs at least one outcome"
+                ));
+            }
+            let key = RollKey::derive(&seed, k, entropy.as_ref());
+            let mut dice = key.dice();
+            let die = dice.roll();
+            let draws: Vec<u32> = below.iter().map(|&n| dice.roll_below(n)).collect();
+            Ok(json!({
+                "ok": true,
+                "k": k,
+                "key": hex::encode(key.bytes()),
+                "die": die,
+                "draws": draws,
+            }))
+        }
         Request::New {
             preset,
             options,

@@ -213,7 +213,7 @@ mod tests {
                     player: None,
                     client: Some("tab".into()),
                     id: 9,
-                    order: Order::Command(RoomAction::Roll),
+                    order: Order::Command(RoomAction::Roll { entropy: None }),
                 }),
                 Record::Frames {
                     conn: 3,

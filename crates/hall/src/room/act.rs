@@ -2,7 +2,7 @@
 //! the acknowledgement, P-DURABLE), timers (P-TIMER), auto-play (P-AUTOPLAY), absence
 //! (P-DISCONNECT) and leaving (P-RESIGN, P-ESCAPE, P-JUNGLE-TIMEOUT, P-JUNGLE-DRAW).
 
-use hangar_dice::Seed;
+use hangar_dice::{DiceScheme, Entropy, Seed};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -38,8 +38,14 @@ fn err(code: ErrorCode, message: impl Into<String>) -> ProtoError {
 }
 
 impl Room {
-    /// A command from a seated person.
-    pub(super) async fn player_act(&mut self, player: i64, act: Act) -> Outcome {
+    /// A command from a seated person; `entropy` is the person's bytes of a roll or booster
+    /// (P-FAIR-DICE, already checked).
+    pub(super) async fn player_act(
+        &mut self,
+        player: i64,
+        act: Act,
+        entropy: Option<Entropy>,
+    ) -> Outcome {
         if self.game.is_none() {
             return Err(err(
                 ErrorCode::NotPlaying,
@@ -55,20 +61,28 @@ impl Room {
         if self.seats[seat].out.is_some() {
             return Err(err(ErrorCode::Illegal, "you have left this game"));
         }
-        self.perform(seat, act, false).await
+        self.perform(seat, act, entropy, false).await
     }
 
     /// Checks, applies, stores, then announces one action. The action exists once it is
     /// stored: when the write fails, the room is put back exactly as it was before (turn,
     /// dice stream position, timers, seats), nothing is announced, and the caller gets an
     /// `internal` error that is safe to retry (the same command id runs once it is stored).
-    pub(super) async fn perform(&mut self, seat: usize, act: Act, auto: bool) -> Outcome {
+    /// `entropy` is the roller's bytes of a person's roll or booster; `None` for the hall's
+    /// (bots, auto-play, the timer).
+    pub(super) async fn perform(
+        &mut self,
+        seat: usize,
+        act: Act,
+        entropy: Option<Entropy>,
+        auto: bool,
+    ) -> Outcome {
         let before = if self.replaying {
             None
         } else {
             self.undo_point(&act)
         };
-        let (events, roll, ack) = self.apply(seat, &act, auto)?;
+        let (events, roll, ack) = self.apply(seat, &act, entropy.as_ref(), auto)?;
         if let Some(undo) = before {
             // Only the act a person's command asked for carries the command (the first one).
             let cmd = if auto { None } else { self.command_ref.take() };
@@ -76,6 +90,8 @@ impl Room {
                 seat,
                 action: act.clone(),
                 roll,
+                // Only a die thrown keeps the bytes (a six die throws none).
+                entropy: roll.and(entropy),
                 auto,
                 cmd: cmd.as_ref().map(|(client, id)| CommandRef {
                     client: client.to_string(),
@@ -163,6 +179,7 @@ impl Room {
         &mut self,
         seat: usize,
         act: &Act,
+        entropy: Option<&Entropy>,
         auto: bool,
     ) -> Result<(Vec<WireEvent>, Option<u8>, Ack), ProtoError> {
         let kind = self.game_kind;
@@ -183,7 +200,7 @@ impl Room {
                     }
                     None => return Err(err(ErrorCode::NotPlaying, "the game is over")),
                 }
-                let played = running.session.play(seat, act)?;
+                let played = running.session.play(seat, act, entropy)?;
                 // A move by the other side answers an open draw offer with "no".
                 if let Some(offerer) = running.draw_offer
                     && offerer != seat
@@ -326,7 +343,9 @@ impl Room {
             return;
         }
         let seed = Seed::random();
-        let session = match GameSession::start(&self.options, self.seats.len(), seed) {
+        // New games draw each roll from its own key (P-FAIR-DICE, protocol.md §10).
+        let dice = DiceScheme::PerRoll;
+        let session = match GameSession::start(&self.options, self.seats.len(), seed, dice) {
             Ok(session) => session,
             Err(e) => {
                 tracing::error!(room = %self.code, error = %e, "the game could not start");
@@ -348,6 +367,7 @@ impl Room {
             seats: Value::from(seats).to_string(),
             seed: seed.to_string(),
             commitment: commitment.clone(),
+            dice,
         };
         let game_id = match self.hall.store().start_game(&stored).await {
             Ok(id) => id,
@@ -447,7 +467,7 @@ impl Room {
         for seat in 0..self.seats.len() {
             if self.seats[seat].away_deadline.is_some_and(|d| d <= now) && self.game.is_some() {
                 // Leaving clears the deadline once stored; a failed write keeps it due.
-                let answer = self.perform(seat, Act::Abandon, true).await;
+                let answer = self.perform(seat, Act::Abandon, None, true).await;
                 self.report(answer);
             }
         }
@@ -482,7 +502,7 @@ impl Room {
             } else {
                 running.session.bot_act(seat, &level)
             };
-            let answer = self.perform(seat, act, true).await;
+            let answer = self.perform(seat, act, None, true).await;
             if answer
                 .as_ref()
                 .is_err_and(|e| matches!(e.code, ErrorCode::Internal | ErrorCode::Unavailable))
@@ -512,7 +532,9 @@ impl Room {
             GameKind::Flight => {
                 // P-AUTOPLAY: auto-play takes over at once and stays on.
                 if !self.seats[seat].autoplay {
-                    let answer = self.perform(seat, Act::Autoplay { on: true }, true).await;
+                    let answer = self
+                        .perform(seat, Act::Autoplay { on: true }, None, true)
+                        .await;
                     self.report(answer);
                 }
                 if let Some(running) = self.game.as_mut() {
@@ -520,7 +542,7 @@ impl Room {
                 }
             }
             GameKind::Jungle => {
-                let answer = self.perform(seat, Act::Timeout, true).await;
+                let answer = self.perform(seat, Act::Timeout, None, true).await;
                 self.report(answer);
             }
         }
@@ -550,7 +572,7 @@ impl Room {
                 }
             }
             GameKind::Jungle => {
-                let answer = self.perform(seat, Act::Disconnect, true).await;
+                let answer = self.perform(seat, Act::Disconnect, None, true).await;
                 self.report(answer);
             }
         }

@@ -257,14 +257,19 @@ impl Room {
             }
             room.seats[i] = restored;
         }
-        let session = GameSession::start(&room.options, seat_count, seed)
+        let session = GameSession::start(&room.options, seat_count, seed, stored.start.dice)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         room.replaying = true;
         room.begin(session, stored.id, seed, stored.start.commitment.clone());
         for (idx, data) in stored.actions.iter().enumerate() {
             let logged: LoggedAct = serde_json::from_str(data)?;
             let answer = room
-                .perform(logged.seat, logged.action.clone(), logged.auto)
+                .perform(
+                    logged.seat,
+                    logged.action.clone(),
+                    logged.entropy.clone(),
+                    logged.auto,
+                )
                 .await;
             if let Err(e) = &answer {
                 anyhow::bail!("game {}: action {idx} does not replay: {e}", stored.id);

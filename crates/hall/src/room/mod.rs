@@ -5,6 +5,7 @@
 mod act;
 mod camping;
 mod close;
+mod entropy;
 mod finish;
 mod host;
 mod quick;
@@ -571,7 +572,10 @@ impl Room {
             RoomAction::Kick { seat } => self.kick(player.id, seat),
             RoomAction::Chat { text, phrase } => self.chat(player.id, text, phrase),
             RoomAction::LeaveRoom { escape } => self.leave(outbox, player.id, escape).await,
-            RoomAction::Roll => self.player_act(player.id, Act::Roll).await,
+            RoomAction::Roll { entropy } => {
+                let entropy = entropy::for_roll(entropy.as_deref())?;
+                self.player_act(player.id, Act::Roll, Some(entropy)).await
+            }
             RoomAction::Move { plane, notation } => {
                 if plane.is_some() == notation.is_some() {
                     return Err(ProtoError::new(
@@ -579,15 +583,22 @@ impl Room {
                         "move: give \"plane\" (flight) or \"move\" (jungle)",
                     ));
                 }
-                self.player_act(player.id, Act::Move { plane, notation })
+                self.player_act(player.id, Act::Move { plane, notation }, None)
                     .await
             }
-            RoomAction::UseItem { item } => self.player_act(player.id, Act::UseItem { item }).await,
-            RoomAction::Autoplay { on } => self.player_act(player.id, Act::Autoplay { on }).await,
-            RoomAction::Resign => self.player_act(player.id, Act::Resign).await,
-            RoomAction::OfferDraw => self.player_act(player.id, Act::DrawOffer).await,
+            RoomAction::UseItem { item, entropy } => {
+                let entropy = entropy::for_item(&item, entropy.as_deref())?;
+                self.player_act(player.id, Act::UseItem { item }, entropy)
+                    .await
+            }
+            RoomAction::Autoplay { on } => {
+                self.player_act(player.id, Act::Autoplay { on }, None).await
+            }
+            RoomAction::Resign => self.player_act(player.id, Act::Resign, None).await,
+            RoomAction::OfferDraw => self.player_act(player.id, Act::DrawOffer, None).await,
             RoomAction::AnswerDraw { accept } => {
-                self.player_act(player.id, Act::DrawAnswer { accept }).await
+                self.player_act(player.id, Act::DrawAnswer { accept }, None)
+                    .await
             }
         }
     }

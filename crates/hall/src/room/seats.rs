@@ -351,7 +351,7 @@ impl Room {
                         "leaving a running game costs 200 points (P-ESCAPE): send \"escape\": true",
                     ));
                 }
-                self.perform(index, Act::Escape, false).await?;
+                self.perform(index, Act::Escape, None, false).await?;
             }
             if self.status == Status::Waiting {
                 self.free_seat(index);

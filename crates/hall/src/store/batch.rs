@@ -191,20 +191,21 @@ async fn insert_games(
                 &g.seats,
                 &g.seed,
                 &g.commitment,
+                g.dice.name(),
             )
         })
         .collect();
     let sql = match backend {
         Backend::Sqlite => {
-            "INSERT INTO games (room, game, private, options, seats, seed, commitment, status, started_at) \
+            "INSERT INTO games (room, game, private, options, seats, seed, commitment, dice, status, started_at) \
              SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
              json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]'), \
-             json_extract(value, '$[5]'), json_extract(value, '$[6]'), 'running', $2 \
+             json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'), 'running', $2 \
              FROM json_each($1) RETURNING id, seed"
         }
         Backend::Postgres => {
-            "INSERT INTO games (room, game, private, options, seats, seed, commitment, status, started_at) \
-             SELECT e->>0, e->>1, (e->>2)::bigint, e->>3, e->>4, e->>5, e->>6, 'running', $2 \
+            "INSERT INTO games (room, game, private, options, seats, seed, commitment, dice, status, started_at) \
+             SELECT e->>0, e->>1, (e->>2)::bigint, e->>3, e->>4, e->>5, e->>6, e->>7, 'running', $2 \
              FROM json_array_elements($1::json) e RETURNING id, seed"
         }
     };

@@ -17,6 +17,12 @@ use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
 
+/// 16 fresh random bytes as hex: the roller's bytes every test client sends with a `roll`
+/// or a booster (P-FAIR-DICE), as the page and the command line do.
+pub fn entropy() -> String {
+    hangar_dice::Entropy::random().to_string()
+}
+
 /// How long a test waits for any one message before failing.
 pub const WAIT: Duration = Duration::from_secs(20);
 
@@ -503,7 +509,7 @@ async fn play_flight_seat(
                     if view["to_move"] == json!(me) && stop(&view) {
                         return Ok(view);
                     }
-                    json!({"type": "roll", "room": room})
+                    json!({"type": "roll", "room": room, "entropy": entropy()})
                 } else {
                     json!({"type": "move", "room": room, "plane": moves[0]["plane"].clone()})
                 };

@@ -237,6 +237,22 @@ pub fn verify(args: &VerifyArgs) -> anyhow::Result<()> {
             ""
         },
     );
+    if !verified.dice_rolls.is_empty() {
+        // P-FAIR-DICE: whose bytes went into each die, so that a player finds their own.
+        let own = verified.dice_rolls.iter().filter(|r| r.own).count();
+        println!(
+            "dice {}: {own} of the players' own rolls (their entropy in the record), {} the hall's (bots, auto-play, the timer)",
+            verified.dice.name(),
+            verified.dice_rolls.len() - own,
+        );
+        for roll in &verified.dice_rolls {
+            let whose = if roll.own { "own bytes" } else { "hall" };
+            println!(
+                "  roll {}: action {}, seat {}, die {} ({whose})",
+                roll.k, roll.index, roll.seat, roll.value
+            );
+        }
+    }
     Ok(())
 }
 

@@ -200,7 +200,9 @@ pub async fn guest(port: u16, name: &str) -> Client {
 pub fn decision(room: &str, game: &Value) -> Option<(u64, Value)> {
     let seat = game["to_move"].as_u64()?;
     let command = match game["kind"].as_str()? {
-        "flight" if game["need"] == "roll" => json!({"type": "roll", "room": room}),
+        "flight" if game["need"] == "roll" => {
+            json!({"type": "roll", "room": room, "entropy": hangar_dice::Entropy::random().to_string()})
+        }
         "flight" => json!({"type": "move", "room": room, "plane": game["moves"][0]["plane"]}),
         _ => json!({"type": "move", "room": room, "move": game["moves"][0]}),
     };

@@ -23,6 +23,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use hangar_client::Connection;
 use hangar_protocol::{Ack, GameKind, HallCommand, RoomAction, RoomCommand, SignedIn};
 
+mod entropy;
 mod player;
 
 use player::{CLIENT, Player, Seated};

@@ -148,6 +148,8 @@ pub(super) struct Player {
     resent: Option<u64>,
     /// Whether the time is up: finish the running game, start no other.
     draining: bool,
+    /// Fresh bytes for each roll (P-FAIR-DICE); a roll sent again keeps its first ones.
+    roll_bytes: super::entropy::RollBytes,
     /// Whether to finish the running game when the time is up (else stop at once).
     finish: bool,
     need_roll: bool,
@@ -187,6 +189,7 @@ impl Player {
             pending: None,
             resent: None,
             draining: false,
+            roll_bytes: super::entropy::RollBytes::new(),
             finish,
             need_roll: true,
             remote: at.remote,
@@ -355,7 +358,8 @@ impl Player {
                         tokio::time::sleep(self.think).await;
                     }
                     let sent = if self.need_roll {
-                        self.send("roll", "", true, stats).await
+                        let entropy = self.roll_bytes.field();
+                        self.send("roll", &entropy, true, stats).await
                     } else {
                         let plane = format!(r#","plane":{}"#, self.plane);
                         self.send("move", &plane, true, stats).await
