@@ -282,23 +282,9 @@ async fn p_durable_a_command_sent_again_after_a_takeover_is_answered_as_a_repeat
         node(&nats, &database).await,
         node(&nats, &database).await,
     ];
-    let (mut players, room, mut game) =
+    let (mut players, room, game) =
         handed_over(owner.port, [nodes[0].port, nodes[1].port], Some("tab-1")).await;
-    if game["to_move"].as_u64() != Some(players[0].seat) {
-        // The other player moves first; the view after it comes with its `moved` event.
-        let (seat, command) = decision(&room, &game).unwrap();
-        let p = players.iter_mut().find(|p| p.seat == seat).unwrap();
-        p.ok(command).await;
-        let mine = json!(players[0].seat);
-        let moved = players[0]
-            .wait_for(|v| v["type"] == "event" && v["event"]["game"]["to_move"] == mine)
-            .await;
-        game = moved["event"]["game"].clone();
-    }
-    let (seat, command) = decision(&room, &game).unwrap();
-    assert_eq!(seat, players[0].seat);
-    let acked = players[0].ok(command.clone()).await;
-    let id = players[0].id;
+    let (command, id, acked) = first_player_moves(&mut players, &room, game).await;
     owner.kill();
     // The player's old connection is closed once the room has moved.
     let mut old = players.remove(0);
@@ -317,27 +303,7 @@ async fn p_durable_a_command_sent_again_after_a_takeover_is_answered_as_a_repeat
         .iter()
         .find(|n| !adopter.ends_with(&format!(":{}", n.port)))
         .unwrap();
-    let mut again = Client::connect(elsewhere.port).await;
-    again
-        .ok(json!({"type": "auth", "token": old.token, "client": "tab-1"}))
-        .await;
-    again.ok(json!({"type": "join_room", "room": room})).await;
-    let mut repeated = command;
-    repeated["id"] = json!(id);
-    again
-        .ws
-        .send(tokio_tungstenite::tungstenite::Message::text(
-            repeated.to_string(),
-        ))
-        .await
-        .unwrap();
-    let answer = again.wait_for(|v| v["id"] == json!(id)).await;
-    assert_eq!(
-        answer["type"], "ack",
-        "the repeat is acknowledged: {answer}"
-    );
-    assert_eq!(answer["repeat"], true, "{answer}");
-    assert_eq!(answer["result"], acked);
+    sent_again_is_a_repeat(elsewhere.port, &old, &room, command, id, &acked).await;
 }
 
 /// P-DURABLE, repeated ids when the client's node dies and the room's node lives: a player on
@@ -353,10 +319,30 @@ async fn p_durable_a_command_sent_again_after_the_clients_node_died_is_answered_
     let owner = node(&nats, &database).await;
     let clients_node = node(&nats, &database).await;
     let other = node(&nats, &database).await;
-    let (mut players, room, mut game) =
+    let (mut players, room, game) =
         handed_over(owner.port, [clients_node.port, owner.port], Some("tab-1")).await;
+    let (command, id, acked) = first_player_moves(&mut players, &room, game).await;
+    let plies_before = snapshot_plies(owner.port, &room).await;
+    clients_node.kill();
+    let old = players.remove(0);
+    sent_again_is_a_repeat(other.port, &old, &room, command, id, &acked).await;
+    assert_eq!(
+        snapshot_plies(owner.port, &room).await,
+        plies_before,
+        "the move is in the game once"
+    );
+}
+
+/// The first of `players` makes a move of the jungle game `game` in `room` (the other player
+/// moves first when it is on turn): the command, its id and its ack's result.
+async fn first_player_moves(
+    players: &mut [Client],
+    room: &str,
+    mut game: Value,
+) -> (Value, u64, Value) {
     if game["to_move"].as_u64() != Some(players[0].seat) {
-        let (seat, command) = decision(&room, &game).unwrap();
+        // The other player moves first; the view after it comes with its `moved` event.
+        let (seat, command) = decision(room, &game).unwrap();
         let p = players.iter_mut().find(|p| p.seat == seat).unwrap();
         p.ok(command).await;
         let mine = json!(players[0].seat);
@@ -365,24 +351,32 @@ async fn p_durable_a_command_sent_again_after_the_clients_node_died_is_answered_
             .await;
         game = moved["event"]["game"].clone();
     }
-    let (seat, command) = decision(&room, &game).unwrap();
+    let (seat, command) = decision(room, &game).unwrap();
     assert_eq!(seat, players[0].seat);
     let acked = players[0].ok(command.clone()).await;
-    let id = players[0].id;
-    let plies_before = snapshot_plies(owner.port, &room).await;
-    clients_node.kill();
-    let old = players.remove(0);
-    let mut again = Client::connect(other.port).await;
+    (command, players[0].id, acked)
+}
+
+/// `p` back on `port` (its token, client string `tab-1`), in `room`, sends `command` again
+/// under its first id `id`: the answer is the first one, `acked`, marked as a repeat.
+async fn sent_again_is_a_repeat(
+    port: u16,
+    p: &Client,
+    room: &str,
+    mut command: Value,
+    id: u64,
+    acked: &Value,
+) {
+    let mut again = Client::connect(port).await;
     again
-        .ok(json!({"type": "auth", "token": old.token, "client": "tab-1"}))
+        .ok(json!({"type": "auth", "token": p.token, "client": "tab-1"}))
         .await;
     again.ok(json!({"type": "join_room", "room": room})).await;
-    let mut repeated = command;
-    repeated["id"] = json!(id);
+    command["id"] = json!(id);
     again
         .ws
         .send(tokio_tungstenite::tungstenite::Message::text(
-            repeated.to_string(),
+            command.to_string(),
         ))
         .await
         .unwrap();
@@ -392,12 +386,7 @@ async fn p_durable_a_command_sent_again_after_the_clients_node_died_is_answered_
         "the repeat is acknowledged: {answer}"
     );
     assert_eq!(answer["repeat"], true, "{answer}");
-    assert_eq!(answer["result"], acked);
-    assert_eq!(
-        snapshot_plies(owner.port, &room).await,
-        plies_before,
-        "the move is in the game once"
-    );
+    assert_eq!(&answer["result"], acked);
 }
 
 /// The plies played in `room`'s game, as a spectator on `port` sees it.
