@@ -592,6 +592,7 @@ export class RoomView {
         h('h2', { id: 'result-headline' }, mine?.rank === 1 ? '🏆 ' : '🏁 ', headline),
         h('p', { class: 'result-reason' }, t(`reason_${r.reason}`)),
         r.practice ? h('p', { class: 'result-practice' }, t('practice_note')) : null,
+        r.aborted ? h('p', { class: 'result-practice', id: 'result-aborted' }, t('aborted_note')) : null,
         h('table', { class: 'result-table' },
           h('thead', {}, h('tr', {}, h('th', {}, t('rank')), h('th', {}, t('player')),
             flight ? h('th', {}, t('planes_home')) : null,

@@ -94,12 +94,14 @@ impl JungleSession {
             .play(m)
             .map_err(|e| illegal(format!("{text}: {e}")))?;
         self.last = Some(m.to_string());
-        Ok(Played::done(vec![wire(&GameEvent::<_, (), (), ()>::JungleMoved {
-            captured: captured.map(|p| p.to_string()),
-            game: self.wire_view(),
-            notation: m.to_string(),
-            seat,
-        })]))
+        Ok(Played::done(vec![wire(
+            &GameEvent::<_, (), (), ()>::JungleMoved {
+                captured: captured.map(|p| p.to_string()),
+                game: self.wire_view(),
+                notation: m.to_string(),
+                seat,
+            },
+        )]))
     }
 
     /// The seat to move passes (timeout).
@@ -107,11 +109,13 @@ impl JungleSession {
         let seat = self.game.turn().index();
         self.game.pass().map_err(|e| illegal(e.to_string()))?;
         self.last = None;
-        Ok(Played::done(vec![wire(&GameEvent::<_, (), (), ()>::Passed {
-            game: self.wire_view(),
-            reason: PassReason::Timeout,
-            seat,
-        })]))
+        Ok(Played::done(vec![wire(
+            &GameEvent::<_, (), (), ()>::Passed {
+                game: self.wire_view(),
+                reason: PassReason::Timeout,
+                seat,
+            },
+        )]))
     }
 
     /// The move a bot of `level` plays.

@@ -81,11 +81,14 @@ pub struct Hall {
     peers: OnceLock<Arc<dyn Peers>>,
     /// The players' open connections on this node (for signing out everywhere).
     pub sessions: Arc<Sessions>,
+    /// New guests made per address in the last hour (P-ABORT).
+    pub guests: crate::guest_quota::GuestQuota,
 }
 
 impl Hall {
     /// A hall with no rooms.
     pub fn new(config: Config, store: Store) -> Arc<Hall> {
+        let guests = crate::guest_quota::GuestQuota::new(config.limits.guests_per_address_per_hour);
         Arc::new(Hall {
             answers: AnswerMemory::new(config.limits.answer_bytes, config.limits.answer_window),
             config,
@@ -98,6 +101,7 @@ impl Hall {
             closing: watch::Sender::new(false),
             peers: OnceLock::new(),
             sessions: Arc::default(),
+            guests,
         })
     }
 

@@ -11,6 +11,7 @@ pub mod api_limit;
 pub mod cluster;
 pub mod config;
 pub mod game_cache;
+pub mod guest_quota;
 pub mod hall;
 pub mod http;
 pub mod latency;
@@ -25,7 +26,7 @@ pub mod store;
 pub mod time;
 mod ws;
 
-pub use config::{Config, DEFAULT_BROADCAST_DELAY, Limits, find_web_dir};
+pub use config::{Config, DEFAULT_BROADCAST_DELAY, FairPlay, Limits, find_web_dir};
 pub use http::app;
 pub use server::{Running, shutdown_signal, start};
 pub use store::Store;

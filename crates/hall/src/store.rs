@@ -93,6 +93,9 @@ pub enum Scoring {
     Rated(GameKind),
     /// A practice game: listed for its players, scored and rated for no one.
     Practice,
+    /// An aborted game (P-ABORT): stored as practice (rated for no one, counted in no pair's
+    /// games), and its lines change scores only by a leaver's penalty.
+    Aborted,
 }
 
 /// A player's standing after a finished game was stored.
@@ -394,8 +397,9 @@ impl Store {
         scoring: Scoring,
     ) -> Result<Vec<Settled>, StoreError> {
         let (result, lines) = (result.to_owned(), lines.to_vec());
-        let practice = scoring == Scoring::Practice;
-        debug_assert!(!practice || lines.iter().all(|l| l.delta == 0));
+        let practice = !matches!(scoring, Scoring::Rated(_));
+        debug_assert!(scoring != Scoring::Practice || lines.iter().all(|l| l.delta == 0));
+        debug_assert!(lines.iter().all(|l| !practice || l.delta <= 0));
         // One write: the writer's savepoint makes it all or nothing, its commit durable; the
         // game's last actions are chunked in the same transaction.
         self.write_sealing(Some(game_id), move |conn| {
@@ -438,7 +442,7 @@ impl Store {
                         .into_iter()
                         .map(Some)
                         .collect(),
-                    Scoring::Practice => vec![None; lines.len()],
+                    Scoring::Practice | Scoring::Aborted => vec![None; lines.len()],
                 };
                 Ok(scores
                     .into_iter()

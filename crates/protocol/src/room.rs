@@ -189,6 +189,10 @@ pub struct GameResult {
     /// A practice game (a bot sat in it, P-PRACTICE): no score, rating or level changed.
     #[serde(default)]
     pub practice: bool,
+    /// Aborted (P-ABORT): some person made fewer than 3 decisions of their own, so no score,
+    /// rating or level changed, except the penalty of one who escaped or was away too long.
+    #[serde(default)]
+    pub aborted: bool,
     /// One line per seat, in seat order.
     pub players: Vec<ResultLine>,
 }

@@ -90,6 +90,10 @@ impl Room {
             }
             self.store_retry_at = None;
         }
+        // Counted once stored (or replayed from the log): an undone act is no decision.
+        if !auto && matches!(act, Act::Roll | Act::Move { .. } | Act::UseItem { .. }) {
+            self.seats[seat].own_decisions += 1;
+        }
         for event in &events {
             self.emit_wire(event);
         }
@@ -378,6 +382,7 @@ impl Room {
             seat.timeouts = 0;
             seat.disconnects = 0;
             seat.autoplay = false;
+            seat.own_decisions = 0;
         }
         let practice = self.practice();
         self.game = Some(Running {

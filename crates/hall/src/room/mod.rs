@@ -221,6 +221,9 @@ struct Seat {
     out_order: u32,
     timeouts: u32,
     disconnects: u32,
+    /// Decisions this person made in the running game, not auto-play's or the timer's
+    /// (P-ABORT).
+    own_decisions: u32,
 }
 
 impl Seat {

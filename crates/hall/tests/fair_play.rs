@@ -1,0 +1,134 @@
+//! Fair play (issue 34): games that cannot be farmed — P-ABORT (too few decisions of one's
+//! own, pairs capped per day), P-ESCAPE in jungle.
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+mod common;
+
+use common::{TestHall, play_jungle, sqlite_url, test_config};
+use serde_json::{Value, json};
+
+/// A hall with the real fair-play rules (the common test hall switches P-ABORT off for the
+/// scoring tests).
+async fn fair_hall() -> TestHall {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    config.fair = hangar_hall::FairPlay::default();
+    TestHall::with(dir, config).await
+}
+
+/// A player's score as the hall now has it (signing in again with its token).
+async fn score(hall: &TestHall, client: &common::Client) -> i64 {
+    let mut again = hall.client().await;
+    let me = again
+        .ok(json!({"type": "auth", "token": client.token.clone().unwrap()}))
+        .await;
+    me["player"]["score"].as_i64().unwrap()
+}
+
+fn no_rating(result: &Value) {
+    for line in result["players"].as_array().unwrap() {
+        assert!(line["rating"].is_null(), "no rating changed: {line}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_abort_and_p_escape_a_puppet_escaping_a_jungle_game_at_once_gains_nobody_anything() {
+    let hall = fair_hall().await;
+    let (mut ana, mut bo, code) = hall.jungle_started(false).await;
+    bo.ok(json!({"type": "leave_room", "room": code, "escape": true}))
+        .await;
+    let over = ana.event("game_over").await;
+    let result = &over["event"]["result"];
+    assert_eq!(result["aborted"], true, "{result}");
+    assert_eq!(result["players"][0]["delta"], 0, "the farmer gains nothing");
+    assert_eq!(
+        result["players"][1]["delta"], -200,
+        "P-ESCAPE: a jungle escape costs 200"
+    );
+    no_rating(result);
+    assert_eq!(score(&hall, &ana).await, 1000);
+    assert_eq!(score(&hall, &bo).await, 800);
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_abort_a_resignation_before_any_move_changes_no_score() {
+    let hall = fair_hall().await;
+    let (mut ana, mut bo, code) = hall.jungle_started(false).await;
+    bo.ok(json!({"type": "resign", "room": code})).await;
+    let over = ana.event("game_over").await;
+    let result = &over["event"]["result"];
+    assert_eq!(result["aborted"], true, "{result}");
+    assert_eq!(result["players"][0]["delta"], 0);
+    assert_eq!(result["players"][1]["delta"], 0);
+    no_rating(result);
+    assert_eq!(score(&hall, &ana).await, 1000);
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_abort_two_seats_on_auto_play_change_no_score() {
+    let hall = fair_hall().await;
+    let (mut a, mut b, code) = hall
+        .two_players("flight", json!({"seats": 2, "planes": 2, "stake": 10000}))
+        .await;
+    a.ok(json!({"type": "autoplay", "room": code, "on": true}))
+        .await;
+    b.ok(json!({"type": "autoplay", "room": code, "on": true}))
+        .await;
+    let over = a.event("game_over").await;
+    let result = &over["event"]["result"];
+    assert_eq!(
+        result["aborted"], true,
+        "auto-play's decisions are not a person's"
+    );
+    for line in result["players"].as_array().unwrap() {
+        assert_eq!(line["delta"], 0, "{line}");
+    }
+    no_rating(result);
+    assert_eq!(score(&hall, &a).await, 1000);
+    assert_eq!(score(&hall, &b).await, 1000);
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_abort_a_game_both_people_play_is_scored() {
+    let hall = fair_hall().await;
+    let mut ana = hall.guest("ana").await;
+    let code = ana.create("jungle", json!({})).await;
+    let mut bo = hall.guest("bo").await;
+    bo.join(&code).await;
+    ana.ready().await;
+    bo.ready().await;
+    for client in [&mut ana, &mut bo] {
+        let started = client.event("game_started").await;
+        client.inbox.push_front(started);
+    }
+    // Both play (the first listed move): a real game, scored and rated.
+    let first = tokio::spawn(async move { play_jungle(&mut ana, |_| 0).await });
+    let second = tokio::spawn(async move { play_jungle(&mut bo, |m| m.len() - 1).await });
+    let (result, _) = (first.await.unwrap(), second.await.unwrap());
+    assert_eq!(result["aborted"], false, "{result}");
+    if result["reason"] != "draw" {
+        assert!(result["players"][0]["rating"].is_object(), "{result}");
+    }
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_abort_the_eleventh_guest_from_one_address_in_an_hour_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    config.limits.guests_per_address_per_hour = 10;
+    let hall = TestHall::with(dir, config).await;
+    let mut client = hall.client().await;
+    for n in 0..10 {
+        client
+            .ok(json!({"type": "guest", "name": format!("puppet{n}")}))
+            .await;
+    }
+    client
+        .fails(json!({"type": "guest", "name": "puppet10"}), "rate_limited")
+        .await;
+    hall.stop().await;
+}
