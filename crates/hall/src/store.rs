@@ -22,6 +22,7 @@ mod batch;
 mod cluster;
 mod health;
 mod log;
+mod pairs;
 mod profiles;
 mod ratings;
 mod tails;

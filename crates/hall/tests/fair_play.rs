@@ -132,3 +132,41 @@ async fn p_abort_the_eleventh_guest_from_one_address_in_an_hour_is_refused() {
         .await;
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_abort_the_fourth_game_of_a_pair_in_a_day_is_practice_and_said_before_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    // Quick games (a resignation at once) count here: this test is about the pair's cap.
+    config.fair.pair_games_per_day = 3;
+    let hall = TestHall::with(dir, config).await;
+    let (mut ana, mut bo, code) = hall.jungle_started(false).await;
+    for game in 1..=4 {
+        if game > 1 {
+            ana.ready().await;
+            bo.ready().await;
+            ana.event("game_started").await;
+        }
+        bo.ok(json!({"type": "resign", "room": code})).await;
+        let over = ana.event("game_over").await;
+        let result = &over["event"]["result"];
+        if game <= 3 {
+            assert_eq!(result["practice"], false, "game {game}: {result}");
+            assert_eq!(result["players"][1]["delta"], -2, "game {game} is scored");
+        } else {
+            assert_eq!(result["practice"], true, "the fourth game is practice");
+            assert_eq!(result["players"][1]["delta"], 0);
+            assert!(result["players"][1]["rating"].is_null());
+        }
+        if game == 3 {
+            // Said before the next game starts: an event, and the room's snapshot.
+            let said = ana.event("pair_practice").await;
+            assert_eq!(said["event"]["on"], true);
+            let mut watcher = hall.client().await;
+            watcher.ok(json!({"type": "spectate", "room": code})).await;
+            let snapshot = watcher.wait_for(|v| v["type"] == "snapshot").await;
+            assert_eq!(snapshot["state"]["practice"], true);
+        }
+    }
+    hall.stop().await;
+}

@@ -266,6 +266,12 @@ pub enum RoomEvent {
         /// Watchers now.
         count: usize,
     },
+    /// The people seated played their day's scored games against each other (P-ABORT: 3 in
+    /// 24 hours), so the next game is practice (`on`), or no longer (`off`).
+    PairPractice {
+        /// The next game is practice for that reason.
+        on: bool,
+    },
     /// Every seat was filled and ready: the game began.
     GameStarted {
         /// Each seat's colour.

@@ -329,6 +329,8 @@ impl Room {
             tracing::warn!(room = %self.code, error = %e, "the game waits for the storage");
             return;
         }
+        // Counted afresh: another room's game of the same pair may have ended meanwhile.
+        self.refresh_pair_practice(true).await;
         let seed = Seed::random();
         let session = match GameSession::start(&self.options, self.seats.len(), seed) {
             Ok(session) => session,

@@ -176,6 +176,8 @@ impl Room {
             }
         }
         tracing::info!(room = %self.code, game_id, reason = %result.reason, "game over");
+        // A scored game between these people: their count for the day changed.
+        self.pair_checked = None;
         self.announce_game_over(result, practice);
         for index in 0..self.seats.len() {
             let seat = &self.seats[index];
@@ -277,6 +279,7 @@ impl Room {
         }
         let session = GameSession::start(&room.options, seat_count, seed)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
+        room.refresh_pair_practice(true).await;
         room.replaying = true;
         room.begin(session, stored.id, seed, stored.start.commitment.clone());
         for (idx, data) in stored.actions.iter().enumerate() {

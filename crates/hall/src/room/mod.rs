@@ -7,6 +7,7 @@ mod camping;
 mod close;
 mod finish;
 mod host;
+mod pairs;
 mod quick;
 mod remote;
 mod seats;
@@ -338,6 +339,11 @@ struct Room {
     quick_fill_at: Option<Instant>,
     /// The administrators closed the room: its task ends.
     closed: bool,
+    /// The people seated played their day's scored games together: the next game is practice
+    /// (P-ABORT; see `pairs.rs`).
+    pair_practice: bool,
+    /// The people (sorted ids) `pair_practice` was last checked for; `None`: check again.
+    pair_checked: Option<Vec<i64>>,
 }
 
 /// Everything needed to open a room.
@@ -493,6 +499,8 @@ impl Room {
             store_retry_at: None,
             lost: Vec::new(),
             quick_fill_at: None,
+            pair_practice: false,
+            pair_checked: None,
             closed: false,
         }
     }
@@ -512,6 +520,9 @@ impl Room {
                 self.command_ref = client.map(|client| (client, id));
                 let outcome = self.command(&outbox, player, order).await;
                 self.command_ref = None;
+                // Who sits may have changed: the room says before the start whether the next
+                // game is practice for a pair that played enough today (P-ABORT).
+                self.refresh_pair_practice(false).await;
                 // A waiting room's change is stored before it is acknowledged, like an action.
                 self.persist_waiting().await;
                 // One buffer for the frame sent and the one remembered for a repeated id.

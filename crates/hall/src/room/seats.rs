@@ -426,11 +426,12 @@ impl Room {
     }
 
     /// Whether the game running (or the next, before it starts) is a practice game: a bot sits
-    /// in it (P-PRACTICE). A person on auto-play is still a person.
+    /// in it (P-PRACTICE), or its people played their day's scored games together (P-ABORT).
+    /// A person on auto-play is still a person.
     pub(super) fn practice(&self) -> bool {
         match &self.game {
             Some(running) => running.practice,
-            None => self.seats.iter().any(|s| s.bot.is_some()),
+            None => self.pair_practice || self.seats.iter().any(|s| s.bot.is_some()),
         }
     }
 
