@@ -394,13 +394,14 @@ impl Hall {
             .remove(&conn);
     }
 
-    /// Waiting public rooms of a game with a free seat, fullest first (P-QUICK); the caller
-    /// orders equally full rooms by their players' ratings.
+    /// Waiting public quick-match rooms of a game with a free seat, fullest first (P-QUICK): a
+    /// room whose host chose its stake or options is never one; the caller orders equally
+    /// full rooms by their players' ratings.
     pub fn quick_candidates(&self, game: GameKind) -> Vec<QuickCandidate> {
         let listings = self.listings.lock().expect("listings lock");
         let mut found: Vec<QuickCandidate> = listings
             .iter()
-            .filter(|(_, l)| l.game == game && l.waiting() && l.free_seats > 0)
+            .filter(|(_, l)| l.game == game && l.summary.quick && l.waiting() && l.free_seats > 0)
             .map(|(code, l)| QuickCandidate {
                 code: code.clone(),
                 taken: l.taken_seats,

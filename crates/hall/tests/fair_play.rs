@@ -170,3 +170,61 @@ async fn p_abort_the_fourth_game_of_a_pair_in_a_day_is_practice_and_said_before_
     }
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_quick_never_joins_a_room_whose_host_chose_the_stake() {
+    let hall = TestHall::start().await;
+    // Three colluders sit ready in a 4-seat flight room at the highest stake.
+    let mut host = hall.guest("host").await;
+    let trap = host
+        .create("flight", json!({"seats": 4, "stake": 10000}))
+        .await;
+    host.ready().await;
+    let mut friends = Vec::new();
+    for name in ["f1", "f2"] {
+        let mut friend = hall.guest(name).await;
+        friend.join(&trap).await;
+        friend.ready().await;
+        friends.push(friend);
+    }
+    let mut stranger = hall.guest("stranger").await;
+    let matched = stranger
+        .ok(json!({"type": "quick_match", "game": "flight"}))
+        .await;
+    assert_ne!(matched["room"], trap.as_str(), "{matched}");
+    // A quick-match room takes the next quick match.
+    let mut other = hall.guest("other").await;
+    let second = other
+        .ok(json!({"type": "quick_match", "game": "flight"}))
+        .await;
+    assert_eq!(second["room"], matched["room"]);
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_quick_the_bot_timer_ends_with_its_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    config.quick_fill_after = std::time::Duration::from_millis(800);
+    let hall = TestHall::with(dir, config).await;
+    let mut a = hall.guest("a").await;
+    let opened = a.ok(json!({"type": "quick_match", "game": "jungle"})).await;
+    let code = opened["room"].as_str().unwrap().to_owned();
+    let mut b = hall.guest("b").await;
+    b.ok(json!({"type": "quick_match", "game": "jungle"})).await;
+    a.event("game_started").await;
+    // A short game: b escapes at once, its seat is freed, a waits alone.
+    b.ok(json!({"type": "leave_room", "room": code, "escape": true}))
+        .await;
+    a.event("game_over").await;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let mut watcher = hall.client().await;
+    watcher.ok(json!({"type": "spectate", "room": code})).await;
+    let snapshot = watcher.wait_for(|v| v["type"] == "snapshot").await;
+    let seats = snapshot["state"]["seats"].as_array().unwrap();
+    assert!(
+        seats.iter().all(|s| s["bot"].is_null()),
+        "no bot seated into the rematch: {seats:?}"
+    );
+    hall.stop().await;
+}

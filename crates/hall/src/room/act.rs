@@ -387,6 +387,9 @@ impl Room {
             seat.own_decisions = 0;
         }
         let practice = self.practice();
+        // The quick match's wait for people ends with its start: no bot is seated into a
+        // later game (P-QUICK, P-REMATCH).
+        self.quick_fill_at = None;
         self.game = Some(Running {
             session,
             game_id,

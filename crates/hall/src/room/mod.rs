@@ -344,6 +344,9 @@ struct Room {
     pair_practice: bool,
     /// The people (sorted ids) `pair_practice` was last checked for; `None`: check again.
     pair_checked: Option<Vec<i64>>,
+    /// The hall opened it for quick match with the default stake and options (P-QUICK): the
+    /// only kind of room quick match puts players into.
+    quick: bool,
 }
 
 /// Everything needed to open a room.
@@ -501,6 +504,7 @@ impl Room {
             quick_fill_at: None,
             pair_practice: false,
             pair_checked: None,
+            quick: false,
             closed: false,
         }
     }
@@ -566,10 +570,20 @@ impl Room {
         let action = match order {
             Order::Enter => return self.join(outbox, player, None, None).await,
             Order::QuickJoin => {
+                // Checked here too (the hall's list may be a moment old): a room whose host
+                // chose its stake or options never takes a player who did not choose it.
+                if !self.quick {
+                    return Err(ProtoError::new(
+                        ErrorCode::SeatTaken,
+                        "not a quick-match room: join it on purpose",
+                    ));
+                }
                 let joined = self.quick_join(outbox, player).await;
                 return self.quick_seated(joined).await;
             }
             Order::QuickOpen => {
+                // Opened by the hall with the default options (`ws::quick_match`).
+                self.quick = true;
                 let joined = self.join(outbox, player, None, None).await;
                 return self.quick_seated(joined).await;
             }
