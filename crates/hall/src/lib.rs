@@ -16,6 +16,7 @@ pub mod hall;
 pub mod http;
 pub mod latency;
 pub mod metrics;
+pub mod names;
 pub mod outbox;
 pub mod peers;
 pub mod room;

@@ -288,11 +288,11 @@ impl Room {
             (Some(text), None) => {
                 let text = text.trim().to_owned();
                 let chars = text.chars().count();
-                if chars == 0 || chars > CHAT_MAX_CHARS || text.chars().any(char::is_control) {
+                if chars == 0 || chars > CHAT_MAX_CHARS || !crate::names::showable_chat(&text) {
                     return Err(err(
                         ErrorCode::ChatLimit,
                         format!(
-                            "a chat line is 1–{CHAT_MAX_CHARS} characters without control characters"
+                            "a chat line is 1–{CHAT_MAX_CHARS} characters without control, invisible or direction characters"
                         ),
                     ));
                 }
