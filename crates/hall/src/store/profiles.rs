@@ -59,8 +59,9 @@ impl Store {
             .collect()
     }
 
-    /// A player's finished games, newest first. Private rooms' codes are left out unless
-    /// `private_codes` (the player asking about their own games).
+    /// A player's finished games, newest first. Unless `private_codes` (the player asking
+    /// about their own games), a private room's game shows only its game, result and score
+    /// change: "a private game", without id, room, time, rating or who else played.
     pub async fn player_games(
         &self,
         player_id: i64,
@@ -85,7 +86,26 @@ impl Store {
                     result.and_then(|text| serde_json::from_str(&text).ok());
                 let private = row.try_get::<i64, _>("private")? != 0;
                 let game: String = row.try_get("game")?;
+                let hidden = private && !private_codes;
+                if hidden {
+                    return Ok(GameSummary {
+                        game_id: 0,
+                        private: true,
+                        game: GameKind::from_name(&game).unwrap_or(GameKind::Flight),
+                        room: None,
+                        finished_at: 0,
+                        reason: result.map(|r| r.reason).unwrap_or_default(),
+                        practice: row.try_get::<i64, _>("practice")? != 0,
+                        seat: 0,
+                        rank: row.try_get("rank")?,
+                        won: row.try_get::<i64, _>("won")? != 0,
+                        delta: row.try_get("delta")?,
+                        rating: None,
+                        players: Vec::new(),
+                    });
+                }
                 Ok(GameSummary {
+                    private: false,
                     game_id: row.try_get("id")?,
                     game: GameKind::from_name(&game).unwrap_or(GameKind::Flight),
                     room: (private_codes || !private)
