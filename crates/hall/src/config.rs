@@ -49,6 +49,9 @@ pub struct Config {
     pub cluster: Option<String>,
     /// What makes a game count (P-ABORT): rules against farming scores and ratings.
     pub fair: FairPlay,
+    /// The bearer token `/metrics` asks for (`--metrics-token`); `None`: `/metrics` answers
+    /// only requests from loopback.
+    pub metrics_token: Option<String>,
 }
 
 /// When a game counts for scores and ratings (P-ABORT, docs/security.md "Fair play").
@@ -153,6 +156,7 @@ impl Default for Config {
             storage_failure_bound: crate::store::DEFAULT_FAILURE_BOUND,
             cluster: None,
             fair: FairPlay::default(),
+            metrics_token: None,
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod room;
 pub mod server;
 pub mod sessions;
 pub mod slots;
+pub mod static_files;
 pub mod store;
 pub mod time;
 mod ws;

@@ -87,6 +87,7 @@ pub fn test_config(database: String) -> Config {
             abort_decisions: 0,
             ..hangar_hall::FairPlay::default()
         },
+        metrics_token: None,
     }
 }
 

@@ -116,6 +116,10 @@ pub struct ServeArgs {
     /// are practice (P-ABORT: 3; 0: no cap).
     #[arg(long, env = "HANGAR_PAIR_GAMES_PER_DAY", default_value_t = 3)]
     pub pair_games_per_day: u32,
+    /// Bearer token `/metrics` asks for (`Authorization: Bearer TOKEN`); without it `/metrics`
+    /// answers only requests from the machine itself (loopback).
+    #[arg(long, env = "HANGAR_METRICS_TOKEN")]
+    pub metrics_token: Option<String>,
     /// How long the answers of a client are kept for repeated ids after its last connection
     /// closed, in seconds.
     #[arg(long, env = "HANGAR_ANSWER_WINDOW_SECONDS", default_value_t = 60)]
@@ -198,6 +202,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             abort_decisions: args.abort_decisions,
             pair_games_per_day: args.pair_games_per_day,
         },
+        metrics_token: args.metrics_token.clone().filter(|t| !t.is_empty()),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(args.workers.map_or_else(default_workers, usize::from))
