@@ -37,6 +37,9 @@ async fn an_outsider_sees_no_private_opponent_on_profiles_or_the_games_api() {
         .ok(json!({"type": "profile", "player_id": ana_id}))
         .await;
     anonymous(&profile["recent"][0], "bo", &code);
+    // Nor does the rating history name the game.
+    let history = profile["stats"][0]["history"].as_array().unwrap();
+    assert!(history.is_empty(), "{history:?}");
 
     // The player herself still sees it whole.
     let own = ana

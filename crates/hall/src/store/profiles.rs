@@ -128,8 +128,14 @@ impl Store {
             .collect()
     }
 
-    /// A player's figures per game they have finished (P-PROFILE).
-    pub async fn game_stats(&self, player_id: i64) -> Result<Vec<GameStats>, StoreError> {
+    /// A player's figures per game they have finished (P-PROFILE). Unless `own` (the player
+    /// asking), the rating history leaves out private rooms' games: a point names its game
+    /// and time, which would tell who played it.
+    pub async fn game_stats(
+        &self,
+        player_id: i64,
+        own: bool,
+    ) -> Result<Vec<GameStats>, StoreError> {
         let counts = sqlx::query(
             "SELECT g.game, COUNT(*) AS played, CAST(SUM(gp.won) AS BIGINT) AS wins FROM game_players gp \
              JOIN games g ON g.id = gp.game_id WHERE gp.player_id = $1 GROUP BY g.game ORDER BY g.game",
@@ -155,11 +161,13 @@ impl Store {
             .transpose()?;
             let mut history = sqlx::query(
                 "SELECT game_id, at, rating FROM rating_history WHERE player_id = $1 AND game = $2 \
+                 AND ($4 = 1 OR game_id NOT IN (SELECT id FROM games WHERE private <> 0)) \
                  ORDER BY game_id DESC LIMIT $3",
             )
             .bind(player_id)
             .bind(game.name())
             .bind(HISTORY_POINTS)
+            .bind(i64::from(own))
             .fetch_all(&self.pool)
             .await?
             .iter()
