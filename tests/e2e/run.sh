@@ -34,6 +34,11 @@ if has "--bot-delay-ms"; then EXTRA+=(--bot-delay-ms "${HANGAR_BOT_DELAY_MS:-40}
 if has "--web-dir"; then EXTRA+=(--web-dir "$ROOT/web"); fi
 if has "--reconnect-seconds"; then EXTRA+=(--reconnect-seconds 30); fi
 if has "--quick-bots-after-seconds"; then EXTRA+=(--quick-bots-after-seconds 6); fi
+# Every page is a guest on loopback: no cap of new guests per address. The pages play short
+# games on purpose (a resignation at once): no minimum of own decisions (P-ABORT, tested in
+# crates/hall/tests/fair_play.rs).
+if has "--guests-per-address-per-hour"; then EXTRA+=(--guests-per-address-per-hour 0); fi
+if has "--abort-decisions"; then EXTRA+=(--abort-decisions 0); fi
 # Pages of a slow machine may sit longer than a minute before readying.
 if has "--ready-timeout-seconds"; then EXTRA+=(--ready-timeout-seconds 600); fi
 

@@ -29,6 +29,15 @@ export function outcomeWord(game) {
 
 /** One row of a list of finished games, opening its replay. */
 export function gameRow(game) {
+  // Another player's private game: its result and score change only (no id, time or players).
+  if (game.private) {
+    return h('li', { class: 'game-row game-private' },
+      h('span', { class: 'game-icon', title: t(game.game) }, game.game === 'flight' ? '✈' : '🐘'),
+      h('span', { class: 'game-main' },
+        h('b', { class: `outcome ${game.won ? 'won' : ''}` }, game.won ? t('result_win') : t('private_game')),
+        ' ', h('small', { class: 'game-when' }, t('private_game'))),
+      deltaBadge(game.delta));
+  }
   const when = new Date(game.finished_at).toLocaleString(currentLang() === 'zh' ? 'zh-CN' : 'en-GB',
     { dateStyle: 'short', timeStyle: 'short' });
   const opponents = (game.players || []).filter((p) => p.seat !== game.seat)

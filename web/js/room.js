@@ -34,6 +34,9 @@ export function applyEvent(state, ev) {
     case 'ready':
       if (seat) seat.ready = ev.ready;
       break;
+    case 'pair_practice':
+      state.pair_practice = ev.on;
+      break;
     case 'spectators':
       state.spectators = ev.count;
       break;
@@ -117,8 +120,14 @@ export function applyEvent(state, ev) {
     default:
       break;
   }
-  // The next game is practice while a bot sits (P-PRACTICE); a running game keeps what it was.
-  if (state.status === 'waiting' && state.seats) state.practice = state.seats.some((x) => !!x.bot);
+  // The next game is practice while a bot sits (P-PRACTICE) or while the people seated have
+  // played their day's scored games together (P-ABORT, `pair_practice`; a snapshot says it as
+  // `practice` with no bot); a running game keeps what it was.
+  if (state.status === 'waiting' && state.seats) {
+    const bots = state.seats.some((x) => !!x.bot);
+    if (state.pair_practice === undefined) state.pair_practice = !!state.practice && !bots;
+    state.practice = !!state.pair_practice || bots;
+  }
   return state;
 }
 
@@ -289,7 +298,7 @@ export class RoomView {
     }
     if (this.gameView) await this.gameView.onEvent(ev, before, this.state, { hurry });
     this.guide?.onEvent(ev, this.mySeat(), before);
-    if (['joined', 'left', 'bot_added', 'ready', 'spectators'].includes(ev.kind)) this.syncGame();
+    if (['joined', 'left', 'bot_added', 'ready', 'spectators', 'pair_practice'].includes(ev.kind)) this.syncGame();
     if (!hurry || ev.kind === 'chat') this.redraw();
   }
 
@@ -353,7 +362,7 @@ export class RoomView {
       opts.stake ? v('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
       v('span', { class: 'chip' }, `⏱ ${opts.turn_seconds || 20}s`),
       // P-PRACTICE: said before the game starts, not discovered in the result.
-      st.practice ? v('span', { class: 'chip chip-practice', id: 'practice-chip', title: t('practice_note') }, t('practice')) : null,
+      st.practice ? v('span', { class: 'chip chip-practice', id: 'practice-chip', title: t(st.pair_practice ? 'pair_practice_note' : 'practice_note') }, t('practice')) : null,
       this.mySeat() === null ? v('span', { class: 'chip chip-watch' }, '👁 ', t('spectating')) : null,
       this.myColourChip(),
       v('span', { class: 'chip', id: 'spectator-count' }, t('spectators', { n: st.spectators || 0 })),
@@ -592,6 +601,7 @@ export class RoomView {
         h('h2', { id: 'result-headline' }, mine?.rank === 1 ? '🏆 ' : '🏁 ', headline),
         h('p', { class: 'result-reason' }, t(`reason_${r.reason}`)),
         r.practice ? h('p', { class: 'result-practice' }, t('practice_note')) : null,
+        r.aborted ? h('p', { class: 'result-practice', id: 'result-aborted' }, t('aborted_note')) : null,
         h('table', { class: 'result-table' },
           h('thead', {}, h('tr', {}, h('th', {}, t('rank')), h('th', {}, t('player')),
             flight ? h('th', {}, t('planes_home')) : null,

@@ -103,12 +103,26 @@ fn split(deltas: &mut [i64], winners: &[usize], pool: i64) {
 }
 
 /// Jungle score changes for (seat 0, seat 1): `winner` None is a draw (P-JUNGLE-DRAW);
-/// `disconnects` counts each seat's disconnections (P-JUNGLE-DISCONNECT).
-pub fn jungle_deltas(winner: Option<usize>, room_level: i64, disconnects: [u32; 2]) -> [i64; 2] {
+/// `disconnects` counts each seat's disconnections (P-JUNGLE-DISCONNECT); `escaped` marks a
+/// seat that left the running game on purpose: it loses [`ESCAPE_PENALTY`] instead of the
+/// loser's 2 (P-ESCAPE: 200 in flight and jungle alike).
+pub fn jungle_deltas(
+    winner: Option<usize>,
+    room_level: i64,
+    disconnects: [u32; 2],
+    escaped: [bool; 2],
+) -> [i64; 2] {
     let mut deltas = [0i64; 2];
     if let Some(w) = winner {
         deltas[w] += 2 * room_level;
-        deltas[1 - w] -= JUNGLE_LOSS;
+        if !escaped[1 - w] {
+            deltas[1 - w] -= JUNGLE_LOSS;
+        }
+    }
+    for seat in 0..2 {
+        if escaped[seat] {
+            deltas[seat] -= ESCAPE_PENALTY;
+        }
     }
     for seat in 0..2 {
         deltas[seat] -= JUNGLE_DISCONNECT_PENALTY * i64::from(disconnects[seat]);
@@ -203,9 +217,17 @@ mod tests {
 
     #[test]
     fn p_jungle_draw_and_disconnect_scores() {
-        assert_eq!(jungle_deltas(Some(0), 1, [0, 0]), [2, -2]);
-        assert_eq!(jungle_deltas(Some(1), 3, [0, 0]), [-2, 6]);
-        assert_eq!(jungle_deltas(None, 1, [0, 0]), [0, 0]);
-        assert_eq!(jungle_deltas(Some(0), 1, [1, 2]), [-8, -22]);
+        let none = [false, false];
+        assert_eq!(jungle_deltas(Some(0), 1, [0, 0], none), [2, -2]);
+        assert_eq!(jungle_deltas(Some(1), 3, [0, 0], none), [-2, 6]);
+        assert_eq!(jungle_deltas(None, 1, [0, 0], none), [0, 0]);
+        assert_eq!(jungle_deltas(Some(0), 1, [1, 2], none), [-8, -22]);
+    }
+
+    #[test]
+    fn p_escape_a_jungle_escape_costs_200() {
+        // The escaper loses 200 (not the loser's 2); the winner gains as P-JUNGLE-DRAW's.
+        assert_eq!(jungle_deltas(Some(0), 1, [0, 0], [false, true]), [2, -200]);
+        assert_eq!(jungle_deltas(Some(1), 3, [1, 0], [true, false]), [-210, 6]);
     }
 }

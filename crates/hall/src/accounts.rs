@@ -7,7 +7,6 @@ use hangar_protocol::{GameKind, Leaderboard, PlayerView, Ranked};
 use hangar_games::rating::Skill;
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
-use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 /// Every player's starting score (P-SCORE).
 pub const START_SCORE: i64 = 1000;
@@ -71,7 +70,7 @@ pub fn level(score: i64) -> i64 {
 pub enum CredentialError {
     /// Bad name.
     #[error(
-        "a name is 1–20 characters without control, format or direction characters or surrounding spaces"
+        "a name is 1–20 characters with a letter or digit, without invisible, blank-looking, control, format or direction characters or surrounding spaces"
     )]
     BadName,
     /// A name of the bots, or one that would pass for one.
@@ -90,13 +89,13 @@ pub fn normalize_name(name: &str) -> String {
 }
 
 /// Checks a player name as given and returns its normalised form ([`normalize_name`]):
-/// 1–20 characters; no control, format (zero-width, direction overrides and marks), private,
-/// unassigned or line-separating characters; no surrounding spaces; not a bot's name (the
+/// 1–20 characters with a letter or digit; no hidden character ([`crate::names::hidden`]:
+/// control, format, default-ignorable, blank-looking, line-separating); no surrounding spaces; not a bot's name (the
 /// bots are shown as `bot:LEVEL`, so no person's name starts with `bot` and a separator).
 pub fn check_name(name: &str) -> Result<String, CredentialError> {
     let name = normalize_name(name);
     let count = name.chars().count();
-    if !(1..=20).contains(&count) || name.trim() != name || name.chars().any(hidden) {
+    if !(1..=20).contains(&count) || name.trim() != name || !crate::names::showable_name(&name) {
         return Err(CredentialError::BadName);
     }
     let lower = name.to_lowercase();
@@ -106,21 +105,6 @@ pub fn check_name(name: &str) -> Result<String, CredentialError> {
         Some(Some(next)) if !next.is_alphanumeric() => Err(CredentialError::BotName),
         _ => Ok(name),
     }
-}
-
-/// Whether a character is invisible or changes how the text around it is shown.
-fn hidden(c: char) -> bool {
-    use GeneralCategory as G;
-    matches!(
-        c.general_category(),
-        G::Control
-            | G::Format
-            | G::Surrogate
-            | G::PrivateUse
-            | G::Unassigned
-            | G::LineSeparator
-            | G::ParagraphSeparator
-    ) || (c.is_whitespace() && c != ' ')
 }
 
 /// Checks a password's length.

@@ -47,6 +47,31 @@ pub struct Config {
     /// Cluster mode: the NATS server that joins this node to the others (`nats://HOST:PORT`);
     /// the database must then be PostgreSQL. `None`: a single node.
     pub cluster: Option<String>,
+    /// What makes a game count (P-ABORT): rules against farming scores and ratings.
+    pub fair: FairPlay,
+    /// The bearer token `/metrics` asks for (`--metrics-token`); `None`: `/metrics` answers
+    /// only requests from loopback.
+    pub metrics_token: Option<String>,
+}
+
+/// When a game counts for scores and ratings (P-ABORT, docs/security.md "Fair play").
+#[derive(Clone, Debug)]
+pub struct FairPlay {
+    /// Fewest decisions of their own (rolls and moves, not auto-play's or the timer's) every
+    /// person must make for the game to be scored: 3; fewer aborts it (0: never aborted).
+    pub abort_decisions: u32,
+    /// Scored games the same two people may play against each other in 24 hours: 3; later
+    /// ones are practice (0: no cap).
+    pub pair_games_per_day: u32,
+}
+
+impl Default for FairPlay {
+    fn default() -> Self {
+        FairPlay {
+            abort_decisions: 3,
+            pair_games_per_day: 3,
+        }
+    }
 }
 
 /// Bounds on what one client may cost the hall: memory, connections, time
@@ -85,6 +110,9 @@ pub struct Limits {
     /// Game records and replays served per second to one IP address over HTTP (bursts of
     /// four times as many; beyond, HTTP 429; 0: no limit).
     pub api_requests_per_second: u32,
+    /// New guest identities made per IP address per hour; beyond, `rate_limited` (P-ABORT:
+    /// 10; 0: no cap, for a hall behind a proxy).
+    pub guests_per_address_per_hour: u32,
 }
 
 impl Default for Limits {
@@ -104,6 +132,7 @@ impl Default for Limits {
             login_failures_per_address: 10,
             token_lifetime: Duration::from_secs(30 * 24 * 3600),
             api_requests_per_second: 5,
+            guests_per_address_per_hour: 10,
         }
     }
 }
@@ -126,6 +155,8 @@ impl Default for Config {
             limits: Limits::default(),
             storage_failure_bound: crate::store::DEFAULT_FAILURE_BOUND,
             cluster: None,
+            fair: FairPlay::default(),
+            metrics_token: None,
         }
     }
 }

@@ -81,11 +81,14 @@ pub struct Hall {
     peers: OnceLock<Arc<dyn Peers>>,
     /// The players' open connections on this node (for signing out everywhere).
     pub sessions: Arc<Sessions>,
+    /// New guests made per address in the last hour (P-ABORT).
+    pub guests: crate::guest_quota::GuestQuota,
 }
 
 impl Hall {
     /// A hall with no rooms.
     pub fn new(config: Config, store: Store) -> Arc<Hall> {
+        let guests = crate::guest_quota::GuestQuota::new(config.limits.guests_per_address_per_hour);
         Arc::new(Hall {
             answers: AnswerMemory::new(config.limits.answer_bytes, config.limits.answer_window),
             config,
@@ -98,6 +101,7 @@ impl Hall {
             closing: watch::Sender::new(false),
             peers: OnceLock::new(),
             sessions: Arc::default(),
+            guests,
         })
     }
 
@@ -390,13 +394,14 @@ impl Hall {
             .remove(&conn);
     }
 
-    /// Waiting public rooms of a game with a free seat, fullest first (P-QUICK); the caller
-    /// orders equally full rooms by their players' ratings.
+    /// Waiting public quick-match rooms of a game with a free seat, fullest first (P-QUICK): a
+    /// room whose host chose its stake or options is never one; the caller orders equally
+    /// full rooms by their players' ratings.
     pub fn quick_candidates(&self, game: GameKind) -> Vec<QuickCandidate> {
         let listings = self.listings.lock().expect("listings lock");
         let mut found: Vec<QuickCandidate> = listings
             .iter()
-            .filter(|(_, l)| l.game == game && l.waiting() && l.free_seats > 0)
+            .filter(|(_, l)| l.game == game && l.summary.quick && l.waiting() && l.free_seats > 0)
             .map(|(code, l)| QuickCandidate {
                 code: code.clone(),
                 taken: l.taken_seats,

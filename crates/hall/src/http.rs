@@ -14,7 +14,6 @@ use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tower_http::services::ServeDir;
 
 use crate::accounts::token_well_formed;
 use crate::api_limit::ApiLimit;
@@ -57,7 +56,7 @@ pub fn app(hall: Arc<Hall>) -> Router {
         .route("/api/dice", get(hall_dice))
         .route("/api/leaderboard", get(leaderboard));
     if let Some(dir) = hall.config.web_dir.clone() {
-        router = router.fallback_service(ServeDir::new(dir));
+        router = router.fallback_service(crate::static_files::web_files(dir));
     }
     router
         .layer(Extension(logins))
@@ -103,8 +102,36 @@ async fn health(State(hall): State<Arc<Hall>>) -> Response {
     (status, Json(health)).into_response()
 }
 
-/// `/metrics`: the Prometheus text format (see [`crate::metrics`]).
-async fn metrics_text(State(hall): State<Arc<Hall>>) -> Response {
+/// Whether a request may read `/metrics`: with `--metrics-token` set, one that brings it as
+/// `Authorization: Bearer TOKEN`; without, one from the machine itself (loopback) — the
+/// public port tells strangers nothing about the hall's load (docs/deploy.md).
+fn may_read_metrics(hall: &Hall, headers: &HeaderMap, extensions: &Extensions) -> bool {
+    match &hall.config.metrics_token {
+        Some(token) => {
+            let given = headers
+                .get(axum::http::header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.strip_prefix("Bearer "))
+                .unwrap_or_default();
+            // Compared as hashes: the time taken says nothing about the token.
+            crate::accounts::hash_token(given) == crate::accounts::hash_token(token)
+        }
+        None => extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .is_some_and(|info| info.0.ip().is_loopback()),
+    }
+}
+
+/// `/metrics`: the Prometheus text format (see [`crate::metrics`]), for the operators only
+/// ([`may_read_metrics`]); anyone else gets 404.
+async fn metrics_text(
+    State(hall): State<Arc<Hall>>,
+    headers: HeaderMap,
+    extensions: Extensions,
+) -> Response {
+    if !may_read_metrics(&hall, &headers, &extensions) {
+        return not_found("such page");
+    }
     (
         [(
             axum::http::header::CONTENT_TYPE,
@@ -221,7 +248,9 @@ async fn may_see(hall: &Hall, headers: &HeaderMap, private: bool, members: &[i64
         .is_some_and(|me| members.contains(&me))
 }
 
-/// HTTP 429 for an address asking too often, before anything is read.
+/// HTTP 429 for an address asking too often, before anything is read: every read endpoint
+/// of the API (game records and replays, players' games, the leaderboard) shares one
+/// budget per address (`--api-rate-limit`).
 fn rate_limited(extensions: &Extensions) -> Option<Response> {
     let address = extensions
         .get::<ConnectInfo<SocketAddr>>()
@@ -232,7 +261,7 @@ fn rate_limited(extensions: &Extensions) -> Option<Response> {
     (!allowed).then(|| {
         api_error(
             StatusCode::TOO_MANY_REQUESTS,
-            "too many game requests from this address: try again in a moment".to_owned(),
+            "too many requests from this address: try again in a moment".to_owned(),
         )
     })
 }
@@ -328,7 +357,12 @@ async fn player_games(
     State(hall): State<Arc<Hall>>,
     Path(id): Path<i64>,
     Query(limit): Query<Limit>,
+    extensions: Extensions,
 ) -> Response {
+    // Each answer reads the database: one address asking in a loop must not slow the hall.
+    if let Some(refused) = rate_limited(&extensions) {
+        return refused;
+    }
     let limit = limit.limit.unwrap_or(20).clamp(1, 100);
     // Another player's list: private rooms' codes stay private.
     match hall.store.player_games(id, limit, false).await {
@@ -357,16 +391,35 @@ fn dice_answer(counts: Result<hangar_dice::FaceCounts, crate::store::StoreError>
 }
 
 /// A player's own dice over their finished flight games (P-DICE-STATS).
-async fn player_dice(State(hall): State<Arc<Hall>>, Path(id): Path<i64>) -> Response {
+async fn player_dice(
+    State(hall): State<Arc<Hall>>,
+    Path(id): Path<i64>,
+    extensions: Extensions,
+) -> Response {
+    // Counting reads every finished game's log: one address asking in a loop must not slow
+    // the hall.
+    if let Some(refused) = rate_limited(&extensions) {
+        return refused;
+    }
     dice_answer(hall.store.dice_counts(Some(id)).await)
 }
 
 /// Every die the hall rolled in finished flight games (P-DICE-STATS).
-async fn hall_dice(State(hall): State<Arc<Hall>>) -> Response {
+async fn hall_dice(State(hall): State<Arc<Hall>>, extensions: Extensions) -> Response {
+    if let Some(refused) = rate_limited(&extensions) {
+        return refused;
+    }
     dice_answer(hall.store.dice_counts(None).await)
 }
 
-async fn leaderboard(State(hall): State<Arc<Hall>>, Query(limit): Query<Limit>) -> Response {
+async fn leaderboard(
+    State(hall): State<Arc<Hall>>,
+    Query(limit): Query<Limit>,
+    extensions: Extensions,
+) -> Response {
+    if let Some(refused) = rate_limited(&extensions) {
+        return refused;
+    }
     let limit = limit.limit.unwrap_or(20).clamp(1, 100);
     match hall
         .store

@@ -24,8 +24,10 @@ mod cluster;
 mod dice_stats;
 mod health;
 mod log;
+mod pairs;
 mod profiles;
 mod ratings;
+mod skeletons;
 mod tails;
 mod waiting;
 mod writer;
@@ -95,6 +97,9 @@ pub enum Scoring {
     Rated(GameKind),
     /// A practice game: listed for its players, scored and rated for no one.
     Practice,
+    /// An aborted game (P-ABORT): stored as practice (rated for no one, counted in no pair's
+    /// games), and its lines change scores only by a leaver's penalty.
+    Aborted,
 }
 
 /// A player's standing after a finished game was stored.
@@ -162,6 +167,7 @@ impl Store {
             Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&pool).await?,
             Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
         }
+        skeletons::fill_skeletons(&pool).await?;
         let file = match backend {
             Backend::Sqlite => health::DbFile::of(&url),
             Backend::Postgres => None,
@@ -223,6 +229,8 @@ impl Store {
         password_hash: Option<&str>,
     ) -> Result<(Player, String), StoreError> {
         let name_key = password_hash.map(|_| name.to_lowercase());
+        // Accounts are unique by look (P-ACCOUNT); guests are not unique at all.
+        let skeleton = password_hash.map(|_| crate::names::skeleton_key(name));
         let guest = password_hash.is_none();
         let (owned_name, password_hash) = (name.to_owned(), password_hash.map(str::to_owned));
         let token = new_token();
@@ -232,14 +240,15 @@ impl Store {
             .write(move |conn| {
                 Box::pin(async move {
                     let row = sqlx::query(
-                        "INSERT INTO players (name, name_key, guest, password_hash, score, created_at) \
-                         VALUES ($1, $2, $3, $4, 1000, $5) RETURNING id",
+                        "INSERT INTO players (name, name_key, guest, password_hash, score, created_at, skeleton) \
+                         VALUES ($1, $2, $3, $4, 1000, $5, $6) RETURNING id",
                     )
                     .bind(owned_name)
                     .bind(name_key)
                     .bind(i64::from(guest))
                     .bind(password_hash)
                     .bind(now_ms())
+                    .bind(skeleton)
                     .fetch_one(&mut *conn)
                     .await?;
                     let id: i64 = row.try_get("id")?;
@@ -257,12 +266,15 @@ impl Store {
         Ok((player, token))
     }
 
-    /// Whether an account already uses this name (case-insensitive).
+    /// Whether an account already uses this name, or one that looks the same (case-insensitive,
+    /// same confusable skeleton: P-ACCOUNT).
     pub async fn name_taken(&self, name: &str) -> Result<bool, StoreError> {
-        let row = sqlx::query("SELECT COUNT(*) AS n FROM players WHERE name_key = $1")
-            .bind(name.to_lowercase())
-            .fetch_one(&self.pool)
-            .await?;
+        let row =
+            sqlx::query("SELECT COUNT(*) AS n FROM players WHERE name_key = $1 OR skeleton = $2")
+                .bind(name.to_lowercase())
+                .bind(crate::names::skeleton_key(name))
+                .fetch_one(&self.pool)
+                .await?;
         Ok(row.try_get::<i64, _>("n")? > 0)
     }
 
@@ -274,16 +286,19 @@ impl Store {
         password_hash: &str,
     ) -> Result<(), StoreError> {
         let (name, name_key) = (name.to_owned(), name.to_lowercase());
+        let skeleton = crate::names::skeleton_key(&name);
         let password_hash = password_hash.to_owned();
         self.write(move |conn| {
             Box::pin(async move {
                 sqlx::query(
-                    "UPDATE players SET name = $1, name_key = $2, guest = 0, password_hash = $3 WHERE id = $4",
+                    "UPDATE players SET name = $1, name_key = $2, guest = 0, password_hash = $3, \
+                     skeleton = $5 WHERE id = $4",
                 )
                 .bind(name)
                 .bind(name_key)
                 .bind(password_hash)
                 .bind(player_id)
+                .bind(skeleton)
                 .execute(&mut *conn)
                 .await
                 .map(drop)
@@ -396,8 +411,9 @@ impl Store {
         scoring: Scoring,
     ) -> Result<Vec<Settled>, StoreError> {
         let (result, lines) = (result.to_owned(), lines.to_vec());
-        let practice = scoring == Scoring::Practice;
-        debug_assert!(!practice || lines.iter().all(|l| l.delta == 0));
+        let practice = !matches!(scoring, Scoring::Rated(_));
+        debug_assert!(scoring != Scoring::Practice || lines.iter().all(|l| l.delta == 0));
+        debug_assert!(lines.iter().all(|l| !practice || l.delta <= 0));
         // One write: the writer's savepoint makes it all or nothing, its commit durable; the
         // game's last actions are chunked in the same transaction.
         self.write_sealing(Some(game_id), move |conn| {
@@ -440,7 +456,7 @@ impl Store {
                         .into_iter()
                         .map(Some)
                         .collect(),
-                    Scoring::Practice => vec![None; lines.len()],
+                    Scoring::Practice | Scoring::Aborted => vec![None; lines.len()],
                 };
                 Ok(scores
                     .into_iter()

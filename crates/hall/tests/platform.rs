@@ -303,23 +303,34 @@ async fn p_quick_match_fills_the_fullest_room_first() {
     let first = a.ok(json!({"type": "quick_match", "game": "flight"})).await;
     assert_eq!(first["seat"], 0);
     let room_a = first["room"].as_str().unwrap().to_owned();
+    // Quick match joins only quick-match rooms (P-QUICK): a second one is opened by a quick
+    // match that cannot join the first (a sits there already).
+    let second = a.ok(json!({"type": "quick_match", "game": "flight"})).await;
+    let room_b = second["room"].as_str().unwrap().to_owned();
+    assert_ne!(room_b, room_a);
     let mut b = hall.guest("b").await;
-    let fuller = b.create("flight", json!({"seats": 3})).await;
-    let mut c = hall.guest("c").await;
-    c.join(&fuller).await;
+    let fuller = b.ok(json!({"type": "quick_match", "game": "flight"})).await["room"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let other = if fuller == room_a { &room_b } else { &room_a };
     let mut d = hall.guest("d").await;
     let matched = d.ok(json!({"type": "quick_match", "game": "flight"})).await;
     assert_eq!(
         matched["room"],
         fuller.as_str(),
-        "two of three taken beats one of four"
+        "two of four taken beats one of four"
     );
+    let mut c = hall.guest("c").await;
+    let full = c.ok(json!({"type": "quick_match", "game": "flight"})).await;
+    assert_eq!(full["room"], fuller.as_str(), "three of four beats one");
     let mut e = hall.guest("e").await;
     let next = e.ok(json!({"type": "quick_match", "game": "flight"})).await;
-    assert_eq!(next["room"], room_a.as_str(), "the full room is skipped");
+    assert_eq!(next["room"], other.as_str(), "the full room is skipped");
     let mut j = hall.guest("j").await;
     let jungle = j.ok(json!({"type": "quick_match", "game": "jungle"})).await;
     assert_ne!(jungle["room"], room_a.as_str());
+    assert_ne!(jungle["room"], room_b.as_str());
     hall.stop().await;
 }
 

@@ -310,9 +310,24 @@ async fn p_quick_match_prefers_the_room_whose_players_ratings_are_closest() {
     decided(&mut strong, &mut weak).await;
     decided(&mut other, &mut weak).await;
     decided(&mut other, &mut low).await;
-    // Two waiting rooms, one seat taken in each: as full as each other.
-    let high_room = strong.create("jungle", json!({})).await;
-    let low_room = weak.create("jungle", json!({})).await;
+    // Two waiting quick-match rooms (P-QUICK: quick match joins no other), one seat taken in
+    // each: as full as each other. strong opens both (a quick match cannot join a room it sits
+    // in), weak takes the second on purpose and strong leaves it.
+    let room = |answer: serde_json::Value| answer["room"].as_str().unwrap().to_owned();
+    let high_room = room(
+        strong
+            .ok(json!({"type": "quick_match", "game": "jungle"}))
+            .await,
+    );
+    let low_room = room(
+        strong
+            .ok(json!({"type": "quick_match", "game": "jungle"}))
+            .await,
+    );
+    weak.join(&low_room).await;
+    strong
+        .ok(json!({"type": "leave_room", "room": low_room}))
+        .await;
     // low is nearer weak than strong, a newcomer nearer strong: the two land in different
     // rooms, which the order by code alone never gives (both would take the same room).
     let matched = low

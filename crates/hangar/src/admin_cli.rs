@@ -50,10 +50,13 @@ pub enum AdminCommand {
         /// The room's code.
         code: String,
     },
+    /// List the accounts kept from before names were unique by look (P-ACCOUNT): each
+    /// account whose name looks like an older account's, with that older one.
+    NameCollisions,
 }
 
 /// Which player: by name (as the hall matches names: an account's name in any case or
-/// width, else a guest's), or by id when several guests share a name.
+/// width, or a guest's), or by id when several players share a name.
 #[derive(Args, Debug)]
 pub struct Who {
     /// The player's name.
@@ -111,6 +114,15 @@ async fn act(store: &Store, command: &AdminCommand) -> anyhow::Result<serde_json
             store.revoke_everywhere(player.id).await?;
             json!({"done": "revoke_tokens", "player": view(&player)})
         }
+        AdminCommand::NameCollisions => {
+            let pairs: Vec<serde_json::Value> = store
+                .name_collisions()
+                .await?
+                .iter()
+                .map(|(newer, older)| json!({"account": view(newer), "looks_like": view(older)}))
+                .collect();
+            json!({"done": "name_collisions", "collisions": pairs})
+        }
         AdminCommand::CloseRoom { code } => {
             let code = code.to_ascii_uppercase();
             if !store.room_known(&code).await? {
@@ -150,8 +162,13 @@ async fn find(store: &Store, who: &Who) -> anyhow::Result<Player> {
         1 => Ok(found.remove(0)),
         n => {
             let ids: Vec<String> = found.iter().map(|p| p.id.to_string()).collect();
+            let what = if found.iter().any(|p| !p.guest) {
+                "players (an account and guests)"
+            } else {
+                "guests"
+            };
             bail!(
-                "{n} guests are named {name:?} (ids {}): give --id",
+                "{n} {what} are named {name:?} (ids {}): give --id",
                 ids.join(", ")
             )
         }

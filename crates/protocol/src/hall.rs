@@ -45,6 +45,10 @@ pub struct RoomSummary {
     pub status: RoomStatus,
     /// A bot sits in it: its game is practice, scored for no one (P-PRACTICE).
     pub practice: bool,
+    /// The hall made it for quick match, with the default stake and options (P-QUICK): only
+    /// such rooms take players by quick match; any other is joined only on purpose.
+    #[serde(default)]
+    pub quick: bool,
     /// Every option of the room.
     pub options: Value,
     /// One entry per seat.

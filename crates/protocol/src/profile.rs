@@ -53,8 +53,13 @@ pub struct GamePlayer {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameSummary {
-    /// Database id of the game (its replay: `#/replay/{id}`, its record: `/api/games/{id}`).
+    /// Database id of the game (its replay: `#/replay/{id}`, its record: `/api/games/{id}`);
+    /// 0 for a private game on another player's list.
     pub game_id: i64,
+    /// A private room's game seen by someone who did not play it: only its game, result and
+    /// score change are shown — no id, room, time or players (issue 34).
+    #[serde(default)]
+    pub private: bool,
     /// `flight` or `jungle`.
     pub game: GameKind,
     /// The room code; null on another player's profile when the room was private.

@@ -200,6 +200,10 @@ pub struct GameResult {
     /// A practice game (a bot sat in it, P-PRACTICE): no score, rating or level changed.
     #[serde(default)]
     pub practice: bool,
+    /// Aborted (P-ABORT): some person made fewer than 3 decisions of their own, so no score,
+    /// rating or level changed, except the penalty of one who escaped or was away too long.
+    #[serde(default)]
+    pub aborted: bool,
     /// One line per seat, in seat order.
     pub players: Vec<ResultLine>,
 }
@@ -272,6 +276,12 @@ pub enum RoomEvent {
     Spectators {
         /// Watchers now.
         count: usize,
+    },
+    /// The people seated played their day's scored games against each other (P-ABORT: 3 in
+    /// 24 hours), so the next game is practice (`on`), or no longer (`off`).
+    PairPractice {
+        /// The next game is practice for that reason.
+        on: bool,
     },
     /// Every seat was filled and ready: the game began.
     GameStarted {

@@ -106,6 +106,10 @@ impl Room {
             }
             self.store_retry_at = None;
         }
+        // Counted once stored (or replayed from the log): an undone act is no decision.
+        if !auto && matches!(act, Act::Roll | Act::Move { .. } | Act::UseItem { .. }) {
+            self.seats[seat].own_decisions += 1;
+        }
         for event in &events {
             self.emit_wire(event);
         }
@@ -342,6 +346,8 @@ impl Room {
             tracing::warn!(room = %self.code, error = %e, "the game waits for the storage");
             return;
         }
+        // Counted afresh: another room's game of the same pair may have ended meanwhile.
+        self.refresh_pair_practice(true).await;
         let seed = Seed::random();
         // New games draw each roll from its own key (P-FAIR-DICE, protocol.md §10).
         let dice = DiceScheme::PerRoll;
@@ -398,8 +404,12 @@ impl Room {
             seat.timeouts = 0;
             seat.disconnects = 0;
             seat.autoplay = false;
+            seat.own_decisions = 0;
         }
         let practice = self.practice();
+        // The quick match's wait for people ends with its start: no bot is seated into a
+        // later game (P-QUICK, P-REMATCH).
+        self.quick_fill_at = None;
         self.game = Some(Running {
             session,
             game_id,

@@ -68,6 +68,7 @@ impl Room {
             seed: running.seed.to_string(),
             commitment: running.commitment.clone(),
             practice: running.practice,
+            aborted: false,
             players,
         };
         let game_id = running.game_id;

@@ -14,7 +14,7 @@ use crate::accounts::level;
 use crate::store::{ScoreLine, Scoring, Settled, StoredGame};
 use crate::time::now_ms;
 use hangar_games::LoggedAct;
-use hangar_games::scoring::{FlightLine, Left, flight_deltas, jungle_deltas};
+use hangar_games::scoring::{ESCAPE_PENALTY, FlightLine, Left, flight_deltas, jungle_deltas};
 use hangar_games::{Ending, GameSession, stored_options};
 use hangar_protocol::RatingChange;
 use hangar_protocol::{GameKind, GameResult, ResultLine, RoomEvent, answer_frame};
@@ -67,16 +67,26 @@ impl Room {
             GameKind::Jungle => {
                 let level = i64::from(self.options.jungle().expect("a jungle room").level);
                 let disconnects = [self.seats[0].disconnects, self.seats[1].disconnects];
+                let escaped = [0, 1].map(|i| self.seats[i].out == Some(OutReason::Escaped));
                 let reason = match (ending.reason.as_str(), last_out) {
                     ("forfeit", Some(out)) => out.name().to_owned(),
                     (reason, _) => reason.to_owned(),
                 };
                 (
-                    jungle_deltas(ending.jungle_winner, level, disconnects).to_vec(),
+                    jungle_deltas(ending.jungle_winner, level, disconnects, escaped).to_vec(),
                     reason,
                 )
             }
         }
+    }
+
+    /// Whether some person made fewer decisions of their own than a game needs to count
+    /// (P-ABORT): a puppet that resigns or escapes at once, or two seats on auto-play.
+    fn too_few_decisions(&self) -> bool {
+        let least = self.hall.config().fair.abort_decisions;
+        self.seats
+            .iter()
+            .any(|s| s.player.is_some() && s.own_decisions < least)
     }
 
     /// The rating team of a seat: partners share one (F-TEAMS), otherwise each seat is one.
@@ -95,8 +105,13 @@ impl Room {
         let ending = running.session.ending();
         let practice = running.practice;
         let (mut deltas, reason) = self.score_deltas(&ending);
+        let aborted = !practice && self.too_few_decisions();
         if practice {
             deltas.iter_mut().for_each(|d| *d = 0);
+        } else if aborted {
+            for (delta, seat) in deltas.iter_mut().zip(&self.seats) {
+                *delta = abort_penalty(seat, *delta);
+            }
         }
         let ranks: Vec<u32> = (0..self.seats.len())
             .map(|i| ending.ranks[i].unwrap_or(self.seats.len() as u32))
@@ -131,11 +146,14 @@ impl Room {
             seed: running.seed.to_string(),
             commitment: running.commitment.clone(),
             practice,
+            aborted,
             players,
         };
         let game_id = running.game_id;
         let scoring = if practice {
             Scoring::Practice
+        } else if aborted {
+            Scoring::Aborted
         } else {
             Scoring::Rated(self.game_kind)
         };
@@ -158,6 +176,8 @@ impl Room {
             }
         }
         tracing::info!(room = %self.code, game_id, reason = %result.reason, "game over");
+        // A scored game between these people: their count for the day changed.
+        self.pair_checked = None;
         self.announce_game_over(result, practice);
         for index in 0..self.seats.len() {
             let seat = &self.seats[index];
@@ -259,6 +279,7 @@ impl Room {
         }
         let session = GameSession::start(&room.options, seat_count, seed, stored.start.dice)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
+        room.refresh_pair_practice(true).await;
         room.replaying = true;
         room.begin(session, stored.id, seed, stored.start.commitment.clone());
         for (idx, data) in stored.actions.iter().enumerate() {
@@ -300,6 +321,16 @@ impl Room {
         room.after_change(false).await;
         tracing::info!(room = %room.code, game_id = stored.id, actions = stored.actions.len(), "game restored");
         Ok(room)
+    }
+}
+
+/// What a seat's score change becomes when its game is aborted (P-ABORT): nothing, except the
+/// penalty of one who escaped (P-ESCAPE: 200) or was away too long (its loss as scored).
+fn abort_penalty(seat: &Seat, delta: i64) -> i64 {
+    match seat.out {
+        Some(OutReason::Escaped) => -ESCAPE_PENALTY,
+        Some(OutReason::Disconnected) => delta.min(0),
+        _ => 0,
     }
 }
 

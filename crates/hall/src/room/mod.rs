@@ -8,6 +8,7 @@ mod close;
 mod entropy;
 mod finish;
 mod host;
+mod pairs;
 mod quick;
 mod remote;
 mod seats;
@@ -222,6 +223,9 @@ struct Seat {
     out_order: u32,
     timeouts: u32,
     disconnects: u32,
+    /// Decisions this person made in the running game, not auto-play's or the timer's
+    /// (P-ABORT).
+    own_decisions: u32,
 }
 
 impl Seat {
@@ -336,6 +340,14 @@ struct Room {
     quick_fill_at: Option<Instant>,
     /// The administrators closed the room: its task ends.
     closed: bool,
+    /// The people seated played their day's scored games together: the next game is practice
+    /// (P-ABORT; see `pairs.rs`).
+    pair_practice: bool,
+    /// The people (sorted ids) `pair_practice` was last checked for; `None`: check again.
+    pair_checked: Option<Vec<i64>>,
+    /// The hall opened it for quick match with the default stake and options (P-QUICK): the
+    /// only kind of room quick match puts players into.
+    quick: bool,
 }
 
 /// Everything needed to open a room.
@@ -491,6 +503,9 @@ impl Room {
             store_retry_at: None,
             lost: Vec::new(),
             quick_fill_at: None,
+            pair_practice: false,
+            pair_checked: None,
+            quick: false,
             closed: false,
         }
     }
@@ -510,6 +525,9 @@ impl Room {
                 self.command_ref = client.map(|client| (client, id));
                 let outcome = self.command(&outbox, player, order).await;
                 self.command_ref = None;
+                // Who sits may have changed: the room says before the start whether the next
+                // game is practice for a pair that played enough today (P-ABORT).
+                self.refresh_pair_practice(false).await;
                 // A waiting room's change is stored before it is acknowledged, like an action.
                 self.persist_waiting().await;
                 // One buffer for the frame sent and the one remembered for a repeated id.
@@ -553,10 +571,20 @@ impl Room {
         let action = match order {
             Order::Enter => return self.join(outbox, player, None, None).await,
             Order::QuickJoin => {
+                // Checked here too (the hall's list may be a moment old): a room whose host
+                // chose its stake or options never takes a player who did not choose it.
+                if !self.quick {
+                    return Err(ProtoError::new(
+                        ErrorCode::SeatTaken,
+                        "not a quick-match room: join it on purpose",
+                    ));
+                }
                 let joined = self.quick_join(outbox, player).await;
                 return self.quick_seated(joined).await;
             }
             Order::QuickOpen => {
+                // Opened by the hall with the default options (`ws::quick_match`).
+                self.quick = true;
                 let joined = self.join(outbox, player, None, None).await;
                 return self.quick_seated(joined).await;
             }

@@ -290,11 +290,11 @@ impl Room {
             (Some(text), None) => {
                 let text = text.trim().to_owned();
                 let chars = text.chars().count();
-                if chars == 0 || chars > CHAT_MAX_CHARS || text.chars().any(char::is_control) {
+                if chars == 0 || chars > CHAT_MAX_CHARS || !crate::names::showable_chat(&text) {
                     return Err(err(
                         ErrorCode::ChatLimit,
                         format!(
-                            "a chat line is 1–{CHAT_MAX_CHARS} characters without control characters"
+                            "a chat line is 1–{CHAT_MAX_CHARS} characters without control, invisible or direction characters"
                         ),
                     ));
                 }
@@ -428,11 +428,12 @@ impl Room {
     }
 
     /// Whether the game running (or the next, before it starts) is a practice game: a bot sits
-    /// in it (P-PRACTICE). A person on auto-play is still a person.
+    /// in it (P-PRACTICE), or its people played their day's scored games together (P-ABORT).
+    /// A person on auto-play is still a person.
     pub(super) fn practice(&self) -> bool {
         match &self.game {
             Some(running) => running.practice,
-            None => self.seats.iter().any(|s| s.bot.is_some()),
+            None => self.pair_practice || self.seats.iter().any(|s| s.bot.is_some()),
         }
     }
 

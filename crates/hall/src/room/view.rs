@@ -78,6 +78,7 @@ impl Room {
             game: self.game_kind,
             status: self.status,
             practice: self.practice(),
+            quick: self.quick,
             options: serde_json::to_value(self.options).expect("room options serialise"),
             seats: self
                 .seats

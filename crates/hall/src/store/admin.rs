@@ -31,13 +31,13 @@ pub struct AdminOrder {
 
 impl Store {
     /// The players a name means, matched as the hall matches names: the account whose
-    /// case-insensitive NFKC key it is, or else the guests of that name (guest names are not
-    /// unique: several may come back).
+    /// case-insensitive NFKC key it is, and the guests of that name (guest names are not
+    /// unique: several may come back, the account first).
     pub async fn players_named(&self, name: &str) -> Result<Vec<Player>, StoreError> {
         let name = normalize_name(name);
-        if let Some((player, _)) = self.account(&name).await? {
-            return Ok(vec![player]);
-        }
+        // The account and the guests of that name together: a name that matches both is
+        // ambiguous (the caller asks for an id), never silently the account.
+        let account = self.account(&name).await?.map(|(player, _)| player);
         // Guests keep their normalised name as given; `lower` makes ASCII case not matter.
         let rows = sqlx::query(
             "SELECT id, name, guest, score FROM players \
@@ -47,7 +47,8 @@ impl Store {
         .bind(name.to_lowercase())
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(player_from_row).collect()
+        let guests = rows.iter().map(player_from_row);
+        account.map(Ok).into_iter().chain(guests).collect()
     }
 
     /// Bans a player: the ban is stored, every token revoked and the nodes told to close the
@@ -66,10 +67,16 @@ impl Store {
                     .bind(now_ms())
                     .execute(&mut *conn)
                     .await?;
-                sqlx::query("DELETE FROM tokens WHERE player_id = $1")
-                    .bind(player_id)
-                    .execute(&mut *conn)
-                    .await?;
+                // A guest's token is its only identity: kept, so that its sign-in is answered
+                // `banned` with the reason (every sign-in path refuses a banned player); an
+                // account's tokens go (it is told at its next password login).
+                sqlx::query(
+                    "DELETE FROM tokens WHERE player_id = $1 \
+                     AND player_id IN (SELECT id FROM players WHERE guest = 0)",
+                )
+                .bind(player_id)
+                .execute(&mut *conn)
+                .await?;
                 insert_order(conn, "ban", Some(player_id), None).await
             })
         })

@@ -34,17 +34,34 @@ impl DbFile {
         Some(DbFile { path, identity })
     }
 
-    /// Why the file is no longer the one opened, if it is not.
+    /// Why the file is no longer the one opened, if it is not. Said without its path: the
+    /// reason is shown on `/health` and in `unavailable` errors to anyone (the log, for the
+    /// operators, names the file).
     fn changed(&self) -> Option<String> {
-        match identity(&self.path) {
-            Some(now) if now == self.identity => None,
-            Some(_) => Some(format!(
-                "database file {} was replaced",
-                self.path.display()
-            )),
-            None => Some(format!("database file {} is gone", self.path.display())),
-        }
+        let what = match identity(&self.path) {
+            Some(now) if now == self.identity => return None,
+            Some(_) => "was replaced",
+            None => "is gone",
+        };
+        tracing::error!(file = %self.path.display(), "the database file {what}");
+        Some(format!("the database file {what}"))
     }
+}
+
+/// `reason` with every word that looks like a filesystem path (it holds a `/` or a `\\`)
+/// replaced by `[path]`: database errors may name files, and a fault is shown to anyone.
+pub(super) fn without_paths(reason: &str) -> String {
+    reason
+        .split(' ')
+        .map(|word| {
+            if word.contains('/') || word.contains('\\') {
+                "[path]"
+            } else {
+                word
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn identity(path: &std::path::Path) -> Option<(u64, u64)> {
@@ -134,8 +151,9 @@ impl Health {
         let bound = self.shared.bound();
         if since.elapsed() >= bound {
             let fault = format!(
-                "writes have failed for {} s: {reason}",
-                since.elapsed().as_secs()
+                "writes have failed for {} s: {}",
+                since.elapsed().as_secs(),
+                without_paths(reason)
             );
             if !self.reported {
                 tracing::error!(fault = %fault, "storage failing: new games and actions are refused until writes succeed");
@@ -158,5 +176,30 @@ impl Health {
     /// Whether writes are failing (and the writer should probe when idle).
     pub(super) fn failing(&self) -> bool {
         self.failing_since.is_some() && !self.lost
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lost_database_file_is_reported_without_its_path() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("hall.db");
+        std::fs::write(&path, b"").expect("a file");
+        let file = DbFile::of(&format!("sqlite:{}", path.display())).expect("the file");
+        std::fs::remove_file(&path).expect("removed");
+        let reason = file.changed().expect("the file is gone");
+        assert_eq!(reason, "the database file is gone");
+        assert!(!reason.contains(&dir.path().display().to_string()));
+    }
+
+    #[test]
+    fn write_errors_are_shown_without_paths() {
+        assert_eq!(
+            without_paths("unable to open /srv/hangar/hangar.db: disk full"),
+            "unable to open [path] disk full"
+        );
     }
 }

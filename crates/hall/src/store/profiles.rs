@@ -59,8 +59,9 @@ impl Store {
             .collect()
     }
 
-    /// A player's finished games, newest first. Private rooms' codes are left out unless
-    /// `private_codes` (the player asking about their own games).
+    /// A player's finished games, newest first. Unless `private_codes` (the player asking
+    /// about their own games), a private room's game shows only its game, result and score
+    /// change: "a private game", without id, room, time, rating or who else played.
     pub async fn player_games(
         &self,
         player_id: i64,
@@ -89,7 +90,26 @@ impl Store {
                 let game = GameKind::from_name(&game).ok_or_else(|| {
                     sqlx::Error::Decode(format!("a game of unknown kind {game:?}").into())
                 })?;
+                let hidden = private && !private_codes;
+                if hidden {
+                    return Ok(GameSummary {
+                        game_id: 0,
+                        private: true,
+                        game,
+                        room: None,
+                        finished_at: 0,
+                        reason: result.map(|r| r.reason).unwrap_or_default(),
+                        practice: row.try_get::<i64, _>("practice")? != 0,
+                        seat: 0,
+                        rank: row.try_get("rank")?,
+                        won: row.try_get::<i64, _>("won")? != 0,
+                        delta: row.try_get("delta")?,
+                        rating: None,
+                        players: Vec::new(),
+                    });
+                }
                 Ok(GameSummary {
+                    private: false,
                     game_id: row.try_get("id")?,
                     game,
                     room: (private_codes || !private)
@@ -112,8 +132,14 @@ impl Store {
             .collect()
     }
 
-    /// A player's figures per game they have finished (P-PROFILE).
-    pub async fn game_stats(&self, player_id: i64) -> Result<Vec<GameStats>, StoreError> {
+    /// A player's figures per game they have finished (P-PROFILE). Unless `own` (the player
+    /// asking), the rating history leaves out private rooms' games: a point names its game
+    /// and time, which would tell who played it.
+    pub async fn game_stats(
+        &self,
+        player_id: i64,
+        own: bool,
+    ) -> Result<Vec<GameStats>, StoreError> {
         let counts = sqlx::query(
             "SELECT g.game, COUNT(*) AS played, CAST(SUM(gp.won) AS BIGINT) AS wins FROM game_players gp \
              JOIN games g ON g.id = gp.game_id WHERE gp.player_id = $1 GROUP BY g.game ORDER BY g.game",
@@ -139,11 +165,13 @@ impl Store {
             .transpose()?;
             let mut history = sqlx::query(
                 "SELECT game_id, at, rating FROM rating_history WHERE player_id = $1 AND game = $2 \
+                 AND ($4 = 1 OR game_id NOT IN (SELECT id FROM games WHERE private <> 0)) \
                  ORDER BY game_id DESC LIMIT $3",
             )
             .bind(player_id)
             .bind(game.name())
             .bind(HISTORY_POINTS)
+            .bind(i64::from(own))
             .fetch_all(&self.pool)
             .await?
             .iter()

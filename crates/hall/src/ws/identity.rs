@@ -16,6 +16,15 @@ impl Conn {
     pub(super) async fn guest(&mut self, name: String, client: Option<String>) -> Outcome {
         check_client(client.as_deref())?;
         let name = check_name(&name).map_err(|e| invalid(e.to_string()))?;
+        if !self.hall.guests.take(self.address) {
+            return Err(ProtoError::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "at most {} new guests per address in an hour: sign in with the token you have",
+                    self.hall.config.limits.guests_per_address_per_hour
+                ),
+            ));
+        }
         let (player, token) = self
             .hall
             .store

@@ -103,7 +103,7 @@ impl Conn {
             ));
         };
         let own = self.player.as_ref().is_some_and(|p| p.id == player_id);
-        let stats = store.game_stats(player_id).await.map_err(internal)?;
+        let stats = store.game_stats(player_id, own).await.map_err(internal)?;
         let recent = store
             .player_games(player_id, PROFILE_GAMES, own)
             .await

@@ -81,10 +81,18 @@ pub fn test_config(database: String) -> Config {
         // Every test client is on loopback: no cap per address unless a test sets one.
         limits: hangar_hall::Limits {
             max_connections_per_address: 0,
+            guests_per_address_per_hour: 0,
             ..hangar_hall::Limits::default()
         },
         storage_failure_bound: hangar_hall::store::DEFAULT_FAILURE_BOUND,
         cluster: None,
+        // The scoring tests play short games (a resignation at once, a seat on auto-play) to
+        // check the score rules themselves; the P-ABORT tests (fair_play.rs) set 3.
+        fair: hangar_hall::FairPlay {
+            abort_decisions: 0,
+            ..hangar_hall::FairPlay::default()
+        },
+        metrics_token: None,
     }
 }
 

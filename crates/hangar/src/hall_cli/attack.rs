@@ -68,6 +68,8 @@ async fn run(args: &AttackArgs) -> anyhow::Result<()> {
             "0",
             "--login-failures-per-address",
             "0",
+            "--guests-per-address-per-hour",
+            "0",
         ],
     )?;
     wait_until_up(&addr).await?;

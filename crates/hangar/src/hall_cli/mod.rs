@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::Args;
 use hangar_games::record::GameRecord;
-use hangar_hall::{Config, Limits, find_web_dir};
+use hangar_hall::{Config, FairPlay, Limits, find_web_dir};
 
 pub use attack::{AttackArgs, attack};
 pub use load::{LoadArgs, load};
@@ -104,6 +104,22 @@ pub struct ServeArgs {
     /// four times as many; beyond, HTTP 429; 0: no limit).
     #[arg(long, env = "HANGAR_API_RATE_LIMIT", default_value_t = 5)]
     pub api_rate_limit: u32,
+    /// New guest identities made per IP address per hour; beyond, `rate_limited` (P-ABORT:
+    /// 10; 0: no cap, for a hall behind a proxy).
+    #[arg(long, env = "HANGAR_GUESTS_PER_ADDRESS_PER_HOUR", default_value_t = 10)]
+    pub guests_per_address_per_hour: u32,
+    /// Fewest decisions of their own each person must make for a game to be scored; fewer
+    /// abort it (P-ABORT: 3; 0: never aborted).
+    #[arg(long, env = "HANGAR_ABORT_DECISIONS", default_value_t = 3)]
+    pub abort_decisions: u32,
+    /// Scored games the same two people may play against each other in 24 hours; later ones
+    /// are practice (P-ABORT: 3; 0: no cap).
+    #[arg(long, env = "HANGAR_PAIR_GAMES_PER_DAY", default_value_t = 3)]
+    pub pair_games_per_day: u32,
+    /// Bearer token `/metrics` asks for (`Authorization: Bearer TOKEN`); without it `/metrics`
+    /// answers only requests from the machine itself (loopback).
+    #[arg(long, env = "HANGAR_METRICS_TOKEN")]
+    pub metrics_token: Option<String>,
     /// How long the answers of a client are kept for repeated ids after its last connection
     /// closed, in seconds.
     #[arg(long, env = "HANGAR_ANSWER_WINDOW_SECONDS", default_value_t = 60)]
@@ -177,10 +193,16 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             login_failures_per_address: args.login_failures_per_address,
             token_lifetime: Duration::from_secs(args.token_days * 24 * 3600),
             api_requests_per_second: args.api_rate_limit,
+            guests_per_address_per_hour: args.guests_per_address_per_hour,
             ..Limits::default()
         },
         storage_failure_bound: Duration::from_secs(args.storage_failure_seconds),
         cluster: args.cluster.clone(),
+        fair: FairPlay {
+            abort_decisions: args.abort_decisions,
+            pair_games_per_day: args.pair_games_per_day,
+        },
+        metrics_token: args.metrics_token.clone().filter(|t| !t.is_empty()),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(args.workers.map_or_else(default_workers, usize::from))

@@ -40,6 +40,14 @@ impl Server {
             .args(["--database", database, "--bot-delay-ms", "0"])
             // Test players act as fast as the server answers: no flood limit here.
             .args(["--rate-limit", "100000"])
+            // Every test client is on loopback, and these tests check durability, not what
+            // counts (P-ABORT has its own tests in crates/hall/tests/fair_play.rs).
+            .args([
+                "--guests-per-address-per-hour",
+                "0",
+                "--abort-decisions",
+                "0",
+            ])
             .env("HANGAR_LOG", "warn,hangar=info")
             .env("NO_COLOR", "1")
             // The log goes to stdout.

@@ -236,6 +236,9 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
                 // Every load client comes from loopback: no cap per address.
                 "--max-connections-per-address",
                 "0",
+                // Each load client is a new guest, all from loopback.
+                "--guests-per-address-per-hour",
+                "0",
             ],
         )?;
         (vec![addr], server)
