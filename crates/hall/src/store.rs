@@ -316,6 +316,23 @@ impl Store {
         Ok(token)
     }
 
+    /// Renews a token that was just used: its lifetime runs again from now (a sliding
+    /// lifetime, so that a player who keeps coming back keeps their identity).
+    pub async fn renew_token(&self, token: &str) -> Result<(), StoreError> {
+        let token_hash = hash_token(token);
+        self.write(move |conn| {
+            Box::pin(async move {
+                sqlx::query("UPDATE tokens SET created_at = $2 WHERE hash = $1")
+                    .bind(token_hash)
+                    .bind(now_ms())
+                    .execute(&mut *conn)
+                    .await
+                    .map(drop)
+            })
+        })
+        .await
+    }
+
     /// The account with this name and its password hash.
     pub async fn account(&self, name: &str) -> Result<Option<(Player, String)>, StoreError> {
         let row = sqlx::query(
@@ -333,8 +350,8 @@ impl Store {
         self.player_by_token_since(token, 0).await
     }
 
-    /// The player a token belongs to, if the token was issued after `issued_after` (Unix
-    /// ms): older tokens have expired.
+    /// The player a token belongs to, if the token was issued or last renewed after
+    /// `issued_after` (Unix ms): older tokens have expired.
     pub async fn player_by_token_since(
         &self,
         token: &str,

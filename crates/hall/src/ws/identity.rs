@@ -105,6 +105,11 @@ impl Conn {
         };
         refuse_banned(&self.hall, player.id).await?;
         self.sign_in(player.clone(), client.as_deref(), Some(checked))?;
+        // The token's lifetime runs from its last use. A renewal that cannot be stored costs
+        // the player nothing now (the token is good until its old end).
+        if let Err(e) = self.hall.store.renew_token(&token).await {
+            tracing::warn!(player = player.id, error = %e, "a token could not be renewed");
+        }
         Ok(Ack::Authed(Authed {
             player: player.view(),
             rooms: self.hall.seated_rooms(player.id),
@@ -154,6 +159,10 @@ impl Conn {
                 "unknown or expired token: sign in again",
             ));
         }
+        // Every sign-in holds a token issued or renewed now: the connection speaks for the
+        // player as long as that token lives.
+        self.signed_in_until =
+            Some(tokio::time::Instant::now() + hall.config.limits.token_lifetime);
         if let Some(client) = client.filter(|c| !c.is_empty()) {
             let shared = Answers::Shared(hall.answer_cache(player.id, client));
             self.answers.replace(&hall, shared);

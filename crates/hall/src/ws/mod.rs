@@ -27,7 +27,7 @@ use crate::answers::AnswerCache;
 use crate::hall::{HALL_PAGE, Hall};
 use crate::outbox::{Out, Outbox};
 use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
-use crate::sessions::Sessions;
+use crate::sessions::{SIGNED_OUT_CODE, Sessions};
 use crate::slots::Slot;
 use gate::{Gate, Verdict};
 use hangar_protocol::{
@@ -93,6 +93,18 @@ struct Conn {
     logins: Arc<LoginGuard>,
     /// Every connection's player, for `sign_out_everywhere`.
     sessions: Arc<Sessions>,
+    /// When the sign-in's token runs out: the connection is then closed (1008), so that no
+    /// socket speaks for a player longer than a token does.
+    signed_in_until: Option<Instant>,
+}
+
+/// Closes a connection whose sign-in's token has run out.
+async fn close_expired(socket: &mut WebSocket) {
+    let close = Message::Close(Some(CloseFrame {
+        code: SIGNED_OUT_CODE,
+        reason: Utf8Bytes::from_static("the sign-in expired: sign in again"),
+    }));
+    let _ = tokio::time::timeout(Duration::from_secs(5), socket.send(close)).await;
 }
 
 /// Serves one upgraded WebSocket until it closes. One task per connection both reads
@@ -117,6 +129,7 @@ pub async fn serve_socket(
         address: slot.address(),
         logins,
         sessions,
+        signed_in_until: None,
     };
     let (per_second, burst) = (hall.config.messages_per_second, hall.config.message_burst);
     let mut gate = Gate::new(
@@ -177,6 +190,11 @@ pub async fn serve_socket(
                 break;
             }
             () = &mut liveness => {
+                // A connection that only answers pings is closed too when its sign-in ends.
+                if conn.sign_in_expired(Instant::now()) {
+                    close_expired(&mut socket).await;
+                    break;
+                }
                 let silent = heard.elapsed();
                 if silent >= idle {
                     let close = Message::Close(Some(CloseFrame {
@@ -199,6 +217,10 @@ pub async fn serve_socket(
         };
         let received = Instant::now();
         heard = received;
+        if conn.sign_in_expired(received) {
+            close_expired(&mut socket).await;
+            break;
+        }
         let message = match message {
             Some(Ok(message)) => message,
             Some(Err(e)) => {
@@ -355,6 +377,11 @@ async fn write_frames(socket: &mut WebSocket, batch: &mut Vec<Out>) -> Result<()
 }
 
 impl Conn {
+    /// Whether the connection's sign-in has outlived its token at `now`.
+    fn sign_in_expired(&self, now: Instant) -> bool {
+        self.signed_in_until.is_some_and(|until| now >= until)
+    }
+
     fn error(&self, id: Option<u64>, code: ErrorCode, message: impl Into<String>) {
         self.outbox
             .send_text(error_frame(id, &ProtoError::new(code, message)));
