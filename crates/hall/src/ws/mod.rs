@@ -98,13 +98,20 @@ struct Conn {
     signed_in_until: Option<Instant>,
 }
 
+/// Sends a close frame with `code` and `reason`, waiting at most `wait` for a peer that does
+/// not read (the connection ends either way).
+async fn send_close(socket: &mut WebSocket, code: u16, reason: &'static str, wait: Duration) {
+    let close = Message::Close(Some(CloseFrame {
+        code,
+        reason: Utf8Bytes::from_static(reason),
+    }));
+    let _ = tokio::time::timeout(wait, socket.send(close)).await;
+}
+
 /// Closes a connection whose sign-in's token has run out.
 async fn close_expired(socket: &mut WebSocket) {
-    let close = Message::Close(Some(CloseFrame {
-        code: SIGNED_OUT_CODE,
-        reason: Utf8Bytes::from_static("the sign-in expired: sign in again"),
-    }));
-    let _ = tokio::time::timeout(Duration::from_secs(5), socket.send(close)).await;
+    let reason = "the sign-in expired: sign in again";
+    send_close(socket, SIGNED_OUT_CODE, reason, Duration::from_secs(5)).await;
 }
 
 /// Serves one upgraded WebSocket until it closes. One task per connection both reads
@@ -182,11 +189,8 @@ pub async fn serve_socket(
             }
             message = socket.recv() => message,
             () = &mut closing => {
-                let close = Message::Close(Some(CloseFrame {
-                    code: 1012,
-                    reason: Utf8Bytes::from_static("the hall restarts: reconnect"),
-                }));
-                let _ = tokio::time::timeout(Duration::from_secs(2), socket.send(close)).await;
+                let reason = "the hall restarts: reconnect";
+                send_close(&mut socket, 1012, reason, Duration::from_secs(2)).await;
                 break;
             }
             () = &mut liveness => {
@@ -197,11 +201,8 @@ pub async fn serve_socket(
                 }
                 let silent = heard.elapsed();
                 if silent >= idle {
-                    let close = Message::Close(Some(CloseFrame {
-                        code: 1001,
-                        reason: Utf8Bytes::from_static("idle: nothing heard, not even a pong"),
-                    }));
-                    let _ = tokio::time::timeout(Duration::from_secs(5), socket.send(close)).await;
+                    let reason = "idle: nothing heard, not even a pong";
+                    send_close(&mut socket, 1001, reason, Duration::from_secs(5)).await;
                     break;
                 }
                 if silent >= idle / 2 {
@@ -225,11 +226,8 @@ pub async fn serve_socket(
             Some(Ok(message)) => message,
             Some(Err(e)) => {
                 tracing::debug!(error = %e, "websocket read failed");
-                let close = Message::Close(Some(CloseFrame {
-                    code: 1009,
-                    reason: Utf8Bytes::from_static("message too big or broken frame"),
-                }));
-                let _ = tokio::time::timeout(Duration::from_secs(5), socket.send(close)).await;
+                let reason = "message too big or broken frame";
+                send_close(&mut socket, 1009, reason, Duration::from_secs(5)).await;
                 break;
             }
             None => break,
