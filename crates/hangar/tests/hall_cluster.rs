@@ -9,7 +9,9 @@ mod hall_common;
 
 use futures_util::{SinkExt, StreamExt};
 use hall_common::cluster::{cluster_parts, joiner, node};
-use hall_common::{Client, PLAYED, Server, WAIT, closed, decision, guest, http_get, play};
+use hall_common::{
+    Acknowledged, Client, PLAYED, Server, WAIT, closed, decision, guest, http_get, play_logged,
+};
 use serde_json::{Value, json};
 
 /// Waits for `c`'s game to end; its result.
@@ -125,13 +127,20 @@ async fn p_room_a_jungle_game_across_two_nodes_and_one_hall_list() {
     let started = a.wait_for(|v| v["event"]["kind"] == "game_started").await;
     let mut players = vec![a, b];
     let game = started["event"]["game"].clone();
-    assert!(play(&mut players, &room, game, 6).await.is_none());
-    players[1].ok(json!({"type": "resign", "room": room})).await;
+    let mut log = Acknowledged::default();
+    assert!(
+        play_logged(&mut players, &room, game, 6, &mut log)
+            .await
+            .is_none()
+    );
+    players[1]
+        .act(json!({"type": "resign", "room": room}), &mut log)
+        .await;
     let result = game_over(&mut players[0]).await;
     assert_eq!(game_over(&mut players[1]).await, result);
     assert_eq!(result["reason"], "resigned", "{result}");
     check_scores(nodes[0].port, &players, &result).await;
-    check_record(nodes[1].port, &result).await;
+    log.assert_recorded(&check_record(nodes[1].port, &result).await);
 }
 
 /// A jungle game in a room of the node of `owner` whose two players sit on the nodes of
@@ -215,19 +224,18 @@ async fn p_durable_the_owner_node_killed_mid_game_loses_nothing_and_the_game_goe
         bot_stream(owner.port, nodes[0].port, "s1").await,
         bot_stream(owner.port, nodes[1].port, "s2").await,
     ];
-    assert!(play(&mut players, &room, game, 8).await.is_none());
-    let acknowledged = 8;
+    let mut log = Acknowledged::default();
+    assert!(
+        play_logged(&mut players, &room, game, 8, &mut log)
+            .await
+            .is_none()
+    );
     owner.kill();
     // The players' nodes close their connections once the room has a new owner (1012); they
     // come back on the same node and resume.
     let ports = [[nodes[0].port], [nodes[1].port]];
-    let result = resume_and_finish(&players, &ports, &room).await;
-    let record = check_record(nodes[0].port, &result).await;
-    let actions = record["actions"].as_array().unwrap();
-    assert!(
-        actions.len() > acknowledged,
-        "the {acknowledged} moves acknowledged before the kill are in the record"
-    );
+    let result = resume_and_finish(&players, &ports, &room, &mut log).await;
+    log.assert_recorded(&check_record(nodes[0].port, &result).await);
     // The bot games go on on their own after the takeover and end; their records replay.
     // (Its person, away since the kill, is not needed: the end is read from their games.)
     for (stream, n) in streams.iter().zip(&nodes) {
@@ -249,13 +257,24 @@ async fn p_durable_the_owner_node_killed_mid_game_loses_nothing_and_the_game_goe
 }
 
 /// `p` back in its room on a new connection, trying the nodes of `ports` in turn until the
-/// room is found (it moves while a node stops): the client and the game's view.
+/// room is found (it moves while a node stops), resuming from the last version `p` read: the
+/// client and the game's view. The view the client builds from what it missed is the view a
+/// fresh snapshot shows (protocol.md §5: the missed events, or a snapshot, never events of
+/// another numbering).
 async fn come_back(ports: &[u16], p: &Client) -> (Client, Value) {
     let found = tokio::time::timeout(WAIT, async {
         for port in ports.iter().cycle() {
-            if let Some(mut c) = try_join(*port, p).await {
-                let snapshot = c.wait_for(|v| v["type"] == "snapshot").await;
-                return (c, snapshot["state"]["game"].clone());
+            if let Some((mut c, until)) = try_join(*port, p).await {
+                while c.v < until {
+                    c.read().await;
+                }
+                let fresh = hall_common::snapshot_game(*port, &p.room).await;
+                assert_eq!(
+                    c.view, fresh,
+                    "the view resumed from v {} is the room's at v {until}",
+                    p.v
+                );
+                return (c, fresh);
             }
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
@@ -432,8 +451,14 @@ async fn p_account_signing_out_everywhere_closes_the_players_sockets_on_every_no
 }
 
 /// The two players of a jungle game come back (each on its node of `ports`), play it on, and
-/// the first resigns if it has not ended by then: its result.
-async fn resume_and_finish(players: &[Client], ports: &[[u16; 1]; 2], room: &str) -> Value {
+/// the first resigns if it has not ended by then: its result. The acknowledged actions go to
+/// `log`.
+async fn resume_and_finish(
+    players: &[Client],
+    ports: &[[u16; 1]; 2],
+    room: &str,
+    log: &mut Acknowledged,
+) -> Value {
     let mut back = Vec::new();
     let mut game = Value::Null;
     for (p, port) in players.iter().zip(ports) {
@@ -441,10 +466,12 @@ async fn resume_and_finish(players: &[Client], ports: &[[u16; 1]; 2], room: &str
         game = view;
         back.push(c);
     }
-    match play(&mut back, room, game, 400).await {
+    match play_logged(&mut back, room, game, 400, log).await {
         Some(result) => result,
         None => {
-            back[0].ok(json!({"type": "resign", "room": room})).await;
+            back[0]
+                .act(json!({"type": "resign", "room": room}), log)
+                .await;
             game_over(&mut back[1]).await
         }
     }
@@ -481,19 +508,22 @@ async fn p_durable_a_rolling_restart_of_every_node_loses_nothing() {
         let started = players[0]
             .wait_for(|v| v["event"]["kind"] == "game_started")
             .await;
-        games.push((players, room, started["event"]["game"].clone()));
+        let game = started["event"]["game"].clone();
+        games.push((players, room, game, Acknowledged::default()));
     }
-    let mut acknowledged = 0;
     for round in 0..3 {
-        for (players, room, game) in &mut games {
-            assert!(play(players, room, game.clone(), 2).await.is_none());
-            acknowledged += 2;
+        for (players, room, game, log) in &mut games {
+            assert!(
+                play_logged(players, room, game.clone(), 2, log)
+                    .await
+                    .is_none()
+            );
         }
         let status = nodes.remove(round).terminate();
         assert!(status.success(), "a drained node exits cleanly: {status}");
         nodes.insert(round, node(&nats, &database).await);
         let ports: Vec<u16> = nodes.iter().map(|n| n.port).collect();
-        for (players, _, game) in &mut games {
+        for (players, _, game, _) in &mut games {
             let mut back = Vec::new();
             for p in players.iter() {
                 let (c, view) = come_back(&ports, p).await;
@@ -503,18 +533,14 @@ async fn p_durable_a_rolling_restart_of_every_node_loses_nothing() {
             *players = back;
         }
     }
-    let mut actions = 0;
-    for (players, room, _) in &mut games {
-        players[0].ok(json!({"type": "resign", "room": room})).await;
+    for (players, room, _, log) in &mut games {
+        players[0]
+            .act(json!({"type": "resign", "room": room}), log)
+            .await;
         let result = game_over(&mut players[1]).await;
         assert_eq!(result["reason"], "resigned");
-        let record = check_record(nodes[2].port, &result).await;
-        actions += record["actions"].as_array().unwrap().len();
+        log.assert_recorded(&check_record(nodes[2].port, &result).await);
     }
-    assert!(
-        actions > acknowledged,
-        "the {acknowledged} acknowledged moves and the resignations are stored ({actions} actions)"
-    );
 }
 
 /// A TCP relay between a node and NATS that the test can cut (a network partition).
@@ -575,7 +601,12 @@ async fn a_partitioned_node_stops_and_its_game_goes_on_elsewhere() {
     .await;
     let other = node(&nats, &database).await;
     let (mut players, room, game) = handed_over(cut_off.port, [other.port, other.port], None).await;
-    assert!(play(&mut players, &room, game, 4).await.is_none());
+    let mut log = Acknowledged::default();
+    assert!(
+        play_logged(&mut players, &room, game, 4, &mut log)
+            .await
+            .is_none()
+    );
     relay.cut();
     let status = tokio::task::spawn_blocking(move || cut_off.wait())
         .await
@@ -584,24 +615,29 @@ async fn a_partitioned_node_stops_and_its_game_goes_on_elsewhere() {
         !status.success(),
         "the cut-off node stops with a failure: {status}"
     );
-    let result = resume_and_finish(&players, &[[other.port], [other.port]], &room).await;
-    let record = check_record(other.port, &result).await;
-    assert!(record["actions"].as_array().unwrap().len() > 4);
+    let ports = [[other.port], [other.port]];
+    let result = resume_and_finish(&players, &ports, &room, &mut log).await;
+    log.assert_recorded(&check_record(other.port, &result).await);
 }
 
-/// Signs in again as `p` on a new connection to `port` and joins `p`'s room: the client, or
-/// `None` when the room is not found yet or the connection is closed meanwhile (it had reached
-/// the dead node, whose rooms moved).
-async fn try_join(port: u16, p: &Client) -> Option<Client> {
+/// Signs in again as `p` on a new connection to `port` and joins `p`'s room with `since` (the
+/// last version `p` read): the client, holding `p`'s view, and the version of the join's
+/// answer, up to which the missed events (or a snapshot) follow; `None` when the room is not
+/// found yet or the connection is closed meanwhile (it had reached the dead node, whose rooms
+/// moved).
+async fn try_join(port: u16, p: &Client) -> Option<(Client, u64)> {
     use tokio_tungstenite::tungstenite::Message;
     let mut c = Client::connect(port).await;
     c.token = p.token.clone();
     c.room = p.room.clone();
     c.seat = p.seat;
+    c.v = p.v;
+    c.view = p.view.clone();
     let commands = [
         json!({"type": "auth", "token": p.token, "id": 1}),
-        json!({"type": "join_room", "room": p.room, "id": 2}),
+        json!({"type": "join_room", "room": p.room, "id": 2, "since": p.v}),
     ];
+    let mut until = 0;
     for command in commands {
         c.ws.send(Message::text(command.to_string())).await.ok()?;
         let answer = loop {
@@ -625,10 +661,13 @@ async fn try_join(port: u16, p: &Client) -> Option<Client> {
                 Some(p.seat),
                 "the seat is kept"
             );
+            until = answer["result"]["v"]
+                .as_u64()
+                .expect("the join names its version");
         }
     }
     c.id = 2;
-    Some(c)
+    Some((c, until))
 }
 
 /// A figure of `hangar load`'s report: the number after `label` on the line starting with it.

@@ -132,6 +132,10 @@ pub struct Client {
     pub token: String,
     pub room: String,
     pub seat: u64,
+    /// The last room version read (of an `event` or `snapshot`): what `since` resumes from.
+    pub v: u64,
+    /// The game as this client last saw it (a snapshot's, or an event's that carries one).
+    pub view: Value,
 }
 
 impl Client {
@@ -148,6 +152,8 @@ impl Client {
             token: String::new(),
             room: String::new(),
             seat: 0,
+            v: 0,
+            view: Value::Null,
         }
     }
 
@@ -159,7 +165,9 @@ impl Client {
                 .unwrap()
                 .unwrap();
             if let Message::Text(t) = m {
-                return serde_json::from_str(&t).unwrap();
+                let frame: Value = serde_json::from_str(&t).unwrap();
+                self.saw(&frame);
+                return frame;
             }
         }
     }
@@ -181,6 +189,28 @@ impl Client {
             }
             self.kept.push(v);
         }
+    }
+
+    /// Keeps the version and the game view a room frame brings.
+    fn saw(&mut self, frame: &Value) {
+        let game = match frame["type"].as_str() {
+            Some("snapshot") => &frame["state"]["game"],
+            Some("event") => &frame["event"]["game"],
+            _ => return,
+        };
+        if let Some(v) = frame["v"].as_u64() {
+            self.v = v;
+        }
+        if game.is_object() {
+            self.view = game.clone();
+        }
+    }
+
+    /// Sends a move of the game (or a resignation) and notes it in `log` once acknowledged.
+    pub async fn act(&mut self, command: Value, log: &mut Acknowledged) -> Value {
+        let result = self.ok(command.clone()).await;
+        log.push(self.seat, &command);
+        result
     }
 
     pub async fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
@@ -218,18 +248,24 @@ pub fn decision(room: &str, game: &Value) -> Option<(u64, Value)> {
 }
 
 /// Both players act on the current game view until `steps` actions (or the end).
-pub async fn play(
+pub async fn play(players: &mut [Client], room: &str, game: Value, steps: usize) -> Option<Value> {
+    play_logged(players, room, game, steps, &mut Acknowledged::default()).await
+}
+
+/// As [`play`], noting every acknowledged action in `log`.
+pub async fn play_logged(
     players: &mut [Client],
     room: &str,
     mut game: Value,
     steps: usize,
+    log: &mut Acknowledged,
 ) -> Option<Value> {
     for _ in 0..steps {
         let Some((seat, command)) = decision(room, &game) else {
             break;
         };
         let p = players.iter_mut().find(|p| p.seat == seat).unwrap();
-        p.ok(command).await;
+        p.act(command, log).await;
         // The events of this action carry the next view (a flight roll that needs a
         // choice shows it in `rolled`'s moves; the snapshot-shaped view comes with `moved`).
         let v = p
@@ -263,6 +299,79 @@ pub async fn play(
         }
     }
     None
+}
+
+/// The actions the players were told were done (acknowledged), in the order of their
+/// acknowledgements, in the form of a record's `actions` entries.
+#[derive(Debug, Default)]
+pub struct Acknowledged(pub Vec<Value>);
+
+impl Acknowledged {
+    /// Notes the acknowledged `command` of `seat`.
+    pub fn push(&mut self, seat: u64, command: &Value) {
+        self.0.push(as_recorded(seat, command));
+    }
+
+    /// The record holds exactly the acknowledged actions, in order, besides what the hall
+    /// did on its own (bots, auto-play, timers, connections; marked so in the record): nothing
+    /// acknowledged is missing, and no player's action is stored that its player was not told
+    /// of.
+    pub fn assert_recorded(&self, record: &Value) {
+        let players_acts: Vec<Value> = record["actions"]
+            .as_array()
+            .expect("a record lists its actions")
+            .iter()
+            .filter(|a| a["auto"] != true && is_players_act(&a["action"]["kind"]))
+            .map(|a| {
+                let seat = a["seat"].as_u64().unwrap();
+                let mut kept = json!({"seat": seat, "action": a["action"]});
+                if !a["entropy"].is_null() {
+                    kept["entropy"] = a["entropy"].clone();
+                }
+                kept
+            })
+            .collect();
+        assert_eq!(
+            players_acts, self.0,
+            "the record's actions of the players are the acknowledged ones, in order"
+        );
+    }
+}
+
+/// Whether a record action of this kind is one a player asks for (the rest are the hall's:
+/// timeouts, disconnections, abandons, auto-play switches by the hall).
+fn is_players_act(kind: &Value) -> bool {
+    [
+        "roll",
+        "move",
+        "use_item",
+        "resign",
+        "draw_offer",
+        "draw_answer",
+    ]
+    .iter()
+    .any(|k| kind == k)
+}
+
+/// A game command as its record entry shows it (the command's `type` is the action's `kind`,
+/// the roller's bytes sit beside the action).
+fn as_recorded(seat: u64, command: &Value) -> Value {
+    let mut action = command.clone();
+    let fields = action.as_object_mut().unwrap();
+    let kind = match fields.remove("type").unwrap().as_str().unwrap() {
+        "offer_draw" => json!("draw_offer"),
+        "answer_draw" => json!("draw_answer"),
+        other => json!(other),
+    };
+    let entropy = fields.remove("entropy");
+    fields.remove("room");
+    fields.remove("id");
+    fields.insert("kind".into(), kind);
+    let mut recorded = json!({"seat": seat, "action": action});
+    if let Some(entropy) = entropy {
+        recorded["entropy"] = entropy;
+    }
+    recorded
 }
 
 pub async fn snapshot_game(port: u16, room: &str) -> Value {
