@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
-use hangar_protocol::{ErrorCode, GameEvent, ProtoError, TurnNeed};
+use hangar_protocol::{EndReason, ErrorCode, GameEvent, ProtoError, TurnNeed};
 
 /// A running flight game: the table (engine state and dice) and the seat ↔ colour map.
 #[derive(Clone, Debug)]
@@ -365,7 +365,7 @@ impl FlightSession {
                 .collect(),
             colours: self.colours.iter().map(|c| c.index()).collect(),
             jungle_winner: None,
-            reason: "finished".to_owned(),
+            reason: EndReason::Finished,
         }
     }
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
-use hangar_protocol::{ErrorCode, GameEvent, PassReason, ProtoError, TurnNeed};
+use hangar_protocol::{EndReason, ErrorCode, GameEvent, PassReason, ProtoError, TurnNeed};
 
 /// A running jungle game.
 #[derive(Clone, Debug)]
@@ -181,14 +181,14 @@ impl JungleSession {
         };
         let reason = match outcome {
             Some(Outcome::Win { reason, .. }) => match reason {
-                WinReason::Den => "den",
-                WinReason::NoPieces => "no_pieces",
-                WinReason::NoMoves | WinReason::OnlyRepetitions => "no_move",
-                WinReason::Resignation => "resigned",
-                WinReason::Forfeit => "forfeit",
+                WinReason::Den => EndReason::Den,
+                WinReason::NoPieces => EndReason::NoPieces,
+                WinReason::NoMoves | WinReason::OnlyRepetitions => EndReason::NoMove,
+                WinReason::Resignation => EndReason::Resigned,
+                WinReason::Forfeit => EndReason::Forfeit,
             },
-            Some(Outcome::Draw { .. }) => "draw",
-            None => "unfinished",
+            Some(Outcome::Draw { .. }) => EndReason::Draw,
+            None => EndReason::Unfinished,
         };
         Ending {
             ranks,
@@ -196,7 +196,7 @@ impl JungleSession {
             captures: vec![0, 0],
             colours: vec![0, 1],
             jungle_winner: winner,
-            reason: reason.to_owned(),
+            reason,
         }
     }
 }

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use hangar_protocol::{Ack, GameKind, ProtoError, Rolled, TurnNeed};
+use hangar_protocol::{Ack, EndReason, GameKind, ProtoError, Rolled, TurnNeed};
 
 pub use flight::FlightSession;
 pub use jungle::JungleSession;
@@ -121,7 +121,7 @@ impl Played {
 }
 
 /// How a game ended, by seat.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Ending {
     /// Rank per seat (1 = best); `None` not ranked.
     pub ranks: Vec<Option<u32>>,
@@ -133,8 +133,8 @@ pub struct Ending {
     pub colours: Vec<usize>,
     /// The winning seat of a jungle game, `None` for a draw.
     pub jungle_winner: Option<usize>,
-    /// Why it ended (`finished`, `den`, `draw`, …).
-    pub reason: String,
+    /// Why it ended (the hall may name a player's leaving instead).
+    pub reason: EndReason,
 }
 
 /// The wire names of a game's bot levels (P-SEATS): `hangar-bots`' level enums.

@@ -27,8 +27,8 @@ pub use parse::{name_variants, names_variant, parse_command, peek_id, variant_na
 pub use player::{PlayerView, RatingChange, RatingView};
 pub use profile::{BoardOrder, GamePlayer, GameStats, GameSummary, Ranked, RatingPoint};
 pub use room::{
-    AutoplayReason, ChatLine, GameEvent, GameResult, OutReason, PassReason, ResultLine, RoomEvent,
-    RoomMessage, RoomState, RoomStatus, SeatView, TurnNeed, TurnView,
+    AutoplayReason, ChatLine, EndReason, GameEvent, GameResult, OutReason, PassReason, ResultLine,
+    RoomEvent, RoomMessage, RoomState, RoomStatus, SeatView, TurnNeed, TurnView,
 };
 pub use welcome::{Limits, Welcome};
 

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::GameKind;
-use crate::PlayerView;
 use crate::RatingView;
+use crate::{EndReason, PlayerView};
 
 /// One line of a leaderboard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -66,8 +66,8 @@ pub struct GameSummary {
     pub room: Option<String>,
     /// Unix ms.
     pub finished_at: i64,
-    /// Why it ended (as in the result).
-    pub reason: String,
+    /// Why it ended (as in the result; null when its result is not stored).
+    pub reason: Option<EndReason>,
     /// A practice game (P-PRACTICE): nobody's score or rating changed.
     pub practice: bool,
     /// This player's seat.

@@ -147,13 +147,56 @@ pub enum OutReason {
 }
 
 impl OutReason {
-    /// The wire name (also a game result's `reason` when the leaving ended the game).
+    /// The wire name.
     pub fn name(self) -> &'static str {
         match self {
             OutReason::Resigned => "resigned",
             OutReason::Escaped => "escaped",
             OutReason::Disconnected => "disconnected",
             OutReason::Timeouts => "timeouts",
+        }
+    }
+}
+
+/// Why a game ended: a game result's `reason`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// Flight: the winners brought their planes home.
+    Finished,
+    /// The last player who could lose resigned (P-RESIGN).
+    Resigned,
+    /// A player left on purpose and that ended it (P-ESCAPE).
+    Escaped,
+    /// A player stayed away past the reconnection grace (P-DISCONNECT).
+    Disconnected,
+    /// Jungle: a player let too many turns time out (P-JUNGLE-TIMEOUT).
+    Timeouts,
+    /// Jungle: a piece entered the enemy den.
+    Den,
+    /// Jungle: the loser had no pieces left.
+    NoPieces,
+    /// Jungle: the loser had no legal move (or only forbidden repetitions).
+    NoMove,
+    /// Jungle: drawn (agreed, or by the draw rules).
+    Draw,
+    /// Jungle: the game was given up by a side's leaving that no other reason names.
+    Forfeit,
+    /// The hall's administrators closed the room (no score or rating changed).
+    Closed,
+    /// Not ended: only an ending taken of a game still running shows it (a close replaces it
+    /// with `closed`).
+    Unfinished,
+}
+
+impl From<OutReason> for EndReason {
+    /// The reason of a game that ended because a player left it so.
+    fn from(out: OutReason) -> EndReason {
+        match out {
+            OutReason::Resigned => EndReason::Resigned,
+            OutReason::Escaped => EndReason::Escaped,
+            OutReason::Disconnected => EndReason::Disconnected,
+            OutReason::Timeouts => EndReason::Timeouts,
         }
     }
 }
@@ -190,9 +233,8 @@ pub struct ChatLine {
 pub struct GameResult {
     /// The game's id (its record is `/api/games/{id}`).
     pub game_id: i64,
-    /// Why it ended: `finished`, `resigned`, `escaped`, `disconnected`, `timeouts`, or the
-    /// jungle engine's `den`, `no_pieces`, `no_move`, `draw`.
-    pub reason: String,
+    /// Why it ended.
+    pub reason: EndReason,
     /// The dice seed, revealed.
     pub seed: String,
     /// The commitment published at the start: `sha256(seed)`.

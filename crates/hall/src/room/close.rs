@@ -6,10 +6,7 @@
 use super::Room;
 use super::finish::result_line;
 use crate::store::{ScoreLine, Scoring};
-use hangar_protocol::{GameResult, RoomEvent};
-
-/// The game result's `reason` of a game the administrators ended.
-pub const CLOSED_REASON: &str = "closed";
+use hangar_protocol::{EndReason, GameResult, RoomEvent};
 
 /// What members of a closed room are told.
 const CLOSED_MESSAGE: &str = "closed by the hall's administrators";
@@ -64,7 +61,7 @@ impl Room {
         }
         let mut result = GameResult {
             game_id: running.game_id,
-            reason: CLOSED_REASON.to_owned(),
+            reason: EndReason::Closed,
             seed: running.seed.to_string(),
             commitment: running.commitment.clone(),
             practice: running.practice,

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use hangar_dice::Seed;
+use hangar_protocol::EndReason;
 use serde_json::Value;
 use tokio::time::Instant;
 
@@ -20,7 +21,7 @@ use hangar_protocol::RatingChange;
 use hangar_protocol::{GameKind, GameResult, ResultLine, RoomEvent, answer_frame};
 
 impl Room {
-    fn score_deltas(&self, ending: &Ending) -> (Vec<i64>, String) {
+    fn score_deltas(&self, ending: &Ending) -> (Vec<i64>, EndReason) {
         let last_out = self
             .seats
             .iter()
@@ -56,8 +57,8 @@ impl Room {
                     .any(|l| l.left.is_none() && l.rank == 1 && l.finished == planes);
                 let ended_by_leaving = last_out.is_some() && !winners_done;
                 let reason = match (ended_by_leaving, last_out) {
-                    (true, Some(out)) => out.name().to_owned(),
-                    _ => "finished".to_owned(),
+                    (true, Some(out)) => out.into(),
+                    _ => EndReason::Finished,
                 };
                 (
                     flight_deltas(stake, planes, &lines, ended_by_leaving),
@@ -68,9 +69,9 @@ impl Room {
                 let level = i64::from(self.options.jungle().expect("a jungle room").level);
                 let disconnects = [self.seats[0].disconnects, self.seats[1].disconnects];
                 let escaped = [0, 1].map(|i| self.seats[i].out == Some(OutReason::Escaped));
-                let reason = match (ending.reason.as_str(), last_out) {
-                    ("forfeit", Some(out)) => out.name().to_owned(),
-                    (reason, _) => reason.to_owned(),
+                let reason = match (ending.reason, last_out) {
+                    (EndReason::Forfeit, Some(out)) => out.into(),
+                    (reason, _) => reason,
                 };
                 (
                     jungle_deltas(ending.jungle_winner, level, disconnects, escaped).to_vec(),
@@ -175,7 +176,7 @@ impl Room {
                 return;
             }
         }
-        tracing::info!(room = %self.code, game_id, reason = %result.reason, "game over");
+        tracing::info!(room = %self.code, game_id, reason = ?result.reason, "game over");
         // A scored game between these people: their count for the day changed.
         self.pair_checked = None;
         self.announce_game_over(result, practice);

@@ -98,7 +98,7 @@ impl Store {
                         game,
                         room: None,
                         finished_at: 0,
-                        reason: result.map(|r| r.reason).unwrap_or_default(),
+                        reason: result.map(|r| r.reason),
                         practice: row.try_get::<i64, _>("practice")? != 0,
                         seat: 0,
                         rank: row.try_get("rank")?,
@@ -116,10 +116,7 @@ impl Store {
                         .then(|| row.try_get("room"))
                         .transpose()?,
                     finished_at: row.try_get::<Option<i64>, _>("finished_at")?.unwrap_or(0),
-                    reason: result
-                        .as_ref()
-                        .map(|r| r.reason.clone())
-                        .unwrap_or_default(),
+                    reason: result.as_ref().map(|r| r.reason),
                     practice: row.try_get::<i64, _>("practice")? != 0,
                     seat: usize::try_from(row.try_get::<i64, _>("seat")?).unwrap_or(0),
                     rank: row.try_get("rank")?,
