@@ -8,6 +8,7 @@
 //! `hangar_flight::Record`; with `explicit_chance` it stops at each and the caller supplies
 //! the outcome ([`FlightEnv::chance_outcomes`], [`FlightEnv::apply_chance`]).
 
+use hangar_bots::flight::FlightBot;
 use hangar_dice::{Dice, Seed};
 use hangar_flight::{
     Colour, Game, Item, Moves, NoEvents, Options, Phase, Record, RecordedAction, Seating,
@@ -117,6 +118,19 @@ impl FlightEnv {
             && !self.roll_chosen
             && self.game.item_in_use().is_none()
             && !self.game.item_bar(self.game.turn()).is_empty()
+    }
+
+    /// The action `bot` plays here, its randomness from `rng`: the plane it picks for the
+    /// pending roll, or a plain roll where an item could be used first (the hall's bots use
+    /// no items). `None` at a chance node or once the game is over.
+    pub fn bot_action(&self, bot: &dyn FlightBot, rng: &mut Dice) -> Option<usize> {
+        if self.game.is_over() || self.is_chance_node() {
+            return None;
+        }
+        if self.item_choice_pending() {
+            return Some(ROLL);
+        }
+        bot.choose(&self.game, rng).map(usize::from)
     }
 
     /// Whether the game awaits a chance outcome from the caller (explicit chance only).

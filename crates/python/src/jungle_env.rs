@@ -6,6 +6,8 @@
 //! The mask holds the legal moves less those J-REPEAT refuses. A win is +1/−1; the draw
 //! after 200 plies without a capture (J-DRAW) ends the episode as truncated, 0 each.
 
+use hangar_bots::jungle::{JungleBot, choose_move};
+use hangar_dice::Dice;
 use hangar_jungle::{
     Color, DrawReason, Game, Move, MoveList, Outcome, Position, Rules, SQUARES, Square,
 };
@@ -75,6 +77,16 @@ impl JungleEnv {
     /// The engine's game.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The action `bot` plays here, its randomness from `rng` (a fresh player each call: no
+    /// memory between moves). `None` once the game is over.
+    pub fn bot_action(&self, bot: &JungleBot, rng: &mut Dice) -> Option<usize> {
+        if self.moves.is_empty() {
+            return None;
+        }
+        let m = choose_move(&self.game, bot, rng)?;
+        Some(action_of_move(m, self.game.turn()))
     }
 
     /// The moves the mask allows, in the engine's notation order.

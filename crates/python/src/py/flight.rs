@@ -53,6 +53,13 @@ pub struct FlightCore {
     env: FlightEnv,
 }
 
+impl FlightCore {
+    /// The game.
+    pub(crate) fn env(&self) -> &FlightEnv {
+        &self.env
+    }
+}
+
 #[pymethods]
 impl FlightCore {
     /// A game for `players` players under `preset` with `options` (key, value) applied.

@@ -28,6 +28,13 @@ pub struct JungleCore {
     env: JungleEnv,
 }
 
+impl JungleCore {
+    /// The game.
+    pub(crate) fn env(&self) -> &JungleEnv {
+        &self.env
+    }
+}
+
 #[pymethods]
 impl JungleCore {
     /// A game under the rules `options` (key, value), or from `position` (position text).

@@ -1,6 +1,7 @@
 //! The Python module `hangar_env._core`: the single-game cores and the vector envs. The
 //! PettingZoo classes in `python/hangar_env/` wrap these.
 
+mod bot;
 mod flight;
 mod jungle;
 mod vector;
@@ -19,6 +20,7 @@ pub(crate) fn step_error(e: StepError) -> PyErr {
 #[pymodule]
 #[pyo3(name = "_core")]
 fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<bot::BotCore>()?;
     m.add_class::<flight::FlightCore>()?;
     m.add_class::<jungle::JungleCore>()?;
     m.add_class::<vector::FlightVector>()?;
