@@ -9,6 +9,15 @@ export function botName(level) {
   return t('bot_name', { level: t(`bot_${level}`) });
 }
 
+/**
+ * The name of a result line or record seat for people: the player's name, or the bot's level
+ * (the server names a bot by its key, "bot:heuristic").
+ */
+export function resultName(p) {
+  if (p.player_id) return p.name;
+  return botName(p.bot ?? String(p.name || '').replace(/^bot:/, ''));
+}
+
 /** A link to a player's profile page (P-PROFILE). */
 export function playerLink(name, id) {
   return h('a', { class: 'player-link', href: `#/player/${id}` }, name);
