@@ -30,7 +30,7 @@ function focusInside(page, selector) {
 
 test('P-CHAT/P-REMATCH: chat reaches the other player beside the board, the rematch offer reaches their result dialog, the dialog holds the keyboard', { timeout: 300000 }, async () => {
   const { host: ana, other: bo } = await twoInRoom(browser, 'jungle', {
-    names: ['Ana', 'Bo'], fields: { turn_seconds: 120 },
+    names: ['Nia', 'Odo'], fields: { turn_seconds: 120 },
     pages: [{ viewport: DESK }, { viewport: PHONE, locale: 'zh-CN' }],
   });
   await ana.locator('#ready-btn').click();
@@ -40,13 +40,13 @@ test('P-CHAT/P-REMATCH: chat reaches the other player beside the board, the rema
   // Both look at the board, the top of the page.
   for (const page of [ana, bo]) await page.evaluate(() => scrollTo(0, 0));
 
-  // Bo says something: Ana, whose chat box is below the fold, sees it beside the board with an
+  // Odo says something: Nia, whose chat box is below the fold, sees it beside the board with an
   // unread count, without scrolling.
-  await bo.locator('.chat-form input').fill('hello Ana');
+  await bo.locator('.chat-form input').fill('hello Nia');
   await bo.locator('.chat-form input').press('Enter');
-  // Bo goes back to the board (the chat box no longer has the keyboard).
+  // Odo goes back to the board (the chat box no longer has the keyboard).
   await bo.evaluate(() => { document.activeElement.blur(); scrollTo(0, 0); });
-  const bubble = ana.locator('.chat-bubble', { hasText: 'hello Ana' });
+  const bubble = ana.locator('.chat-bubble', { hasText: 'hello Nia' });
   await bubble.waitFor();
   assert.ok(await inViewport(bubble), 'the chat bubble is in view at 1280×800');
   assert.ok(!(await inViewport(ana.locator('#chat-lines'))), 'the chat box itself is below the fold');
@@ -56,10 +56,10 @@ test('P-CHAT/P-REMATCH: chat reaches the other player beside the board, the rema
   await ana.locator('#chat-jump').click();
   assert.ok(await focusInside(ana, '.chat-form'), 'the chat input has the focus');
   await ana.locator('#chat-jump .unread-badge').waitFor({ state: 'detached' });
-  await ana.locator('.chat-form input').fill('hi Bo');
+  await ana.locator('.chat-form input').fill('hi Odo');
   await ana.locator('.chat-form input').press('Enter');
-  // …and on Bo's phone, in Chinese, the answer is in view too; a quick phrase reads in Chinese.
-  const answer = bo.locator('.chat-bubble', { hasText: 'hi Bo' });
+  // …and on Odo's phone, in Chinese, the answer is in view too; a quick phrase reads in Chinese.
+  const answer = bo.locator('.chat-bubble', { hasText: 'hi Odo' });
   await answer.waitFor();
   assert.ok(await inViewport(answer), 'the chat bubble is in view at 390×844');
   assert.equal(await bo.locator('#chat-jump').getAttribute('aria-label'), '聊天：1 条未读');
@@ -68,7 +68,7 @@ test('P-CHAT/P-REMATCH: chat reaches the other player beside the board, the rema
   await shot(bo, 'notice-chat-phone');
   for (const page of [ana, bo]) assert.deepEqual(await axeViolations(page), []);
 
-  // Ana resigns: both get the result dialog with the keyboard in it.
+  // Nia resigns: both get the result dialog with the keyboard in it.
   await ana.locator('#resign-btn').click();
   for (const page of [ana, bo]) {
     await page.locator('#result').waitFor();
@@ -88,10 +88,10 @@ test('P-CHAT/P-REMATCH: chat reaches the other player beside the board, the rema
   }
   assert.deepEqual(await axeViolations(bo), []);
 
-  // P-REMATCH: Ana presses Play again; Bo's dialog, still open, says so.
+  // P-REMATCH: Nia presses Play again; Odo's dialog, still open, says so.
   assert.equal(await bo.locator('#rematch-offer').textContent(), '');
   await ana.locator('#play-again').click();
-  await bo.locator('#rematch-offer', { hasText: 'Ana 想再来一局' }).waitFor();
+  await bo.locator('#rematch-offer', { hasText: 'Nia 想再来一局' }).waitFor();
   await shot(bo, 'notice-rematch-phone');
 
   // Escape closes the dialog; opened again from its button, Escape gives that button the focus back.
@@ -100,16 +100,16 @@ test('P-CHAT/P-REMATCH: chat reaches the other player beside the board, the rema
   await bo.locator('#show-result').click();
   await bo.locator('#result').waitFor();
   assert.ok(await focusInside(bo, '#result'), 'the reopened dialog has the focus');
-  await bo.locator('#rematch-offer', { hasText: 'Ana 想再来一局' }).waitFor();
+  await bo.locator('#rematch-offer', { hasText: 'Nia 想再来一局' }).waitFor();
   await bo.keyboard.press('Escape');
   await bo.locator('#result').waitFor({ state: 'detached' });
   assert.equal(await bo.evaluate(() => document.activeElement?.id), 'show-result', 'the focus is back on the button that opened it');
 
-  // Bo leaves after the game: Ana's players panel names who left, never a raw key.
+  // Odo leaves after the game: Nia's players panel names who left, never a raw key.
   await bo.locator('.room-header a').first().click();
   await bo.waitForURL(/#\/$/);
   const row = ana.locator('.player-row[data-seat="1"] .player-name');
-  await row.filter({ hasText: 'Bo (left)' }).waitFor();
+  await row.filter({ hasText: 'Odo (left)' }).waitFor();
   assert.doesNotMatch(await ana.locator('.room').textContent(), /bot_|undefined|null/);
   for (const page of [ana, bo]) assert.deepEqual(page.errors, []);
   await ana.context().close();
