@@ -30,7 +30,7 @@ async function playUntil(page, done) {
 
 test('P-DISCONNECT: the game log after a reload equals the log before it; two bots of one level are told apart', { timeout: 300000 }, async () => {
   const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
-  await guest(page, 'Scribe');
+  await guest(page, 'Keeper');
   await createRoom(page, 'flight', { seats: 3, turn_seconds: 60 });
   await fillWithBots(page, 'random');
   await page.locator('#ready-btn').click();

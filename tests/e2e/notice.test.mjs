@@ -224,3 +224,49 @@ test('issue 30 (4): sign-in refusals are said in words, once, and throw nothing'
     await page.context().close();
   }
 });
+
+test('issue 30 (9): Jungle bots by strength with easy first for a new table, no toast over the board, a move box that shows its hint, animals in the move list, the result\'s buttons on one line, the sound switch in the hall', { timeout: 180000 }, async () => {
+  const page = await newPage(browser, { viewport: PHONE });
+  await guest(page, 'Small');
+  // The mute switch is there before any game.
+  await page.locator('#topbar-sound').waitFor();
+  await createRoom(page, 'jungle', { turn_seconds: 60 });
+  const level = page.locator('.seat-card[data-seat="1"] select.bot-level');
+  assert.deepEqual(await level.locator('option').allTextContents(), ['random', 'beginner', 'easy', 'normal', 'hard']);
+  assert.equal(await level.inputValue(), 'easy');
+  await page.locator('.seat-card[data-seat="1"] .btn-bot').click();
+  await page.locator('.seat-card.filled[data-seat="1"]').waitFor();
+  assert.equal(await page.evaluate(() => window.hangar.view.state.seats[1].bot), 'easy');
+  await page.locator('#ready-btn').click();
+  // "You are Red" is said in the header, not by a toast over the board's edge and the move box.
+  await page.locator('#my-colour').waitFor();
+  assert.equal(await page.locator('#toasts .toast').count(), 0);
+  // The move box's hint fits in it, in both languages.
+  const fits = () => page.locator('#move-input').evaluate((input) => {
+    const style = getComputedStyle(input);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return ctx.measureText(input.placeholder).width <= room;
+  });
+  assert.ok(await fits(), 'the English hint fits');
+  await page.locator('#lang').click();
+  assert.ok(await fits(), 'the Chinese hint fits');
+  await page.locator('#lang').click();
+  // A move typed in: the list names the animal that moved, not only its squares.
+  await page.locator('#move-input').fill('a3a4');
+  await page.locator('#move-input').press('Enter');
+  const first = page.locator('#move-list .move[data-ply="1"]');
+  await first.waitFor();
+  assert.equal(await first.locator('.move-piece').textContent(), '🐘 ');
+  assert.equal(await first.locator('.move-piece').getAttribute('title'), 'Elephant');
+  // The result dialog's buttons stay on one line on the phone.
+  await page.locator('#resign-btn').click();
+  await page.locator('#result').waitFor();
+  const tops = await page.locator('#result .result-actions > *').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
+  assert.ok(tops.length >= 3, `${tops.length} buttons`);
+  assert.equal(new Set(tops).size, 1, `the buttons are on one line: ${tops}`);
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

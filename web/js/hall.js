@@ -3,7 +3,7 @@
 
 import { h, mount, toast } from './dom.js';
 import { patch, v, keep } from './vdom.js';
-import { botName, gameRow, playerLink, ratingText } from './games.js';
+import { botName, distinctNames, gameRow, playerLink, ratingText } from './games.js';
 import { diceStats } from './dicechart.js';
 import { t } from './i18n.js';
 import { errorText } from './errors.js';
@@ -279,11 +279,13 @@ export class HallView {
       // This tab's game, by rating (P-RATING); names open the player's page (P-PROFILE).
       const game = this.game;
       const { entries } = await this.app.conn.send('leaderboard', { game, by: 'rating', limit: 10 });
-      mount(this.leaderBox, entries.length ? h('ol', { class: 'leader-list', 'data-game': game }, entries.map((e) => h('li', {},
+      // Two guests may share a name: the list tells them apart by number.
+      const names = distinctNames(entries.map((e) => e.player));
+      mount(this.leaderBox, entries.length ? h('ol', { class: 'leader-list', 'data-game': game }, entries.map((e, i) => h('li', { class: e.rating?.provisional ? 'provisional' : '' },
         h('span', { class: 'leader-rank' }, e.rank),
-        h('span', { class: 'leader-name' }, playerLink(e.player.name, e.player.id)),
-        h('span', { class: 'chip chip-level' }, `Lv ${e.player.level}`),
-        h('b', { title: e.rating?.provisional ? t('provisional') : t('rating') }, ratingText(game, e.rating))))) : h('p', { class: 'empty' }, '—'));
+        h('span', { class: 'leader-name' }, playerLink(names[i], e.player.id)),
+        h('b', { class: 'leader-rating', title: e.rating?.provisional ? t('provisional') : t('rating') }, ratingText(game, e.rating)))))
+        : h('p', { class: 'empty', id: 'leaders-empty' }, t('no_leaders')));
     } catch (err) {
       mount(this.leaderBox, h('p', { class: 'empty' }, err.message));
     }

@@ -57,7 +57,7 @@ export class ProfileView {
             h('dt', {}, t('played')), h('dd', { class: 'stat-played' }, st.played),
             h('dt', {}, t('wins')), h('dd', { class: 'stat-wins' }, st.wins),
             h('dt', {}, t('rating')), h('dd', { class: 'stat-rating', title: st.rating?.provisional ? t('provisional') : '' }, ratingText(st.game, st.rating))),
-          ratingChart(st.history)))
+          ratingChart(st.game, st.history)))
         : h('p', { class: 'empty card' }, t('no_games'))),
       this.dice ? h('section', { class: 'card profile-dice', id: 'profile-dice' }, diceStats(this.dice.counts, t('dice_own'))) : null,
       h('section', { class: 'card' }, h('h2', {}, '📜 ', t('recent_games')),
