@@ -30,6 +30,8 @@ test('P-PRACTICE: a guided first flight game against an easy bot, hints followin
   await page.locator('.seat-card.filled[data-seat="1"]').waitFor();
   // The easy flight level (protocol §7: `random`).
   assert.equal(await page.evaluate(() => window.hangar.view.state.seats[1].bot), 'random');
+  // A newcomer's practice flight takes off on a 5 or a 6 (F-TAKEOFF, the improved variant).
+  assert.equal(await page.evaluate(() => window.hangar.view.state.options.takeoff), 'five-or-six');
   await page.locator('#practice-chip').waitFor();
   assert.equal(await step(page), 'ready');
   await page.locator('#ready-btn').click();
@@ -43,6 +45,9 @@ test('P-PRACTICE: a guided first flight game against an easy bot, hints followin
     const [hint, hangar] = [await step(page), await allInHangar(page)];
     if (what === 'roll') assert.equal(hint, hangar ? 'roll_first' : 'roll', `before a roll (all in the hangar: ${hangar})`);
     else assert.ok(['takeoff', 'move'].includes(hint), `before a move: ${hint}`);
+    // A screen reader hears the player's own turn (and only it: nothing on the bot's).
+    assert.ok((await page.locator('#guide-say').textContent()).endsWith(await page.locator('#guide-text').textContent()), 'the own turn is said');
+    assert.equal(await page.locator('#guide-text').getAttribute('aria-live'), null);
     seen.add(hint);
     if (decisions === 0) {
       for (const id of ['#guide', '#die']) {
@@ -57,6 +62,8 @@ test('P-PRACTICE: a guided first flight game against an easy bot, hints followin
       assert.match(await page.locator('#guide-text').textContent(), /die/);
     }
     await flightAct(page, what);
+    // On the bot's turn the live region is silent.
+    if (await step(page) === 'bot_turn') assert.equal(await page.locator('#guide-say').textContent(), '');
   }
   assert.ok(seen.has('roll_first'), `hints seen: ${[...seen]}`);
 
@@ -99,8 +106,14 @@ test('P-PRACTICE/J-RANK: a guided first Jungle game: how to move, then what the 
     if (capture) assert.equal(hint, 'j_capture');
     else assert.ok(['j_first', 'j_move', 'j_leap'].includes(hint), `hint ${hint}`);
     const plies = Number(await page.locator('.jungle-board').getAttribute('data-plies'));
-    await page.locator('.jungle-board .movable-from').first().click({ force: true });
-    await page.locator('.jungle-board .target-dot').first().click({ force: true });
+    // The bot's last move has finished sliding: the pieces stand still under the click.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    // A person clicks the animal standing on a square that can move, then one of its dots.
+    const from = await page.locator('.jungle-board .movable-from').first().getAttribute('data-square');
+    await page.locator(`.jungle-board .piece[data-square="${from}"]`).click();
+    // The dots pulse for ever (never "stable" to Playwright): clicked where they are, as a person does.
+    const dot = await page.locator('.jungle-board .target-dot').first().boundingBox();
+    await page.mouse.click(dot.x + dot.width / 2, dot.y + dot.height / 2);
     await page.waitForFunction((n) => Number(document.querySelector('.jungle-board').dataset.plies) >= n + 2 || document.querySelector('#result'), plies, { timeout: 30000 });
   }
   assert.deepEqual(page.errors, []);

@@ -31,7 +31,8 @@ test('P-REMATCH/P-RATING/P-PROFILE: play again in the same room, then the winner
   // Each line has a rating after the game and its change.
   const ratings = await bo.locator('#result .result-rating').allTextContents();
   assert.equal(ratings.length, 2);
-  for (const text of ratings) assert.match(text, /^\d{4}\?? \([+−]\d+\)$/);
+  // After one game a rating is provisional, and says so in words.
+  for (const text of ratings) assert.match(text, /^\d{4} \(provisional\) \([+−]\d+\)$/);
   assert.deepEqual(await axeViolations(bo), [], 'the result dialog');
 
   // Play again: both press it, and a second game starts in the same room.
@@ -59,7 +60,7 @@ test('P-REMATCH/P-RATING/P-PROFILE: play again in the same room, then the winner
   const jungle = ana.locator('.profile-game[data-game=jungle]');
   assert.equal(await jungle.locator('.stat-played').textContent(), '1');
   assert.equal(await jungle.locator('.stat-wins').textContent(), '1');
-  assert.match(await jungle.locator('.stat-rating').textContent(), /^\d{4}\??$/);
+  assert.match(await jungle.locator('.stat-rating').textContent(), /^\d{4} \(provisional\)$/);
   // The profile reads well to everyone, in both languages (axe-core), and so does the result.
   assert.deepEqual(await axeViolations(ana), [], 'the profile (en)');
   await ana.locator('#lang').click();
@@ -109,9 +110,10 @@ test('a private room\'s finished game replays for its players, and for nobody el
   const url = eve.url();
   // …a stranger with the link does not.
   await gus.goto(url);
-  const refused = gus.locator('#app p.card');
+  // It is told there is no such game (as for one that does not exist), in words.
+  const refused = gus.locator('#replay-error p');
   await refused.waitFor();
-  assert.match(await refused.textContent(), /404/);
+  assert.equal(await refused.textContent(), 'There is no record of that game.');
   assert.equal(await gus.locator('#replay-step').count(), 0);
   assert.deepEqual([...eve.errors, ...fay.errors], []);
 });

@@ -11,6 +11,7 @@ import { HallView } from './hall.js';
 import { RoomView } from './room.js';
 import { ReplayView } from './replay.js';
 import { ProfileView } from './profile.js';
+import { sound } from './sound.js';
 
 const root = document.getElementById('app');
 
@@ -72,6 +73,14 @@ window.addEventListener('unhandledrejection', (e) => {
   const err = e.reason;
   if (err && err.code && err.code !== 'disconnected') toast(errorText(err), 'error');
 });
+
+// The mute switch lives in the top bar, on every page, not only inside a game.
+const soundSwitch = sound.toggle();
+soundSwitch.id = 'topbar-sound';
+// A phone shows its icon only: the name stays for screen readers.
+soundSwitch.setAttribute('aria-label', t('sound'));
+onLangChange(() => soundSwitch.setAttribute('aria-label', t('sound')));
+document.getElementById('lang').before(soundSwitch);
 
 translate();
 app.conn.connect();

@@ -56,6 +56,10 @@ export function toast(text, kind = 'info') {
     box = h('div', { id: 'toasts', 'aria-live': 'polite' });
     document.body.append(box);
   }
+  // The same words again replace the old toast, and no more than two show at once: a burst of
+  // refusals is one message, not a stack over the board.
+  for (const old of box.children) if (old.textContent === String(text)) old.remove();
+  while (box.childElementCount >= 2) box.firstElementChild.remove();
   const item = h('div', { class: `toast toast-${kind}` }, text);
   box.append(item);
   setTimeout(() => item.classList.add('toast-out'), 3200);

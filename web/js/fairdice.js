@@ -206,8 +206,10 @@ export class FairDicePanel {
   /**
    * `rolls`: {checked, mismatches} from re-drawing the recorded rolls, or `{skipped: true}`
    * when the page cannot re-draw them; `gameId` names the record in the "how to check" note.
+   * `fold`: the panel as a folded disclosure whose summary keeps the title and the verdict (a
+   * game's side column, where chat must not sit below the proof); `open` unfolds it.
    */
-  render(commitment, seed, rolls = null, { gameId = null } = {}) {
+  render(commitment, seed, rolls = null, { gameId = null, fold = false, open = false } = {}) {
     const verdict = h('span', { class: 'fair-verdict', id: 'fair-verdict' });
     const rollsLine = h('div', { class: 'fair-rolls-slot' });
     const showRolls = (check) => {
@@ -221,15 +223,17 @@ export class FairDicePanel {
     };
     if (rolls) Promise.resolve(rolls).then(showRolls);
     else if (seed && gameId) this.fetchRolls(gameId).then(showRolls);
-    const el = h('section', { class: 'card fair-dice', id: 'fair-dice' },
-      h('h2', {}, '🎲 ', t('fair_dice')),
+    const body = [
       h('div', { class: 'fair-row' }, h('span', {}, t('commitment')), h('code', { class: 'hash', id: 'commitment' }, commitment || '—'),
         commitment ? copyButton('copy-commitment', commitment, t('commitment')) : null),
       h('div', { class: 'fair-row' }, h('span', {}, t('seed')), seed ? h('code', { class: 'hash', id: 'seed' }, seed) : h('em', {}, t('seed_hidden')),
         seed ? copyButton('copy-seed', seed, t('seed')) : null),
-      verdict,
       rollsLine,
-      howToCheck(seed, gameId));
+      howToCheck(seed, gameId)];
+    const title = h('h2', {}, '🎲 ', t('fair_dice'));
+    const el = fold
+      ? h('details', { class: 'card fair-dice fair-fold', id: 'fair-dice', open }, h('summary', {}, title, ' ', verdict), body)
+      : h('section', { class: 'card fair-dice', id: 'fair-dice' }, title, verdict, body);
     if (seed && commitment) {
       const key = `${seed}/${commitment}`;
       const show = (ok) => {

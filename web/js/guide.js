@@ -49,20 +49,24 @@ export function setGuidedRoom(code) {
 
 /**
  * The practice room of each game (create_room options) and its bot: two seats, a long turn
- * clock, two planes each in flight; the easy level of each game's bots (protocol §7).
+ * clock, two planes each in flight taking off on 5 or 6 (F-TAKEOFF's improved variant: a
+ * newcomer does not wait a dozen rolls for a 6); the easy level of each game's bots (protocol §7).
  */
 export const GUIDED = {
-  flight: { options: { seats: 2, planes: 2, turn_seconds: 120 }, bot: 'random' },
+  flight: { options: { seats: 2, planes: 2, turn_seconds: 120, takeoff: 'five-or-six' }, bot: 'random' },
   jungle: { options: { turn_seconds: 120 }, bot: 'easy' },
 };
 
-/** The step of the guide for the room `state`, this player's `seat` and the last `note`. */
-export function guideStep(state, seat, note) {
+/** The steps that are the player's own turn: the only ones said aloud to a screen reader. */
+const OWN_TURN = new Set(['roll_first', 'roll', 'takeoff', 'move', 'j_first', 'j_move', 'j_capture', 'j_leap']);
+
+/** The step of the guide for the room `state` and this player's `seat`. */
+export function guideStep(state, seat) {
   const g = state.game;
   if (state.result || state.ended) return 'done';
   if (seat === null) return 'start';
   if (state.status !== 'playing' || !g) return state.seats[seat]?.ready ? 'start' : 'ready';
-  if (g.to_move !== seat) return note || 'bot_turn';
+  if (g.to_move !== seat) return 'bot_turn';
   if (state.game_kind === 'jungle') return jungleStep(g, seat);
   const planes = g.planes?.[seat] || [];
   if (g.need === 'move') {
@@ -95,11 +99,12 @@ export class Guide {
 
   /**
    * Note what a room event of this player's taught: a jump or a shortcut, a roll that could not
-   * move, a capture (`before`: the game view before the event).
+   * move, a capture (`before`: the game view before the event). The note stays until the
+   * player acts again (their next roll or move), so that it can be read at leisure.
    */
   onEvent(ev, seat, before) {
     if (seat === null || ev.seat !== seat) return;
-    if (ev.kind === 'turn') this.note = null;
+    if (ev.kind === 'rolled') this.note = null;
     else if (ev.kind === 'jungle_moved') {
       const move = ev.move ?? '';
       this.note = before?.fen && parseFen(before.fen).board.get(move.slice(2, 4)) ? 'j_captured' : null;
@@ -110,17 +115,26 @@ export class Guide {
       if (kinds.has('flew')) this.note = 'flew';
       else if (kinds.has('jumped')) this.note = 'jumped';
       else if (kinds.has('captured')) this.note = 'captured';
+      // A roll no plane could use (no take-off roll with every plane in the hangar).
+      else if (kinds.has('roll_spent')) this.note = 'no_move';
+      else this.note = null;
     }
   }
 
   /** The hint card for the room `state` and this player's `seat`. */
   view(state, seat) {
-    const step = guideStep(state, seat, this.note);
+    const step = guideStep(state, seat);
     // The game was played to its end: the guide has done its work, whether or not it is hidden.
     if (step === 'done') markGuidedDone();
-    return v('section', { class: 'card guide', id: 'guide', 'data-step': step },
+    const note = step === 'done' ? null : this.note;
+    const own = OWN_TURN.has(step);
+    return v('section', { class: 'card guide', id: 'guide', 'data-step': step, 'data-note': note },
       v('h2', {}, '🎓 ', t('guide_title')),
-      v('p', { class: 'guide-text', id: 'guide-text', role: 'status', 'aria-live': 'polite' }, t(`guide_${step}`)),
+      v('div', { class: 'guide-body' },
+        note ? v('p', { class: 'guide-note', id: 'guide-note' }, t(`guide_${note}`)) : null,
+        v('p', { class: 'guide-text', id: 'guide-text' }, t(`guide_${step}`))),
+      // Said aloud on the player's own turn only: not "the bot plays" on every ply.
+      v('p', { class: 'sr-only', id: 'guide-say', role: 'status', 'aria-live': 'polite' }, own ? [note ? `${t(`guide_${note}`)} ` : '', t(`guide_${step}`)].join('') : ''),
       v('button', {
         class: 'btn btn-small', type: 'button', id: 'guide-hide',
         onclick: () => {

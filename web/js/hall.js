@@ -3,9 +3,10 @@
 
 import { h, mount, toast } from './dom.js';
 import { patch, v, keep } from './vdom.js';
-import { gameRow, playerLink, ratingText } from './games.js';
+import { botName, distinctNames, gameRow, playerLink, ratingText } from './games.js';
 import { diceStats } from './dicechart.js';
 import { t } from './i18n.js';
+import { errorText } from './errors.js';
 import { CLIENT_ID, apiFetch } from './net.js';
 import { signedIn } from './session.js';
 import { RulesPanel, optionHelp } from './rules.js';
@@ -174,6 +175,17 @@ export class HallView {
     this.subscribe();
   }
 
+  /** Sign in (`guest`, `login` or `register`); a refusal is a toast in the page's words. */
+  async signIn(type, fields) {
+    try {
+      signedIn(await this.app.conn.send(type, { ...fields, client: CLIENT_ID }));
+    } catch (err) {
+      toast(errorText(err), 'error');
+      return;
+    }
+    this.start();
+  }
+
   /** Sign-in: as a guest by nickname, or with an account. */
   welcomeView() {
     const guest = async (e) => {
@@ -183,13 +195,22 @@ export class HallView {
         toast(t('need_name'), 'error');
         return;
       }
-      signedIn(await this.app.conn.send('guest', { name: value, client: CLIENT_ID }));
-      this.start();
+      await this.signIn('guest', { name: value });
     };
     const account = async (type, form) => {
       const { name, password } = form.elements;
-      signedIn(await this.app.conn.send(type, { name: name.value.trim(), password: password.value, client: CLIENT_ID }));
-      this.start();
+      // The rules said in words before asking: a name, and a password of 8 characters or more.
+      if (!name.value.trim()) {
+        toast(t('need_name'), 'error');
+        name.focus();
+        return;
+      }
+      if (password.value.length < 8) {
+        toast(t('password_rule'), 'error');
+        password.focus();
+        return;
+      }
+      await this.signIn(type, { name: name.value.trim(), password: password.value });
     };
     return v('section', { class: 'welcome' },
       v('div', { class: 'welcome-art', 'aria-hidden': 'true' }, v('span', {}, '✈'), v('span', {}, '🎲'), v('span', {}, '🐯')),
@@ -234,7 +255,7 @@ export class HallView {
           r.practice ? v('span', { class: 'chip chip-practice', title: t('practice_note') }, t('practice')) : null),
         v('div', { class: 'room-seats' }, r.seats.map((x, i) => v('span', {
           class: `seat-dot ${x.name || x.bot ? 'taken' : ''} ${this.game === 'flight' ? `c-${COLOUR_NAMES[i]}` : (i === 0 ? 'c-red' : 'c-yellow')}`,
-          title: x.bot ? `${t('bot')} ${x.bot}` : (x.name || t('empty_seat')),
+          title: x.bot ? botName(x.bot) : (x.name || t('empty_seat')),
         }, x.bot ? '🤖' : (x.name ? x.name.slice(0, 1).toUpperCase() : '')))),
         v('span', { class: 'room-count' }, `${filled}/${r.seats.length}`, r.spectators ? ` · 👁 ${r.spectators}` : ''),
         v('div', { class: 'room-actions' },
@@ -258,11 +279,13 @@ export class HallView {
       // This tab's game, by rating (P-RATING); names open the player's page (P-PROFILE).
       const game = this.game;
       const { entries } = await this.app.conn.send('leaderboard', { game, by: 'rating', limit: 10 });
-      mount(this.leaderBox, entries.length ? h('ol', { class: 'leader-list', 'data-game': game }, entries.map((e) => h('li', {},
+      // Two guests may share a name: the list tells them apart by number.
+      const names = distinctNames(entries.map((e) => e.player));
+      mount(this.leaderBox, entries.length ? h('ol', { class: 'leader-list', 'data-game': game }, entries.map((e, i) => h('li', { class: e.rating?.provisional ? 'provisional' : '' },
         h('span', { class: 'leader-rank' }, e.rank),
-        h('span', { class: 'leader-name' }, playerLink(e.player.name, e.player.id)),
-        h('span', { class: 'chip chip-level' }, `Lv ${e.player.level}`),
-        h('b', { title: e.rating?.provisional ? t('provisional') : t('rating') }, ratingText(game, e.rating))))) : h('p', { class: 'empty' }, '—'));
+        h('span', { class: 'leader-name' }, playerLink(names[i], e.player.id)),
+        h('b', { class: 'leader-rating', title: e.rating?.provisional ? t('provisional') : t('rating') }, ratingText(game, e.rating)))))
+        : h('p', { class: 'empty', id: 'leaders-empty' }, t('no_leaders')));
     } catch (err) {
       mount(this.leaderBox, h('p', { class: 'empty' }, err.message));
     }

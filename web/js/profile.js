@@ -5,6 +5,7 @@
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { apiFetch } from './net.js';
+import { errorText } from './errors.js';
 import { diceStats } from './dicechart.js';
 import { gameRow, ratingChart, ratingText } from './games.js';
 
@@ -26,7 +27,8 @@ export class ProfileView {
         .catch(() => null);
       this.render();
     } catch (err) {
-      mount(this.el, h('p', { class: 'empty' }, err.message), h('a', { class: 'btn', href: '#/' }, t('back_to_hall')));
+      // The server's code in the page's words (docs/protocol.md §2), never its English text.
+      mount(this.el, h('p', { class: 'empty', id: 'profile-error' }, errorText(err)), h('a', { class: 'btn', href: '#/' }, t('back_to_hall')));
     }
   }
 
@@ -55,7 +57,7 @@ export class ProfileView {
             h('dt', {}, t('played')), h('dd', { class: 'stat-played' }, st.played),
             h('dt', {}, t('wins')), h('dd', { class: 'stat-wins' }, st.wins),
             h('dt', {}, t('rating')), h('dd', { class: 'stat-rating', title: st.rating?.provisional ? t('provisional') : '' }, ratingText(st.game, st.rating))),
-          ratingChart(st.history)))
+          ratingChart(st.game, st.history)))
         : h('p', { class: 'empty card' }, t('no_games'))),
       this.dice ? h('section', { class: 'card profile-dice', id: 'profile-dice' }, diceStats(this.dice.counts, t('dice_own'))) : null,
       h('section', { class: 'card' }, h('h2', {}, '📜 ', t('recent_games')),

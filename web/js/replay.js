@@ -11,6 +11,7 @@ import { FairDicePanel, rollCheck } from './fairdice.js';
 import { normalizeGame } from './gameview.js';
 import { apiFetch } from './net.js';
 import { effectLines, rollLine } from './flight/log.js';
+import { resultName } from './games.js';
 
 const ICONS = { red: '🔴', yellow: '🟡', blue: '🔵', green: '🟢' };
 
@@ -91,12 +92,14 @@ export class ReplayView {
   async start() {
     try {
       const [res, framesRes] = await Promise.all([apiFetch(`/api/games/${this.id}`), apiFetch(`/api/games/${this.id}/replay`)]);
-      if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-      if (!framesRes.ok) throw new Error(`${framesRes.status} ${await framesRes.text()}`);
+      // The page's own words for what went wrong (a game that does not exist, a server that
+      // does not answer), never the server's text.
+      if (res.status === 404 || framesRes.status === 404) throw new Error(t('replay_missing'));
+      if (!res.ok || !framesRes.ok) throw new Error(t('replay_failed'));
       this.record = await res.json();
       this.replay = await framesRes.json();
     } catch (err) {
-      this.error = err.message;
+      this.error = err instanceof TypeError ? t('replay_failed') : err.message;
       this.redraw();
       return;
     }
@@ -117,7 +120,7 @@ export class ReplayView {
     const r = this.record;
     // Who sat where: names by seat from the result (the colours come with each frame's view).
     this.names = [];
-    for (const p of r.result?.players || []) this.names[p.seat] = p.name;
+    for (const p of r.result?.players || []) this.names[p.seat] = resultName(p);
     const labels = frameLabels(r.game, this.replay.frames, this.names);
     const details = r.game === 'flight' ? frameDetails(this.replay.frames, this.names) : [];
     this.frames = this.replay.frames.map((f, i) => ({ view: f.view, label: labels[i], details: details[i] || [] }));
@@ -139,7 +142,10 @@ export class ReplayView {
 
   /** The replay as virtual nodes: loading, the error, or the board, its controls and the steps. */
   view() {
-    if (this.error) return v('div.replay-page', {}, v('p', { class: 'card' }, `${t('error')}: ${this.error}`));
+    if (this.error) {
+      return v('div.replay-page', {}, v('div', { class: 'card replay-error', id: 'replay-error' },
+        v('p', {}, this.error), v('a', { class: 'btn', href: '#/' }, '← ', t('back_to_hall'))));
+    }
     if (!this.frames) return v('div.replay-page', {}, v('p', { class: 'loading' }, t('loading')));
     const r = this.record;
     const n = this.frames.length;
@@ -173,7 +179,7 @@ export class ReplayView {
           v('section', { class: 'card' }, v('h2', {}, t('game_over'), ' · ', t(`reason_${r.result?.reason}`)),
             v('ul', { class: 'players' }, players.map((p) => v('li', { class: 'player-row' },
               v('span', {}, p.rank === 1 ? '🥇' : p.rank === 2 ? '🥈' : p.rank === 3 ? '🥉' : p.rank),
-              v('span', { class: 'player-name' }, p.name),
+              v('span', { class: 'player-name' }, resultName(p)),
               v('span', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta))))),
           this.fair ? keep(this.fair) : null,
           // It scrolls, so it takes the keyboard focus too.

@@ -11,9 +11,18 @@ import { FlightView } from './flight/view.js';
 import { JungleView } from './jungle/view.js';
 import { FairDicePanel } from './fairdice.js';
 import { RulesPanel } from './rules.js';
-import { botName, playerLink, ratingText } from './games.js';
+import { playerLink, ratingText, resultName } from './games.js';
 import { normalizeGame } from './gameview.js';
 import { Guide, guidedDone, guidedRoom } from './guide.js';
+
+/** How long a chat line stays as a bubble beside the board. */
+const BUBBLE_MS = 8000;
+
+/** Where a page keeps its running game over a reload (this tab only). */
+const SAVED_KEY = 'hangar.room';
+
+/** What the keyboard can reach inside a dialog. */
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Apply one room event to the room state (everything but animation). */
 export function applyEvent(state, ev) {
@@ -23,10 +32,11 @@ export function applyEvent(state, ev) {
   const seat = state.seats?.[ev.seat];
   switch (ev.kind) {
     case 'joined':
-      if (seat) Object.assign(seat, { player: ev.player, bot: null, ready: false });
+      if (seat) Object.assign(seat, { player: ev.player, bot: null, ready: false, gone: null });
       break;
     case 'left':
-      if (seat) Object.assign(seat, { player: null, bot: null, ready: false });
+      // Who left a game, running or just over, is still named in its log and players panel.
+      if (seat) Object.assign(seat, { gone: state.status === 'playing' || state.ended ? seat.player?.name ?? seat.gone : null, player: null, bot: null, ready: false });
       break;
     case 'bot_added':
       if (seat) Object.assign(seat, { player: null, bot: ev.bot, ready: true });
@@ -159,15 +169,65 @@ export class RoomView {
     });
     this.ticker = setInterval(() => this.tick(), 250);
     this.fair = new FairDicePanel();
+    /** Chat lines of others shown beside the board for a few seconds, and those not yet read. */
+    this.bubbles = [];
+    this.unread = 0;
+    // A reload mid-game is a reconnection: the room as this tab last drew it, its version and
+    // its game log, kept over the reload (`keep`), then resumed from that version (`resumeSaved`).
+    this.saved = this.takeSaved();
+    this.saveRoom = () => this.keep();
+    window.addEventListener('pagehide', this.saveRoom);
+  }
+
+  /** What this tab kept of this room before a reload, once; null when nothing. */
+  takeSaved() {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(SAVED_KEY) || 'null');
+      sessionStorage.removeItem(SAVED_KEY);
+      return saved?.room === this.code && saved.state?.status === 'playing' ? saved : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Before the page goes (a reload): the running game as drawn, its version and log events. */
+  keep() {
+    if (this.state?.status !== 'playing' || !this.current()) return;
+    try {
+      sessionStorage.setItem(SAVED_KEY, JSON.stringify({ room: this.code, v: this.v, state: this.state, events: this.gameView?.events ?? [] }));
+    } catch {
+      // A full storage makes the reload start from a snapshot, with an empty log.
+    }
+  }
+
+  /**
+   * Draw the room as this tab kept it and write its log again; `enter(true)` then asks for the
+   * events since (the server sends them, or a snapshot when it no longer has them all).
+   */
+  resumeSaved() {
+    const saved = this.saved;
+    this.saved = null;
+    this.state = saved.state;
+    normalizeGame(this.state.game);
+    this.v = saved.v;
+    this.render();
+    this.gameView?.restore?.(saved.events);
   }
 
   start() {
     this.signIn = !this.app.player;
     this.redraw();
-    if (!this.signIn) this.enter();
+    if (this.signIn) return;
+    if (this.saved) {
+      this.resumeSaved();
+      this.enter(true);
+    } else {
+      this.enter();
+    }
   }
 
   destroy() {
+    window.removeEventListener('pagehide', this.saveRoom);
     clearInterval(this.ticker);
     this.unlisten();
     this.unlistenStatus();
@@ -197,7 +257,7 @@ export class RoomView {
         if (this.v >= res.v) this.refreshHands();
       }
     } catch (err) {
-      if (err.code === 'room_limit') toast(err.message, 'error');
+      if (err.code === 'room_limit') toast(errorText(err), 'error');
       if (['no_seat', 'already_playing', 'seat_taken', 'room_limit'].includes(err.code)) {
         this.watch = true;
         await this.app.conn.send('spectate', { room: this.code, ...since }, { priority: resume });
@@ -257,10 +317,13 @@ export class RoomView {
   }
 
   onSnapshot(msg) {
+    // A snapshot of another game than the one drawn (kept over a reload) starts a new log.
+    const drawn = this.state?.commitment;
     this.state = msg.state;
     if (this.state.draw_offer === undefined) this.state.draw_offer = this.state.game?.draw_offer ?? null;
     normalizeGame(this.state.game);
     this.v = msg.v;
+    if (drawn !== undefined && drawn !== this.state.commitment) this.gameView?.newGame?.();
     this.render();
   }
 
@@ -279,14 +342,16 @@ export class RoomView {
     this.v = msg.v;
     applyEvent(this.state, ev);
     if (ev.kind === 'closed') {
-      toast(`${t('room')} ${this.code}: ${ev.reason || 'closed'}`);
+      toast(t('room_closed', { code: this.code }));
       location.hash = '#/';
       return;
     }
     if (ev.kind === 'game_started') {
+      // A rematch in the same view: the last game's log goes.
+      this.gameView?.newGame?.();
+      // "You are Red" is the header's chip, lit up as the game starts: a toast would lie over
+      // the board's edge and a phone's move input.
       this.render();
-      const colour = this.myColour();
-      if (colour) toast(t('you_are', { colour: t(colour) }));
       return;
     }
     if (ev.kind === 'game_over') {
@@ -296,6 +361,9 @@ export class RoomView {
       this.refreshScore();
       return;
     }
+    if (ev.kind === 'chat') this.heard(ev);
+    // P-REMATCH: a person ready again after the game is an offer to play again, said in the dialog.
+    if (['ready', 'joined', 'left'].includes(ev.kind)) this.updateRematch();
     if (this.gameView) await this.gameView.onEvent(ev, before, this.state, { hurry });
     this.guide?.onEvent(ev, this.mySeat(), before);
     if (['joined', 'left', 'bot_added', 'ready', 'spectators', 'pair_practice'].includes(ev.kind)) this.syncGame();
@@ -322,7 +390,7 @@ export class RoomView {
     this.syncGame();
     this.redraw();
     if (this.state.ended && this.state.result) this.showResult();
-    else this.el.querySelector('.result-overlay')?.remove();
+    else this.closeResult({ refocus: false });
   }
 
   /**
@@ -340,7 +408,7 @@ export class RoomView {
     return v('div.room-page', {},
       v('div', { class: 'room-header' }, this.headerView()),
       v('div', { class: 'room-body' },
-        v('div', { class: 'room-main-area' }, this.mainView()),
+        v('div', { class: 'room-main-area' }, this.mainView(), this.bubblesView()),
         v('div', { class: 'room-side-col' },
           v('aside', { class: 'room-side' }, this.sideView()),
           v('section', { class: 'card chat' }, this.chatView()))));
@@ -434,9 +502,11 @@ export class RoomView {
     const me = this.mySeat();
     const isHost = st.host === this.app.player?.id;
     const flight = st.game_kind === 'flight';
-    // Flight: heuristic, hard, random (protocol §7). Jungle: alpha-beta (the protocol's level) and the
-    // hall's other searchers, strongest first.
-    const botLevels = flight ? ['heuristic', 'hard', 'random'] : ['alphabeta', 'hard', 'easy', 'greedy', 'random'];
+    // By strength, weakest first (protocol §7: flight's heuristic and Jungle's alpha-beta are
+    // "normal"); a new table starts at normal for flight and at easy for Jungle, whose normal
+    // searcher beats a newcomer every time.
+    const botLevels = flight ? ['random', 'heuristic', 'hard'] : ['random', 'greedy', 'easy', 'alphabeta', 'hard'];
+    const defaultLevel = flight ? 'heuristic' : 'easy';
     const cards = st.seats.map((seat, i) => {
       // Flight colours are drawn when the game starts (F-PLAYERS): a seat has none before.
       const colour = flight ? null : (i === 0 ? 'red' : 'yellow');
@@ -461,7 +531,7 @@ export class RoomView {
         ];
       } else {
         // The level chosen for this seat lives in the view, so that a redraw keeps it.
-        const level = this.botLevel[i] ?? botLevels[0];
+        const level = this.botLevel[i] ?? defaultLevel;
         body = [
           v('div', { class: 'seat-name empty' }, t('empty_seat')),
           v('div', { class: 'row' },
@@ -471,7 +541,7 @@ export class RoomView {
                 botLevels.map((b) => v('option', { value: b, selected: b === level }, t(`bot_${b}`)))),
               v('button', {
                 class: 'btn btn-small btn-bot', type: 'button', 'data-seat': i,
-                onclick: () => this.cmd('add_bot', { seat: i, bot: this.botLevel[i] ?? botLevels[0] }),
+                onclick: () => this.cmd('add_bot', { seat: i, bot: this.botLevel[i] ?? defaultLevel }),
               }, '🤖 ', t('add_bot'))] : null),
         ];
       }
@@ -483,7 +553,7 @@ export class RoomView {
     return v('section', { class: 'card seats-card', key: 'seats' },
       v('h2', {}, t('seats'), last ? v('span', { class: 'chip' }, t('next_game')) : null),
       last ? v('div', { class: 'row last-game' },
-        v('button', { class: 'btn btn-small', type: 'button', onclick: () => { this.el.querySelector('.result-overlay')?.remove(); this.showResult(); } }, '🏁 ', t('game_over')),
+        v('button', { class: 'btn btn-small', type: 'button', id: 'show-result', onclick: () => { this.closeResult({ refocus: false }); this.showResult(); } }, '🏁 ', t('game_over')),
         last.game_id ? v('a', { class: 'btn btn-small', href: `#/replay/${last.game_id}` }, '▶ ', t('view_replay')) : null) : null,
       // Ready above the seats: the seats grow as people join, and would move it under a press.
       v('div', { class: 'row seats-actions' },
@@ -532,15 +602,59 @@ export class RoomView {
     const key = `${st.commitment}|${st.seed}|${gameId}`;
     if (this.fairKey !== key || !this.fairEl) {
       this.fairKey = key;
-      this.fairEl = this.fair.render(st.commitment, st.seed, null, { gameId });
+      // Folded: the proof is one click away and the chat is not pushed below the fold.
+      this.fairEl = this.fair.render(st.commitment, st.seed, null, { gameId, fold: true, open: !!this.fairOpen });
+      this.fairEl.addEventListener('toggle', (e) => { this.fairOpen = e.target.open; });
     }
     return this.fairEl;
+  }
+
+  /**
+   * A chat line of someone else (P-CHAT): a bubble beside the board and one more unread line,
+   * unless the player is typing in the chat already.
+   */
+  heard(ev) {
+    const me = this.mySeat();
+    const mine = ev.seat !== null && ev.seat !== undefined ? ev.seat === me : ev.name === this.app.player?.name;
+    if (mine) return;
+    const typing = document.activeElement?.closest?.('.chat');
+    if (!typing) this.unread += 1;
+    this.bubbles = [...this.bubbles, { name: ev.name || '?', text: ev.text, until: Date.now() + BUBBLE_MS, id: ev.at ?? Date.now() }].slice(-3);
+  }
+
+  /**
+   * While a game shows: the latest chat lines as bubbles and a chat button with the unread
+   * count, fixed beside the board, so that chat reaches a player whose chat box is below the fold.
+   */
+  bubblesView() {
+    if (!this.gameView) return null;
+    const now = Date.now();
+    this.bubbles = this.bubbles.filter((b) => b.until > now);
+    return v('div', { class: 'chat-float' },
+      v('div', { class: 'chat-bubbles', role: 'status' }, this.bubbles.map((b) => v('div', { class: 'chat-bubble', key: `b-${b.id}-${b.name}` },
+        v('b', {}, b.name, ': '), phraseText(b.text)))),
+      v('button', {
+        class: 'btn chat-jump', type: 'button', id: 'chat-jump',
+        'aria-label': this.unread ? t('chat_unread', { n: this.unread }) : t('chat'),
+        onclick: () => this.openChat(),
+      }, '💬', this.unread ? v('span', { class: 'unread-badge', 'aria-hidden': 'true' }, String(this.unread)) : null));
+  }
+
+  /** The chat box brought into view with the keyboard in its input; its lines count as read. */
+  openChat() {
+    this.unread = 0;
+    this.bubbles = [];
+    const box = this.el.querySelector('.chat');
+    box?.scrollIntoView({ block: 'nearest' });
+    box?.querySelector('input[name=chat]')?.focus();
+    this.redraw();
   }
 
   chatView() {
     const phrases = t('phrases');
     // New lines scroll the list to its end.
     const scroll = (node) => { node.elm.scrollTop = node.elm.scrollHeight; };
+    const read = () => { if (this.unread) { this.unread = 0; this.redraw(); } };
     return [
       v('h2', {}, '💬 ', t('chat')),
       v('div', {
@@ -560,7 +674,7 @@ export class RoomView {
           input.value = '';
           this.cmd('chat', { text });
         },
-      }, v('input', { name: 'chat', maxlength: 200, placeholder: t('chat_placeholder'), autocomplete: 'off' }),
+      }, v('input', { name: 'chat', maxlength: 200, placeholder: t('chat_placeholder'), autocomplete: 'off', 'aria-label': t('chat'), onfocus: read }),
       v('button', { class: 'btn btn-small', type: 'submit' }, t('say'))),
     ];
   }
@@ -582,7 +696,7 @@ export class RoomView {
       else if (r.players.length > 2) headline = t('headline_place', { n: mine.rank });
       else headline = t('headline_loss');
     }
-    const name = (p) => (p.player_id ? playerLink(p.name, p.player_id) : botName(p.name.replace(/^bot:/, '')));
+    const name = (p) => (p.player_id ? playerLink(p.name, p.player_id) : resultName(p));
     const rating = (p) => {
       if (!p.rating) return '—';
       const change = p.rating.after.rating - p.rating.before;
@@ -592,7 +706,7 @@ export class RoomView {
     const again = this.mySeat() !== null ? h('button', {
       class: 'btn btn-primary', type: 'button', id: 'play-again',
       onclick: async () => {
-        overlay.remove();
+        this.closeResult();
         await this.cmd('ready', { ready: true });
       },
     }, '↻ ', t('play_again')) : null;
@@ -614,12 +728,68 @@ export class RoomView {
             flight ? h('td', {}, `${p.captures ?? 0}`) : null,
             h('td', { class: `delta ${p.delta >= 0 ? 'up' : 'down'}` }, p.delta >= 0 ? `+${p.delta}` : p.delta),
             h('td', { class: 'result-rating' }, rating(p)))))),
-        h('div', { class: 'row' },
+        h('p', { class: 'rematch-offer', id: 'rematch-offer', 'aria-live': 'polite' }),
+        h('div', { class: 'result-actions' },
           again,
           r.game_id ? h('a', { class: 'btn', href: `#/replay/${r.game_id}`, id: 'view-replay' }, '▶ ', t('view_replay')) : null,
-          h('a', { class: 'btn', href: '#/' }, t('back_to_hall')),
-          h('button', { class: 'btn btn-ghost', type: 'button', 'aria-label': t('close'), onclick: () => overlay.remove() }, '✕'))));
+          h('a', { class: 'btn', href: '#/' }, t('back_to_hall'))),
+        h('button', { class: 'btn btn-ghost result-close', type: 'button', 'aria-label': t('close'), onclick: () => this.closeResult() }, '✕')));
+    // A real modal: the keyboard goes in, stays in, Escape closes it, and focus goes back to
+    // where it was (or to the button that opens the dialog again).
+    overlay.addEventListener('keydown', (e) => this.resultKey(e, overlay));
+    overlay.addEventListener('click', (e) => { if (e.target === overlay) this.closeResult(); });
+    const before = document.activeElement;
+    this.resultReturn = before && before !== document.body && !overlay.contains(before) ? before : null;
     this.el.append(overlay);
+    this.updateRematch();
+    (overlay.querySelector('#play-again') || overlay.querySelector(FOCUSABLE))?.focus();
+  }
+
+  /** Escape closes the result dialog; Tab and Shift+Tab go round inside it. */
+  resultKey(e, overlay) {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      this.closeResult();
+      return;
+    }
+    if (e.key !== 'Tab') return;
+    const items = [...overlay.querySelectorAll(FOCUSABLE)];
+    if (!items.length) return;
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (e.shiftKey && (document.activeElement === first || !overlay.contains(document.activeElement))) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  }
+
+  /** Take the result dialog away; `refocus` puts the keyboard back where it was before. */
+  closeResult({ refocus = true } = {}) {
+    const overlay = this.el.querySelector('.result-overlay');
+    if (!overlay) return;
+    const inside = overlay.contains(document.activeElement);
+    overlay.remove();
+    if (!refocus && !inside) return;
+    const back = this.resultReturn?.isConnected ? this.resultReturn : this.el.querySelector('#show-result');
+    this.resultReturn = null;
+    back?.focus();
+  }
+
+  /**
+   * P-REMATCH: in the result dialog, the people who pressed "Play again" (ready for the next
+   * game), so that the others see the offer where they are looking.
+   */
+  updateRematch() {
+    const line = this.el.querySelector('#rematch-offer');
+    if (!line) return;
+    const me = this.mySeat();
+    const names = (this.state?.seats || []).filter((x, i) => i !== me && x.player && x.ready).map((x) => x.player.name);
+    line.textContent = names.length ? t('rematch_offer', { names: names.join(t('list_sep')) }) : '';
+    line.classList.toggle('on', names.length > 0);
   }
 
   /** Four times a second: the turn timer, and the room's countdowns when it shows any. */
@@ -628,7 +798,7 @@ export class RoomView {
     const st = this.state;
     if (!st || this.signIn) return;
     // The quick-match search time and the away countdowns are drawn from the clock.
-    if (this.app.quickMatch?.code === this.code || st.seats?.some((x) => x.away_until)) this.redraw();
+    if (this.app.quickMatch?.code === this.code || st.seats?.some((x) => x.away_until) || this.bubbles.length) this.redraw();
   }
 
   /** Send a room command; errors show as a toast (and change nothing, §2). */

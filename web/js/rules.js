@@ -2,7 +2,7 @@
 // Chinese and English (shared/spec/flight.md, shared/spec/jungle.md). The hall and the room show
 // the panel; the create-room form and the item buttons use the one-line explanations.
 
-import { h } from './dom.js';
+import { h, mount } from './dom.js';
 import { currentLang, t } from './i18n.js';
 
 const RULES = {
@@ -142,7 +142,8 @@ export class RulesPanel {
     const text = RULES[lang] || RULES.en;
     const help = HELP[lang] || HELP.en;
     const legend = LEGEND[this.game];
-    this.el.replaceChildren(
+    // `mount` leaves out the absent legend (`replaceChildren` would write "null").
+    mount(this.el,
       h('summary', { class: 'rules-summary' }, '📖 ', text.how_to_play),
       h('dl', { class: 'rules-list' }, text[this.game].flatMap(([term, line]) => [h('dt', {}, term), h('dd', {}, line)])),
       h('h3', {}, text.options_title),

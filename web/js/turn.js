@@ -37,12 +37,30 @@ export class TurnClock {
 }
 
 /**
- * Seat `seat` of room `state` as turn lines and the log name it: "you" (player id `me`), the
- * player's name, or the bot's level.
+ * Seat `seat` of room `state` as turn lines and the log name it: "you" (player id `me`), or
+ * as the players panel names it (`seatLabel`).
  */
 export function seatName(state, me, seat) {
   const x = state.seats[seat];
   if (!x) return '?';
-  if (x.player) return x.player.id === me ? t('you_subject') : x.player.name;
-  return `🤖 ${t(`bot_${x.bot}`)}`;
+  if (x.player && x.player.id === me) return t('you_subject');
+  return seatLabel(state, seat);
+}
+
+/**
+ * Seat `seat` as the players panel names it: the player's name; the bot's level, with its
+ * colour when another bot of the same level sits too ("🤖 Red bot · normal"); or, for a seat
+ * whose player left during the game, who left.
+ */
+export function seatLabel(state, seat) {
+  const x = state.seats[seat];
+  if (!x) return '?';
+  if (x.player) return x.player.name;
+  if (x.bot) {
+    const level = t(`bot_${x.bot}`);
+    const twins = state.seats.filter((y) => y.bot === x.bot).length > 1;
+    const colour = state.game?.colours?.[seat] ?? x.colour ?? (state.game_kind === 'jungle' ? ['red', 'yellow'][seat] : null);
+    return twins && colour ? `🤖 ${t('seat_bot', { colour: t(colour), level })}` : `🤖 ${level}`;
+  }
+  return x.gone ? t('seat_gone', { name: x.gone }) : t('seat_left');
 }

@@ -17,6 +17,14 @@ const GLICKO2_PROVISIONAL_DEVIATION: f64 = 110.0;
 /// reached after about seven four-player games (twenty two-player ones).
 const WENG_LIN_PROVISIONAL_UNCERTAINTY: f64 = 5.0;
 
+/// The deviation of `game`'s ratings above which a rating is provisional (`Skill::provisional`).
+pub fn provisional_deviation(game: GameKind) -> f64 {
+    match game {
+        GameKind::Jungle => GLICKO2_PROVISIONAL_DEVIATION,
+        GameKind::Flight => WENG_LIN_PROVISIONAL_UNCERTAINTY,
+    }
+}
+
 /// One player's rating in one game, as stored.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Skill {
@@ -57,10 +65,7 @@ impl Skill {
 
     /// Whether the rating rests on too few games to mean much yet.
     pub fn provisional(&self, game: GameKind) -> bool {
-        match game {
-            GameKind::Jungle => self.deviation > GLICKO2_PROVISIONAL_DEVIATION,
-            GameKind::Flight => self.deviation > WENG_LIN_PROVISIONAL_UNCERTAINTY,
-        }
+        self.deviation > provisional_deviation(game)
     }
 
     /// The wire view of this rating.

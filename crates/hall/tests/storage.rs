@@ -434,3 +434,83 @@ async fn p_durable_a_rebuilt_room_never_numbers_its_events_below_what_clients_sa
         snapshot["v"]
     );
 }
+
+/// A two-player jungle game between `winner` and `loser`, started, finished and rated.
+async fn rated_jungle_game(store: &Store, winner: i64, loser: i64) {
+    let game = NewGame {
+        room: "BOARD1".into(),
+        game: "jungle".into(),
+        private: false,
+        options: json!({}).to_string(),
+        seats: json!([]).to_string(),
+        seed: hangar_dice::Seed::from_u64(2).to_string(),
+        commitment: hangar_dice::Seed::from_u64(2).commitment(),
+        dice: hangar_dice::DiceScheme::PerRoll,
+    };
+    let id = store.start_game(&game).await.unwrap();
+    let line = |player_id, seat: usize, won: bool| ScoreLine {
+        player_id,
+        seat: seat as i64,
+        delta: if won { 4 } else { -4 },
+        rank: if won { 1 } else { 2 },
+        team: seat,
+        won,
+    };
+    let lines = [line(winner, 0, true), line(loser, 1, false)];
+    store
+        .finish_game(
+            id,
+            "{\"reason\":\"den\"}",
+            &lines,
+            Scoring::Rated(GameKind::Jungle),
+        )
+        .await
+        .unwrap();
+}
+
+/// P-RATING: by rating, the players whose rating is provisional come after all the others,
+/// however high their one lucky game put them; by score nothing changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_rating_provisional_players_come_after_established_ones_on_every_database() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in databases(&dir).await {
+        let store = Store::open(&url).await.unwrap();
+        let mut ids = Vec::new();
+        for name in ["steady", "stayer", "lucky", "newbie"] {
+            ids.push(store.create_player(&unique(name), None).await.unwrap().0.id);
+        }
+        let [steady, stayer, lucky, newbie] = ids[..] else {
+            unreachable!()
+        };
+        // Steady beats stayer two games in three until both ratings are established; stayer
+        // ends below 1500.
+        for i in 0..30 {
+            if i % 3 == 2 {
+                rated_jungle_game(&store, stayer, steady).await;
+            } else {
+                rated_jungle_game(&store, steady, stayer).await;
+            }
+        }
+        // Lucky wins one game against a newcomer: a provisional rating above stayer's.
+        rated_jungle_game(&store, lucky, newbie).await;
+        let board = store
+            .leaderboard(Some(GameKind::Jungle), BoardOrder::Rating, 0, 100)
+            .await
+            .unwrap();
+        let rating = |id: i64| board.iter().find(|(p, _)| p.id == id).unwrap().1.unwrap();
+        assert!(
+            !rating(stayer).provisional(GameKind::Jungle),
+            "{:?}",
+            rating(stayer)
+        );
+        assert!(rating(lucky).provisional(GameKind::Jungle));
+        assert!(rating(lucky).rating > rating(stayer).rating);
+        let order: Vec<i64> = board
+            .iter()
+            .map(|(p, _)| p.id)
+            .filter(|id| ids.contains(id))
+            .collect();
+        assert_eq!(order, vec![steady, stayer, lucky, newbie]);
+        store.close().await;
+    }
+}

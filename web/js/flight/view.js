@@ -5,7 +5,7 @@
 import { h, secondsLeft, toast } from '../dom.js';
 import { v, keep } from '../vdom.js';
 import { t, currentLang } from '../i18n.js';
-import { TurnClock, seatName } from '../turn.js';
+import { TurnClock, seatName, seatLabel } from '../turn.js';
 import { FlightBoard, PALETTE } from './board.js';
 import { Die } from './die.js';
 import { optionHelp } from '../rules.js';
@@ -44,10 +44,25 @@ export class FlightView {
     this.dock = h('div', { class: 'dock card' },
       this.die.el,
       h('div', { class: 'dock-info' }, this.status, this.clock.timer,
-        h('div', { class: 'dock-row' }, h('p', { class: 'hint kbd-hint', 'data-i18n': 'roll_hint' }, t('roll_hint')), sound.toggle())));
+        h('div', { class: 'dock-row' }, h('p', { class: 'hint kbd-hint', 'data-i18n': 'roll_hint' }, t('roll_hint')))));
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
     this.busy = false;
+    /** The room events of this game that wrote the log, for a reload to write it again (`restore`). */
+    this.events = [];
+  }
+
+  /** A new game in the same room (a rematch): the last game's lines go. */
+  newGame() {
+    this.events = [];
+    this.log.replaceChildren();
+    this.lastRoll = null;
+  }
+
+  /** Write the log of this game again from its room events (after a reload, room.js). */
+  restore(events) {
+    this.newGame();
+    for (const ev of events) this.logEvent(ev);
   }
 
   destroy() {
@@ -72,7 +87,7 @@ export class FlightView {
     this.log.setAttribute('aria-label', t('game_log_label'));
     this.relabelLog();
     this.board.setLabels(state.seats.map((seat, i) => (seat.player || seat.bot ? {
-      name: seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`,
+      name: seatLabel(state, i),
       auto: !!seat.autoplay,
       toMove: state.status === 'playing' && g.to_move === i,
     } : null)));
@@ -138,7 +153,7 @@ export class FlightView {
       const home = planes.filter((p) => p === 56).length;
       return v('li', { class: `player-row c-${colour} ${g?.to_move === i && st.status === 'playing' ? 'to-move' : ''}`, 'data-seat': i },
         v('span', { class: `dot c-${colour}` }),
-        v('span', { class: 'player-name' }, seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`, i === me ? v('small', {}, ` (${t('you')})`) : null),
+        v('span', { class: 'player-name' }, seatLabel(st, i), i === me ? v('small', {}, ` (${t('you')})`) : null),
         v('span', { class: 'player-stats' }, `🏁 ${home}/${planes.length}`, g?.captures?.[i] ? ` 💥${g.captures[i]}` : ''),
         seat.autoplay ? v('span', { class: 'chip chip-auto', title: t('autoplay_on') }, '🤖 ', t('autoplay_on')) : null,
         seat.away_until ? v('span', { class: 'chip chip-away', 'data-until': seat.away_until }, t('away', { s: secondsLeft(seat.away_until) })) : null,
@@ -177,9 +192,12 @@ export class FlightView {
    * Add a line to the log. `say` makes its text: it is called again when the language changes,
    * so that the lines written before a switch read in the new language too.
    */
-  addLog(say) {
-    const line = h('div', { class: 'log-line' }, say());
+  addLog(say, colour = null) {
+    // The actor's colour as a dot before the words: three bots of one level are told apart.
+    const text = h('span', { class: 'log-text' }, say());
+    const line = h('div', { class: 'log-line', 'data-colour': colour }, colour ? h('span', { class: `dot c-${colour}` }) : null, text);
     line.say = say;
+    line.text = text;
     this.log.prepend(line);
     while (this.log.childElementCount > LOG_LINES) this.log.lastChild.remove();
   }
@@ -188,7 +206,7 @@ export class FlightView {
   relabelLog() {
     if (this.logLang === currentLang()) return;
     this.logLang = currentLang();
-    for (const line of this.log.children) if (line.say) line.textContent = line.say();
+    for (const line of this.log.children) if (line.say) line.text.textContent = line.say();
   }
 
   /** Who plays `colour`, as the subject of a log line and as an owner ("your", "Ana's"). */
@@ -217,7 +235,6 @@ export class FlightView {
         sound.play('roll');
         await this.die.roll(ev.value, 420 / speed);
       }
-      this.addLog(() => rollLine(ev, this.seatName(ev.seat)));
     } else if (ev.kind === 'moved') {
       if (!hurry) {
         this.busy = true;
@@ -229,25 +246,16 @@ export class FlightView {
           this.busy = false;
         }
       }
-      const names = this.logNames();
-      for (const e of ev.effects || []) {
-        if (effectLine(e, names) !== null) this.addLog(() => effectLine(e, this.logNames()));
-      }
       if (!hurry) sound.play(movedSound(ev));
     } else if (ev.kind === 'turn') {
       this.lastRoll = null;
       if (!hurry && ev.seat === this.host.mySeat()) sound.play('turn');
-    } else if (ev.kind === 'passed') {
-      const mine = ev.seat === this.host.mySeat();
-      if (ev.reason === 'timeout') this.addLog(() => (mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })));
-      else this.addLog(() => (mine ? t('no_move_you') : t('no_move', { name: this.seatName(ev.seat) })));
     } else if (ev.kind === 'autoplay') {
       const mine = ev.seat === this.host.mySeat();
       if (mine) this.autoWanted = undefined;
-      // A clock that ran out puts the player on auto-play (P-AUTOPLAY): say why in the log.
-      if (ev.on && ev.reason === 'timeout') this.addLog(() => `⏱ ${mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })}`);
       if (ev.on && mine) toast(`🤖 ${t('autoplay_on')}`);
     }
+    this.logEvent(ev);
     if (!hurry) {
       this.update(state, this.host.mySeat());
     } else {
@@ -256,6 +264,30 @@ export class FlightView {
       this.die.setEnabled(false);
       this.board.clearHighlight();
     }
+  }
+
+  /** The log lines of room event `ev` (rolls, moves' effects, passes, timeouts), kept in `events`. */
+  logEvent(ev) {
+    const colourOf = (seat) => this.state.game?.colours?.[seat] ?? null;
+    const mine = ev.seat === this.host.mySeat();
+    if (ev.kind === 'rolled') {
+      this.addLog(() => rollLine(ev, this.seatName(ev.seat)), colourOf(ev.seat));
+    } else if (ev.kind === 'moved') {
+      const names = this.logNames();
+      for (const e of ev.effects || []) {
+        if (effectLine(e, names) !== null) this.addLog(() => effectLine(e, this.logNames()), e.by ?? e.colour ?? null);
+      }
+    } else if (ev.kind === 'passed') {
+      if (ev.reason === 'timeout') this.addLog(() => (mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })), colourOf(ev.seat));
+      else this.addLog(() => (mine ? t('no_move_you') : t('no_move', { name: this.seatName(ev.seat) })), colourOf(ev.seat));
+    } else if (ev.kind === 'autoplay' && ev.on && ev.reason === 'timeout') {
+      // A clock that ran out puts the player on auto-play (P-AUTOPLAY): say why in the log.
+      this.addLog(() => `⏱ ${mine ? t('timed_out_you') : t('timed_out', { name: this.seatName(ev.seat) })}`, colourOf(ev.seat));
+    }
+    const logged = ['rolled', 'moved', 'passed'].includes(ev.kind) || (ev.kind === 'autoplay' && ev.on && ev.reason === 'timeout');
+    if (!logged) return;
+    this.events.push(ev);
+    if (this.events.length > LOG_LINES) this.events.shift();
   }
 
   /** Ask the server to switch auto-play on or off for this player. */

@@ -36,10 +36,13 @@ export class MoveList {
     this.plies = [];
   }
 
-  /** Note ply `ply` (1 = red's first move): `move` in notation, `taken` the kind taken or null. */
-  add(ply, move, taken) {
+  /**
+   * Note ply `ply` (1 = red's first move): `move` in notation, `taken` the kind taken or null,
+   * `piece` the kind that moved (null for a pass).
+   */
+  add(ply, move, taken, piece = null) {
     if (this.plies.some((p) => p.ply === ply)) return;
-    this.plies.push({ ply, move, taken });
+    this.plies.push({ ply, move, taken, piece });
     this.plies.sort((a, b) => a.ply - b.ply);
   }
 
@@ -49,10 +52,12 @@ export class MoveList {
     const rows = [];
     const first = this.plies[0]?.ply;
     if (first > 1) rows.push(h('li', { class: 'move-gap' }, '…'));
-    for (const { ply, move, taken } of this.plies) {
+    for (const { ply, move, taken, piece } of this.plies) {
       const red = ply % 2 === 1;
       rows.push(h('li', { class: `move move-${red ? 'red' : 'yellow'}`, 'data-ply': ply },
         red || ply === first ? h('span', { class: 'move-no' }, `${Math.ceil(ply / 2)}.${red ? '' : '..'}`) : null,
+        // The animal that moved, not bare squares: "🐶 f2f3".
+        piece ? h('span', { class: 'move-piece', title: t('animals')[piece] }, EMOJI[piece], ' ') : null,
         h('span', { class: 'move-text' }, move, taken ? ` ×${EMOJI[taken]}` : '')));
     }
     mount(this.list, rows);

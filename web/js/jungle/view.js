@@ -4,7 +4,7 @@
 import { h, secondsLeft } from '../dom.js';
 import { v, keep } from '../vdom.js';
 import { t } from '../i18n.js';
-import { TurnClock, seatName } from '../turn.js';
+import { TurnClock, seatName, seatLabel } from '../turn.js';
 import { JungleBoard } from './board.js';
 import { parseFen } from './position.js';
 import { MoveList } from './record.js';
@@ -38,7 +38,7 @@ export class JungleView {
             },
           }, this.moveInput, h('button', { class: 'btn btn-small', type: 'submit' }, '↵')),
           // data-i18n: a language switch mid-game rewrites them in place (i18n.js `translate`).
-          h('div', { class: 'dock-row' }, h('p', { class: 'hint kbd-hint', 'data-i18n': 'jungle_hint' }, t('jungle_hint')), sound.toggle())));
+          h('div', { class: 'dock-row' }, h('p', { class: 'hint kbd-hint', 'data-i18n': 'jungle_hint' }, t('jungle_hint')))));
     this.moves = new MoveList();
     this.keyHandler = (e) => {
       if (e.target.closest('input, textarea, select')) return;
@@ -103,7 +103,7 @@ export class JungleView {
     if (g?.fen) for (const p of parseFen(g.fen).board.values()) counts[p.side === 'red' ? 0 : 1] += 1;
     const rows = st.seats.map((seat, i) => v('li', { class: `player-row ${g?.to_move === i && st.status === 'playing' ? 'to-move' : ''}`, 'data-seat': i },
       v('span', { class: `dot c-${i === 0 ? 'red' : 'yellow'}` }),
-      v('span', { class: 'player-name' }, seat.player ? seat.player.name : `🤖 ${t(`bot_${seat.bot}`)}`, i === me ? v('small', {}, ` (${t('you')})`) : null),
+      v('span', { class: 'player-name' }, seatLabel(st, i), i === me ? v('small', {}, ` (${t('you')})`) : null),
       v('span', { class: 'player-stats' }, `🐾 ${counts[i]}`, st.timeouts?.[i] ? ` ⏱${st.timeouts[i]}` : ''),
       seat.away_until ? v('span', { class: 'chip chip-away', 'data-until': seat.away_until }, t('away', { s: secondsLeft(seat.away_until) })) : null,
       seat.out ? v('span', { class: 'chip chip-out' }, t(`out_${seat.out}`)) : null));
@@ -138,8 +138,9 @@ export class JungleView {
     if (ev.kind === 'jungle_moved') {
       const move = ev.move ?? state.game?.last;
       this.announce(before?.fen, move, ev.seat);
-      const taken = before?.fen && move ? parseFen(before.fen).board.get(move.slice(2, 4)) : null;
-      this.moves.add(state.game?.plies ?? (this.moves.plies.length + 1), move, taken?.kind ?? null);
+      const board = before?.fen && move ? parseFen(before.fen).board : null;
+      const taken = board?.get(move.slice(2, 4)) ?? null;
+      this.moves.add(state.game?.plies ?? (this.moves.plies.length + 1), move, taken?.kind ?? null, board?.get(move.slice(0, 2))?.kind ?? null);
       if (!hurry) {
         this.slideNext = SLIDE_MS / this.host.speed();
         sound.play(state.game?.outcome ? 'over' : taken ? 'capture' : 'move');

@@ -7,7 +7,7 @@ use sqlx::Row;
 use super::ratings::skill_from_row;
 use super::{Store, StoreError, player_from_row};
 use crate::accounts::Player;
-use hangar_games::rating::Skill;
+use hangar_games::rating::{Skill, provisional_deviation};
 use hangar_protocol::{
     BoardOrder, GameKind, GamePlayer, GameResult, GameStats, GameSummary, RatingPoint,
 };
@@ -17,7 +17,9 @@ const HISTORY_POINTS: i64 = 100;
 
 impl Store {
     /// A page of a leaderboard: players with a finished scored game (of `game`, or of either
-    /// game), best first, with their rating of `game`. `Rating` order needs a game.
+    /// game), best first, with their rating of `game`. `Rating` order needs a game, and lists
+    /// the players whose rating is provisional after all the others (as lichess does: one
+    /// lucky first game does not top the board).
     pub async fn leaderboard(
         &self,
         game: Option<GameKind>,
@@ -41,19 +43,22 @@ impl Store {
                 .collect();
         };
         let order_by = match order {
-            BoardOrder::Rating => "r.rating DESC, p.id ASC",
+            BoardOrder::Rating => {
+                "CASE WHEN r.deviation > $4 THEN 1 ELSE 0 END, r.rating DESC, p.id ASC"
+            }
             BoardOrder::Score => "p.score DESC, p.id ASC",
         };
-        let rows = sqlx::query(&format!(
+        let sql = format!(
             "SELECT p.id, p.name, p.guest, p.score, r.rating, r.deviation, r.volatility, r.games \
              FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.game = $1 \
              ORDER BY {order_by} LIMIT $2 OFFSET $3"
-        ))
-        .bind(game.name())
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(&self.pool)
-        .await?;
+        );
+        let query = sqlx::query(&sql).bind(game.name()).bind(limit).bind(offset);
+        let query = match order {
+            BoardOrder::Rating => query.bind(provisional_deviation(game)),
+            BoardOrder::Score => query,
+        };
+        let rows = query.fetch_all(&self.pool).await?;
         rows.iter()
             .map(|row| Ok((player_from_row(row)?, Some(skill_from_row(row)?))))
             .collect()

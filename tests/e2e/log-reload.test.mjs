@@ -1,0 +1,84 @@
+// The flight game log remembers (issue 30, point 6): a reload mid-game writes the same log
+// again, two bots of one level are told apart by colour in names and lines, and a rematch
+// starts with an empty log (P-DISCONNECT, P-REMATCH).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  launch, newPage, guest, createRoom, fillWithBots, flightWait, flightAct, recordEvents, axeViolations,
+} from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** The log's lines, newest first, each with the colour of its actor. */
+function logLines(page) {
+  return page.evaluate(() => [...document.querySelectorAll('#game-log .log-line')]
+    .map((line) => `${line.dataset.colour || '-'}|${line.textContent}`));
+}
+
+/** Play this page's decisions until `done()` holds at a moment the page is to roll. */
+async function playUntil(page, done) {
+  for (let i = 0; i < 400; i += 1) {
+    const what = await flightWait(page);
+    assert.notEqual(what, 'over', 'the game is not over yet');
+    if (what === 'roll' && await done()) return;
+    await flightAct(page, what);
+  }
+  assert.fail('the condition was not reached in 400 decisions');
+}
+
+test('P-DISCONNECT: the game log after a reload equals the log before it; two bots of one level are told apart', { timeout: 300000 }, async () => {
+  const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
+  await guest(page, 'Keeper');
+  await createRoom(page, 'flight', { seats: 3, turn_seconds: 60 });
+  await fillWithBots(page, 'random');
+  await page.locator('#ready-btn').click();
+  await page.locator('.flight-board').waitFor();
+  await playUntil(page, async () => (await logLines(page)).length >= 12);
+  const before = await logLines(page);
+  // The two random bots have names of their own, and every line names its actor's colour.
+  const names = await page.locator('.player-row .player-name').allTextContents();
+  const bots = names.filter((n) => n.startsWith('🤖'));
+  assert.equal(bots.length, 2);
+  assert.notEqual(bots[0], bots[1], `the bots are told apart: ${bots}`);
+  assert.ok(before.every((line) => !line.startsWith('-|')), `every line has a colour: ${before}`);
+  assert.ok(before.some((line) => line.includes(bots[0].slice(3)) || line.includes(bots[1].slice(3))), 'the log names a bot by its own name');
+
+  await page.reload();
+  await recordEvents(page);
+  await page.locator('.flight-board').waitFor();
+  // While the page was gone the hall may have played on (auto-play for an absent player,
+  // P-DISCONNECT): the log is the one before the reload with the lines of what happened since.
+  assert.notEqual(await flightWait(page), 'over');
+  const after = await logLines(page);
+  assert.deepEqual(after.slice(after.length - before.length), before, 'the log before the reload is all there');
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('P-REMATCH: a rematch starts with an empty log', { timeout: 300000 }, async () => {
+  const page = await newPage(browser, { locale: 'zh-CN', viewport: { width: 390, height: 844 } });
+  await guest(page, 'Again');
+  await createRoom(page, 'flight', { seats: 2, turn_seconds: 60 });
+  await fillWithBots(page, 'random');
+  await page.locator('#ready-btn').click();
+  await page.locator('.flight-board').waitFor();
+  // Resigning is allowed after 15 turns (P-RESIGN).
+  await playUntil(page, () => page.locator('#resign-btn:not([disabled])').count().then((n) => n > 0));
+  const lines = (await logLines(page)).length;
+  assert.ok(lines >= 15, `${lines} lines`);
+  await page.locator('#resign-btn').click();
+  await page.locator('#result').waitFor();
+  // The last game's lines are marked: none of them may stay into the next game.
+  await page.evaluate(() => document.querySelectorAll('#game-log .log-line').forEach((line) => { line.dataset.old = 'yes'; }));
+  assert.ok(await page.locator('#game-log .log-line[data-old]').count() >= 15);
+  await page.locator('#play-again').click();
+  await page.waitForFunction(() => window.hangar.view.state.status === 'playing');
+  assert.equal(await page.locator('#game-log .log-line[data-old]').count(), 0, 'the last game\'s lines are gone');
+  const started = await page.evaluate(() => window.roomEvents.filter((e) => e.kind === 'game_started').length);
+  assert.equal(started, 2);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
