@@ -33,7 +33,7 @@ async function planeToItem(page) {
   });
 }
 
-test('F-ITEM-USE/F-WEATHER: items and weather on the board, an item used by clicking', { timeout: 1800000 }, async (t) => {
+test('F-ITEM-USE/F-WEATHER/P-FAIR-DICE: items and weather on the board, an item used by clicking, every roll re-drawn and the player\'s own rolls found in the record', { timeout: 1800000 }, async (t) => {
   const page = await newPage(browser);
   await guest(page, 'Pilot');
   await createRoom(page, 'flight', { seats: 2, planes: 2, turn_seconds: 60 }, ['items', 'weather']);
@@ -41,8 +41,11 @@ test('F-ITEM-USE/F-WEATHER: items and weather on the board, an item used by clic
 
   let used = 0;
   let games = 0;
+  // The die thrown with this page's bytes in the last game: its rolls and boosters.
+  let ownRolls = 0;
   while (used === 0 && games < GAMES) {
     games += 1;
+    ownRolls = 0;
     if (games > 1) await page.locator('#result button').last().click(); // close the last result
     await page.locator('#ready-btn').click();
     await page.waitForFunction(() => window.hangar.view?.state?.status === 'playing' && !document.querySelector('#result'));
@@ -72,8 +75,10 @@ test('F-ITEM-USE/F-WEATHER: items and weather on the board, an item used by clic
         // The item threw the die: the roll is spent or a plane is to be chosen.
         await page.waitForFunction(() => document.querySelector('#die')?.disabled || document.querySelector('.plane.movable'), null, { timeout: 20000 });
         used += 1;
+        if (kind === 'booster') ownRolls += 1;
       } else {
         await flightAct(page, what, { prefer: what === 'move' ? await planeToItem(page) : null });
+        if (what === 'roll') ownRolls += 1;
       }
       decisions += 1;
       assert.ok(decisions < 2000, 'the game should end');
@@ -88,5 +93,29 @@ test('F-ITEM-USE/F-WEATHER: items and weather on the board, an item used by clic
   const uses = (await myEvents(page)).filter((e) => e.kind === 'rolled' && e.item);
   assert.equal(uses.length, used, `rolls given by items: ${JSON.stringify(uses)}`);
   assert.deepEqual(await myTimeouts(page), [], 'the player never timed out');
+
+  // P-FAIR-DICE after the game: the room's panel re-draws every roll and draw of the record from
+  // the seed and the rollers' bytes, and finds each of the player's own rolls in the record with
+  // the bytes this page drew for it.
+  await page.locator('#result button').last().click();
+  await page.locator('#fair-rolls[data-checked]').waitFor({ state: 'attached' });
+  assert.equal(await page.locator('#fair-rolls').getAttribute('data-mismatches'), '0');
+  assert.ok(Number(await page.locator('#fair-rolls').getAttribute('data-checked')) > ownRolls);
+  const own = page.locator('#fair-own');
+  await own.waitFor({ state: 'attached' });
+  assert.equal(Number(await own.getAttribute('data-sent')), ownRolls, 'every roll the player made');
+  assert.equal(Number(await own.getAttribute('data-found')), ownRolls, 'all in the record');
+  // A record in which the hall had stored one of them with other bytes does not pass.
+  const forged = await page.evaluate(async () => {
+    const { ownRollsCheck } = await import('/js/fairdice.js');
+    const { ownRolls } = await import('/js/entropy.js');
+    const id = window.hangar.view.state.result.game_id;
+    const record = await (await fetch(`/api/games/${id}`)).json();
+    const mine = new Set(ownRolls(record.commitment));
+    const roll = record.actions.find((a) => mine.has(a.entropy));
+    roll.entropy = `${roll.entropy.slice(0, -1)}${roll.entropy.endsWith('0') ? '1' : '0'}`;
+    return ownRollsCheck(record);
+  });
+  assert.deepEqual(forged, { sent: ownRolls, found: ownRolls - 1 });
   assert.deepEqual(page.errors, []);
 });

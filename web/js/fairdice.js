@@ -8,7 +8,7 @@ import { apiFetch } from './net.js';
 import { t } from './i18n.js';
 import { drawSeating } from './dice.js';
 import { GameDice } from './rollkey.js';
-import { parseEntropy } from './entropy.js';
+import { ownRolls, parseEntropy } from './entropy.js';
 
 /** Bytes of a hex string (null when it is not hex). */
 export function hexToBytes(hex) {
@@ -149,6 +149,19 @@ export async function rollCheck(record, frames = null) {
   return checkRolls(record);
 }
 
+/**
+ * Whether each roll this tab made in the recorded game (the bytes `rememberOwnRoll` kept, by
+ * the game's commitment) is in the record with those bytes: {sent, found}, or null when the tab
+ * rolled none in it. A roll of the player that the hall stored with other bytes, or not at all,
+ * leaves `found` below `sent`.
+ */
+export function ownRollsCheck(record) {
+  const mine = ownRolls(record.commitment);
+  if (!mine.length) return null;
+  const recorded = new Set(record.actions.filter((a) => a.entropy).map((a) => String(a.entropy).toLowerCase()));
+  return { sent: mine.length, found: mine.filter((hex) => recorded.has(hex)).length };
+}
+
 /** A button that copies `text` to the clipboard and says so. */
 function copyButton(id, text, what) {
   return h('button', {
@@ -179,14 +192,16 @@ function howToCheck(seed, gameId) {
 export class FairDicePanel {
   constructor() {
     this.cache = new Map();
-    /** Roll checks of finished games fetched by the panel, by game id (promises). */
+    /** Roll checks of finished games fetched by the panel, by game id (promises of
+     * {check, own}: the rolls re-drawn, and this tab's own rolls found in the record). */
     this.records = new Map();
   }
 
   /**
    * The roll check of finished game `gameId`, fetched once (GET /api/games/{id}): the live
    * room has not seen every roll, the record has. A game with items or weather needs its
-   * replay's frames too (what appeared where).
+   * replay's frames too (what appeared where). With it, whether the player's own rolls are
+   * in the record with the bytes this tab drew.
    */
   fetchRolls(gameId) {
     const json = (url) => apiFetch(url).then((res) => (res.ok ? res.json() : null));
@@ -196,7 +211,7 @@ export class FairDicePanel {
           if (!record) return null;
           const chance = record.options?.items || record.options?.weather;
           const frames = chance ? (await json(`/api/games/${gameId}/replay`))?.frames : null;
-          return rollCheck(record, frames);
+          return { check: await rollCheck(record, frames), own: ownRollsCheck(record) };
         })
         .catch(() => null));
     }
@@ -221,14 +236,28 @@ export class FairDicePanel {
         }, check.mismatches.length ? t('rolls_bad', { n: check.mismatches.length }) : t(check.draws ? 'draws_ok' : 'rolls_ok', { n: check.checked })));
       }
     };
+    const ownLine = h('div', { class: 'fair-own-slot' });
+    const showOwn = (own) => {
+      if (!own) return;
+      const ok = own.found === own.sent;
+      ownLine.replaceChildren(h('div', {
+        class: `fair-own ${ok ? 'ok' : 'bad'}`, id: 'fair-own', 'data-sent': own.sent, 'data-found': own.found,
+      }, ok ? t('own_rolls_ok', { n: own.sent }) : t('own_rolls_bad', { n: own.sent - own.found, of: own.sent })));
+    };
     if (rolls) Promise.resolve(rolls).then(showRolls);
-    else if (seed && gameId) this.fetchRolls(gameId).then(showRolls);
+    else if (seed && gameId) {
+      this.fetchRolls(gameId).then((fetched) => {
+        showRolls(fetched?.check);
+        showOwn(fetched?.own);
+      });
+    }
     const body = [
       h('div', { class: 'fair-row' }, h('span', {}, t('commitment')), h('code', { class: 'hash', id: 'commitment' }, commitment || '—'),
         commitment ? copyButton('copy-commitment', commitment, t('commitment')) : null),
       h('div', { class: 'fair-row' }, h('span', {}, t('seed')), seed ? h('code', { class: 'hash', id: 'seed' }, seed) : h('em', {}, t('seed_hidden')),
         seed ? copyButton('copy-seed', seed, t('seed')) : null),
       rollsLine,
+      ownLine,
       howToCheck(seed, gameId)];
     const title = h('h2', {}, '🎲 ', t('fair_dice'));
     const el = fold

@@ -11,7 +11,7 @@ import { Die } from './die.js';
 import { optionHelp } from '../rules.js';
 import { effectLine, rollLine } from './log.js';
 import { sound } from '../sound.js';
-import { drawEntropy } from '../entropy.js';
+import { drawEntropy, rememberOwnRoll } from '../entropy.js';
 
 /** How many lines the game log keeps (a whole game is a few hundred; the oldest go first). */
 const LOG_LINES = 200;
@@ -177,7 +177,7 @@ export class FlightView {
           class: 'btn btn-small item-btn', 'data-item': item, type: 'button', disabled: !(this.myTurn() && g.need === 'roll'),
           title: optionHelp(`item_${item}`),
           // A booster's throw is a roll: it carries the page's own bytes too.
-          onclick: () => this.host.cmd('use_item', { item, entropy: drawEntropy() }),
+          onclick: () => this.useItem(item),
         }, '🎁 ', t(`item_${item}`)));
       }
     }
@@ -306,10 +306,20 @@ export class FlightView {
     this.die.setEnabled(false);
     this.die.spin();
     // Fresh bytes of this page for this roll (P-FAIR-DICE); a resend keeps the same command.
-    const res = await this.host.cmd('roll', { entropy: drawEntropy() });
-    if (!res) {
+    const entropy = drawEntropy();
+    if (await this.host.cmd('roll', { entropy })) {
+      rememberOwnRoll(this.state.commitment, entropy);
+    } else {
       this.die.el.classList.remove('rolling');
       this.update(this.state, this.host.mySeat());
+    }
+  }
+
+  /** Use an item of the bar (F-ITEM-USE); a booster throws the die with this page's bytes. */
+  async useItem(item) {
+    const entropy = drawEntropy();
+    if (await this.host.cmd('use_item', { item, entropy }) && item === 'booster') {
+      rememberOwnRoll(this.state.commitment, entropy);
     }
   }
 
