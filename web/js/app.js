@@ -82,5 +82,22 @@ soundSwitch.setAttribute('aria-label', t('sound'));
 onLangChange(() => soundSwitch.setAttribute('aria-label', t('sound')));
 document.getElementById('lang').before(soundSwitch);
 
+/**
+ * The hall's room options (GET /api/options): the forms offer what the hall accepts. Asked
+ * again each second until the hall answers (it may be restarting).
+ */
+async function loadOptions() {
+  for (;;) {
+    try {
+      const res = await fetch('/api/options');
+      if (res.ok) return await res.json();
+    } catch {
+      // Not up yet: try again.
+    }
+    await new Promise((done) => { setTimeout(done, 1000); });
+  }
+}
+
 translate();
+app.options = await loadOptions();
 app.conn.connect();

@@ -25,6 +25,16 @@ function select(name, options, value) {
   return h('select', { name }, options.map(([option, key]) => h('option', { value: option, selected: String(option) === String(value) }, t(key))));
 }
 
+/** The whole numbers of `bounds` ({min, max}) in order. */
+function span({ min, max }) {
+  return Array.from({ length: max - min + 1 }, (_, i) => min + i);
+}
+
+/** A number input within the hall's `bounds` ({min, max, default}). */
+function numberInput(name, bounds) {
+  return h('input', { type: 'number', name, min: bounds.min, max: bounds.max, value: bounds.default });
+}
+
 function checkbox(name, labelKey, checked = false) {
   return h('label', { class: 'check', title: optionHelp(labelKey) || null }, h('input', { type: 'checkbox', name, checked }), h('span', {}, t(labelKey)));
 }
@@ -328,24 +338,27 @@ export class HallView {
 
   createForm() {
     const flight = this.game === 'flight';
+    // What the hall accepts (GET /api/options): bounds, defaults, presets.
+    const { turn_seconds: turnSeconds, flight: flightOptions, jungle: jungleOptions } = this.app.options;
+    const presets = flightOptions.presets;
     const form = h('form', { class: 'card create-form', id: 'create-form' });
     const common = [
       h('h2', {}, t('create_room'), ' · ', t(this.game)),
-      flight ? field('seats', select('seats', [[2, 'players_2'], [3, 'players_3'], [4, 'players_4']], 4)) : null,
-      flight ? field('stake', h('input', { type: 'number', name: 'stake', min: 10, max: 10000, value: 100 })) : null,
-      field('turn_seconds', h('input', { type: 'number', name: 'turn_seconds', min: 5, max: 120, value: 20 })),
+      flight ? field('seats', select('seats', span(flightOptions.seats).map((n) => [n, `players_${n}`]), flightOptions.seats.default)) : null,
+      flight ? field('stake', numberInput('stake', flightOptions.stake)) : null,
+      field('turn_seconds', numberInput('turn_seconds', turnSeconds)),
     ];
     const flightOpts = flight ? [
-      field('preset', select('preset', [['traditional', 'preset_traditional'], ['improved', 'preset_improved']], 'traditional')),
+      field('preset', select('preset', Object.keys(presets).map((p) => [p, `preset_${p}`]), flightOptions.default_preset)),
       field('takeoff', select('takeoff', [['six', 'takeoff_6'], ['five-or-six', 'takeoff_56']], 'six')),
       field('three_sixes', select('three_sixes', [['none', 'three_none'], ['all-to-hangar', 'three_all'], ['moved-to-hangar', 'three_moved']], 'none')),
       field('stacks', select('stacks', [['block', 'stacks_block'], ['pass', 'stacks_pass']], 'block')),
       field('finish', select('finish', [['bounce', 'finish_bounce'], ['overshoot', 'finish_overshoot'], ['exact-only', 'finish_exact'], ['circle', 'finish_circle']], 'bounce')),
-      field('planes', select('planes', [[4, 'planes_4'], [3, 'planes_3'], [2, 'planes_2']], 4)),
+      field('planes', select('planes', span(flightOptions.planes).reverse().map((n) => [n, `planes_${n}`]), flightOptions.planes.default)),
       h('div', { class: 'checks' },
         checkbox('teams', 'teams'), checkbox('play_on', 'play_on'), checkbox('items', 'items'), checkbox('weather', 'weather')),
     ] : [
-      field('room_level', h('input', { type: 'number', name: 'level', min: 1, max: 10, value: 1 })),
+      field('room_level', numberInput('level', jungleOptions.level)),
       field('order', select('order', [['dog-over-wolf', 'order_standard'], ['wolf-over-dog', 'order_wolf']], 'dog-over-wolf')),
       h('div', { class: 'checks' }, checkbox('leopard_leaps', 'leopard_leaps'), checkbox('elephant_takes_rat', 'elephant_takes_rat')),
     ];
@@ -356,13 +369,17 @@ export class HallView {
         h('button', { class: 'btn', type: 'button', onclick: () => mount(this.createBox) }, t('cancel'))));
     // Choosing a preset fills in its rule options (flight.md §9); each can then be changed.
     const presetSel = form.querySelector('[name=preset]');
-    presetSel?.addEventListener('change', () => {
-      const improved = presetSel.value === 'improved';
-      form.querySelector('[name=takeoff]').value = improved ? 'five-or-six' : 'six';
-      form.querySelector('[name=three_sixes]').value = improved ? 'all-to-hangar' : 'none';
-      form.querySelector('[name=stacks]').value = improved ? 'pass' : 'block';
-      form.querySelector('[name=finish]').value = improved ? 'overshoot' : 'bounce';
-    });
+    const applyPreset = () => {
+      for (const [name, value] of Object.entries(presets[presetSel.value])) {
+        const input = form.querySelector(`[name=${name}]`);
+        if (input?.type === 'checkbox') input.checked = value;
+        else if (input) input.value = String(value);
+      }
+    };
+    if (presetSel) {
+      applyPreset();
+      presetSel.addEventListener('change', applyPreset);
+    }
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
       const f = new FormData(form);
@@ -378,9 +395,7 @@ export class HallView {
       };
       // Rule options equal to the preset's are left to the preset (flight.md §9).
       if (flight) {
-        const improved = options.preset === 'improved';
-        const preset = { takeoff: improved ? 'five-or-six' : 'six', three_sixes: improved ? 'all-to-hangar' : 'none', stacks: improved ? 'pass' : 'block', finish: improved ? 'overshoot' : 'bounce' };
-        for (const [k, given] of Object.entries(preset)) if (options[k] === given) delete options[k];
+        for (const [k, given] of Object.entries(presets[options.preset])) if (options[k] === given) delete options[k];
       }
       const { room } = await this.app.conn.send('create_room', { game: this.game, private: bool('private'), options });
       location.hash = `#/room/${room}`;

@@ -502,11 +502,8 @@ export class RoomView {
     const me = this.mySeat();
     const isHost = st.host === this.app.player?.id;
     const flight = st.game_kind === 'flight';
-    // By strength, weakest first (protocol §7: flight's heuristic and Jungle's alpha-beta are
-    // "normal"); a new table starts at normal for flight and at easy for Jungle, whose normal
-    // searcher beats a newcomer every time.
-    const botLevels = flight ? ['random', 'heuristic', 'hard'] : ['random', 'greedy', 'easy', 'alphabeta', 'hard'];
-    const defaultLevel = flight ? 'heuristic' : 'easy';
+    // The hall's levels, weakest first, and the one it offers first (GET /api/options).
+    const { bots: botLevels, default_bot: defaultLevel } = this.app.options[flight ? 'flight' : 'jungle'];
     const cards = st.seats.map((seat, i) => {
       // Flight colours are drawn when the game starts (F-PLAYERS): a seat has none before.
       const colour = flight ? null : (i === 0 ? 'red' : 'yellow');

@@ -14,6 +14,8 @@ export const app = {
   token: savedToken(),
   view: null,
   myRooms: [],
+  /** What rooms may be made with (GET /api/options), loaded before the page starts. */
+  options: null,
   anim: Number(new URLSearchParams(location.search).get('anim') || localStorage.getItem('hangar.anim') || 1),
 };
 window.hangar = app; // handy for debugging and for the browser tests

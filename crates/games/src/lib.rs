@@ -26,8 +26,8 @@ pub use flight::FlightSession;
 pub use jungle::JungleSession;
 pub use log::{CommandRef, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
 pub use options::{
-    DEFAULT_TURN_SECONDS, FlightRoom, JungleRoom, RoomOptions, TURN_SECONDS, check_options,
-    stored_options,
+    DEFAULT_TURN_SECONDS, FlightRoom, JungleRoom, RoomOptions, TURN_SECONDS, catalogue,
+    check_options, stored_options,
 };
 pub use stored::{NewGame, StoredGame};
 

@@ -9,7 +9,11 @@ use hangar_jungle::Order;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use hangar_protocol::{ErrorCode, GameKind, ProtoError};
+use hangar_bots::flight::FlightLevel;
+use hangar_bots::jungle::JungleLevel;
+use hangar_protocol::{
+    Bounds, ErrorCode, FlightCatalogue, GameKind, JungleCatalogue, OptionsCatalogue, ProtoError,
+};
 
 /// Shortest and longest turn timer in seconds (P-ROOM).
 pub const TURN_SECONDS: RangeInclusive<u64> = 5..=120;
@@ -26,11 +30,17 @@ pub const DEFAULT_STAKE: i64 = 100;
 /// Seats of a flight room (P-ROOM).
 pub const FLIGHT_SEATS: RangeInclusive<u64> = 2..=4;
 
+/// The seats of a flight room that gives none.
+pub const DEFAULT_FLIGHT_SEATS: u64 = 4;
+
 /// Planes per player (F-PLANES).
 pub const PLANES: RangeInclusive<u8> = 2..=4;
 
 /// The level range of a jungle room, which weighs its score (P-SCORE).
 pub const JUNGLE_LEVELS: RangeInclusive<u8> = 1..=10;
+
+/// The level of a jungle room that gives none.
+pub const DEFAULT_JUNGLE_LEVEL: u8 = 1;
 
 fn invalid(message: impl Into<String>) -> ProtoError {
     ProtoError::new(ErrorCode::Invalid, message)
@@ -238,7 +248,7 @@ impl fmt::Display for RoomOptions {
 }
 
 fn flight(given: GivenFlight, turn_seconds: u64, origin: Origin) -> Result<FlightRoom, ProtoError> {
-    let seats = given.seats.unwrap_or(4);
+    let seats = given.seats.unwrap_or(DEFAULT_FLIGHT_SEATS);
     if !FLIGHT_SEATS.contains(&seats) {
         return Err(invalid("flight seats is 2–4"));
     }
@@ -279,7 +289,7 @@ fn jungle(given: GivenJungle, turn_seconds: u64) -> Result<JungleRoom, ProtoErro
     if given.seats.is_some_and(|s| s != 2) {
         return Err(invalid("jungle has 2 seats"));
     }
-    let level = given.level.unwrap_or(1);
+    let level = given.level.unwrap_or(DEFAULT_JUNGLE_LEVEL);
     if !JUNGLE_LEVELS.contains(&level) {
         return Err(invalid("level is 1–10"));
     }
@@ -316,6 +326,70 @@ pub fn stored_options(
     Ok((options, options.seats(), options.turn_seconds()))
 }
 
+/// The Jungle levels a seat is offered, weakest first. `normal` is left out: it is `alphabeta`
+/// under another name (protocol.md §7), and one bot is offered once.
+const JUNGLE_OFFERED: [JungleLevel; 5] = [
+    JungleLevel::Random,
+    JungleLevel::Greedy,
+    JungleLevel::Easy,
+    JungleLevel::AlphaBeta,
+    JungleLevel::Hard,
+];
+
+/// What a room may be made with (`GET /api/options`): the bounds and defaults above, the
+/// presets' rule options and the bot levels; `turn_seconds` is the hall's default timer.
+pub fn catalogue(turn_seconds: u64) -> OptionsCatalogue {
+    let bounds = |range: (i64, i64), default: i64| Bounds {
+        min: range.0,
+        max: range.1,
+        default,
+    };
+    let wide = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    let presets = [Preset::Traditional, Preset::Improved]
+        .into_iter()
+        .map(|p| {
+            let rules = serde_json::to_value(p.options()).expect("rule options serialise");
+            (p.to_string(), rules)
+        })
+        .collect();
+    OptionsCatalogue {
+        turn_seconds: bounds(
+            (wide(*TURN_SECONDS.start()), wide(*TURN_SECONDS.end())),
+            wide(turn_seconds),
+        ),
+        flight: FlightCatalogue {
+            seats: bounds(
+                (wide(*FLIGHT_SEATS.start()), wide(*FLIGHT_SEATS.end())),
+                wide(DEFAULT_FLIGHT_SEATS),
+            ),
+            planes: bounds(
+                (i64::from(*PLANES.start()), i64::from(*PLANES.end())),
+                i64::from(Preset::Traditional.options().planes),
+            ),
+            stake: bounds((*STAKE.start(), *STAKE.end()), DEFAULT_STAKE),
+            default_preset: Preset::Traditional.to_string(),
+            presets,
+            bots: FlightLevel::ALL
+                .iter()
+                .map(|l| l.name().to_owned())
+                .collect(),
+            default_bot: FlightLevel::Heuristic.name().to_owned(),
+        },
+        jungle: JungleCatalogue {
+            level: bounds(
+                (
+                    i64::from(*JUNGLE_LEVELS.start()),
+                    i64::from(*JUNGLE_LEVELS.end()),
+                ),
+                i64::from(DEFAULT_JUNGLE_LEVEL),
+            ),
+            bots: JUNGLE_OFFERED.iter().map(|l| l.name().to_owned()).collect(),
+            // The normal searcher beats a newcomer every time: a new table starts easier.
+            default_bot: JungleLevel::Easy.name().to_owned(),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -324,6 +398,55 @@ mod tests {
 
     fn check(game: GameKind, given: Value) -> Result<Value, ProtoError> {
         RoomOptions::check(game, &given, 20).map(|o| serde_json::to_value(o).expect("serialises"))
+    }
+
+    /// P-ROOM: the catalogue a page builds its forms from says exactly what rooms accept: each
+    /// bound is accepted and one past it refused, a room given nothing has the defaults, and a
+    /// preset's listed rules are the rules a room of that preset plays by.
+    #[test]
+    fn p_room_the_options_catalogue_is_what_rooms_accept() {
+        let c = catalogue(20);
+        let edges = |b: Bounds| {
+            [
+                (b.min, true),
+                (b.max, true),
+                (b.min - 1, false),
+                (b.max + 1, false),
+            ]
+        };
+        for (game, key, bounds) in [
+            (GameKind::Flight, "stake", c.flight.stake),
+            (GameKind::Flight, "seats", c.flight.seats),
+            (GameKind::Flight, "planes", c.flight.planes),
+            (GameKind::Flight, "turn_seconds", c.turn_seconds),
+            (GameKind::Jungle, "level", c.jungle.level),
+            (GameKind::Jungle, "turn_seconds", c.turn_seconds),
+        ] {
+            for (value, accepted) in edges(bounds) {
+                let given = json!({ key: value });
+                assert_eq!(
+                    check(game, given).is_ok(),
+                    accepted,
+                    "{game:?} {key} {value}"
+                );
+            }
+            let room = check(game, json!({})).expect("no options is a room");
+            assert_eq!(room[key], json!(bounds.default), "{game:?} {key}'s default");
+        }
+        assert_eq!(c.flight.default_preset, "traditional");
+        for (name, rules) in &c.flight.presets {
+            let room = check(GameKind::Flight, json!({ "preset": name })).expect("a preset");
+            for (key, value) in rules.as_object().expect("rule options by name") {
+                assert_eq!(&room[key], value, "{name}: {key}");
+            }
+        }
+        assert_eq!(c.flight.bots, ["random", "heuristic", "hard"]);
+        assert_eq!(
+            c.jungle.bots,
+            ["random", "greedy", "easy", "alphabeta", "hard"]
+        );
+        assert!(c.flight.bots.contains(&c.flight.default_bot));
+        assert!(c.jungle.bots.contains(&c.jungle.default_bot));
     }
 
     #[test]

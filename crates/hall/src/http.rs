@@ -54,7 +54,8 @@ pub fn app(hall: Arc<Hall>) -> Router {
         .route("/api/players/{id}/games", get(player_games))
         .route("/api/players/{id}/dice", get(player_dice))
         .route("/api/dice", get(hall_dice))
-        .route("/api/leaderboard", get(leaderboard));
+        .route("/api/leaderboard", get(leaderboard))
+        .route("/api/options", get(room_options));
     if let Some(dir) = hall.config.web_dir.clone() {
         router = router.fallback_service(crate::static_files::web_files(dir));
     }
@@ -402,6 +403,13 @@ async fn player_dice(
         return refused;
     }
     dice_answer(hall.store.dice_counts(Some(id)).await)
+}
+
+/// What a room may be made with: the options' bounds and defaults, the flight presets and the
+/// bot levels (the page builds its forms from them). Fixed while the hall runs: no store, no
+/// rate limit.
+async fn room_options(State(hall): State<Arc<Hall>>) -> Response {
+    Json(hangar_games::catalogue(hall.config.turn_seconds)).into_response()
 }
 
 /// Every die the hall rolled in finished flight games (P-DICE-STATS).

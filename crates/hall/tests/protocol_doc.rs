@@ -10,8 +10,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use hangar_games::record::RECORD_FORMAT;
 use hangar_protocol::{
-    Ack, Answer, Command, ErrorCode, GameEvent, HallCommand, HallMessage, PlayerView, RoomAction,
-    RoomEvent, RoomMessage, Welcome, name_variants, names_variant, parse_command, variant_names,
+    Ack, Answer, Command, ErrorCode, GameEvent, HallCommand, HallMessage, OptionsCatalogue,
+    PlayerView, RoomAction, RoomEvent, RoomMessage, Welcome, name_variants, names_variant,
+    parse_command, variant_names,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -215,6 +216,11 @@ fn every_example_of_the_protocol_document_reads_as_its_type() {
                     commands.insert(id.unwrap(), command);
                 }
                 // Not messages: the pieces and HTTP bodies the document shows.
+                // `GET /api/options`: exactly what a hall of the default timer serves.
+                None if object.contains_key("flight") && object.contains_key("jungle") => {
+                    let catalogue: OptionsCatalogue = read(line, &value);
+                    assert_eq!(catalogue, hangar_games::catalogue(20), "protocol.md:{line}");
+                }
                 None if object.contains_key("guest") => {
                     read::<PlayerView>(line, &value);
                 }

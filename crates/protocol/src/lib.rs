@@ -8,6 +8,7 @@ mod answer;
 mod command;
 mod error;
 mod hall;
+mod options;
 mod parse;
 mod player;
 mod profile;
@@ -23,6 +24,7 @@ pub use answer::{
 pub use command::{Command, HallCommand, RoomAction, RoomCommand};
 pub use error::{ErrorCode, ProtoError};
 pub use hall::{HallMessage, RoomSummary, SummarySeat};
+pub use options::{Bounds, FlightCatalogue, JungleCatalogue, OptionsCatalogue};
 pub use parse::{name_variants, names_variant, parse_command, peek_id, variant_names};
 pub use player::{PlayerView, RatingChange, RatingView};
 pub use profile::{BoardOrder, GamePlayer, GameStats, GameSummary, Ranked, RatingPoint};
