@@ -216,6 +216,7 @@ export class RoomView {
     this.v = saved.v;
     this.render();
     this.gameView?.restore?.(saved.events);
+    this.refreshHands();
   }
 
   start() {
