@@ -32,6 +32,8 @@ test('P-FAIR-DICE: copy buttons for the seed and the commitment, and how to chec
   // (the page saw only the rolls since it joined), and the note names this game's record.
   const gameId = await page.evaluate(() => window.hangar.view.state.result.game_id);
   await page.locator('#result button').last().click();
+  // The proof is folded under its verdict in the room: one click opens it.
+  await page.locator('#fair-dice > summary').click();
   await page.locator('#fair-rolls[data-checked]').waitFor();
   assert.ok(Number(await page.locator('#fair-rolls').getAttribute('data-checked')) > 10);
   assert.equal(await page.locator('#fair-rolls').getAttribute('data-mismatches'), '0');
@@ -73,7 +75,9 @@ test('P-RECORD: the replay names the players in their colours, on the board too,
   const players = page.locator('#replay-players .replay-player');
   assert.equal(await players.count(), 2);
   assert.match(await page.locator('#replay-players').textContent(), /Director/);
-  assert.match(await page.locator('#replay-players').textContent(), /bot/);
+  // The bot by its level in words, never its key (`bot:heuristic`).
+  assert.match(await page.locator('#replay-players').textContent(), /Bot · normal/);
+  assert.doesNotMatch(await page.locator('.replay-page').textContent(), /bot:/);
   // Each name has its seat's colour dot, and the hangar of that colour is labelled with it.
   const colours = await page.evaluate(() => window.hangar.view.frames[0].view.colours);
   for (let seat = 0; seat < 2; seat += 1) {
@@ -83,7 +87,7 @@ test('P-RECORD: the replay names the players in their colours, on the board too,
   // The step list says who did what in the log's words.
   const steps = await page.locator('#replay-log li').allTextContents();
   assert.ok(steps.some((l) => /Director 🎲 [1-6]🎲 Director rolled [1-6]/.test(l)), steps.slice(0, 8).join('\n'));
-  assert.ok(steps.some((l) => /🛫 (Director|bot:heuristic): plane \d takes off/.test(l)), 'a take-off names its player');
+  assert.ok(steps.some((l) => /🛫 (Director|Bot · normal): plane \d takes off/.test(l)), 'a take-off names its player');
   assert.ok(steps.some((l) => l.endsWith('Director Auto-play')), 'the switch to auto-play is named in words');
   // One player is marked to move at a time, and it follows the frames.
   await page.locator('#replay-next').click();
@@ -107,6 +111,8 @@ test('P-FAIR-DICE/F-ITEM-SPAWN/F-WEATHER: the room and the replay of a game with
   const page = await finishedGame('Gambler', ['items', 'weather']);
   // The room's panel re-draws them too, once the game is over.
   await page.locator('#result button').last().click();
+  // The proof is folded under its verdict in the room: one click opens it.
+  await page.locator('#fair-dice > summary').click();
   await page.locator('#fair-rolls[data-checked]').waitFor();
   const inRoom = Number(await page.locator('#fair-rolls').getAttribute('data-checked'));
   assert.equal(await page.locator('#fair-rolls').getAttribute('data-mismatches'), '0');

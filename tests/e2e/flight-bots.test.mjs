@@ -48,7 +48,8 @@ test('P-SEATS/F-ROLL: a guest plays a full flight game against three bots to the
   await result.waitFor();
   const rows = await result.locator('tbody tr').count();
   assert.equal(rows, 4);
-  await page.waitForTimeout(400); // let the dialog's fade-in finish
+  // The dialog's fade-in has finished (for the screenshot).
+  await page.waitForFunction(() => document.querySelector('#result').getAnimations({ subtree: true }).every((a) => a.playState === 'finished'));
   await shot(page, 'flight-end-result');
   await result.locator('button').last().click();
   await shot(page, 'flight-end', '.flight-board');

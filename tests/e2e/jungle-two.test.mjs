@@ -28,8 +28,12 @@ test('J-STEP/P-JUNGLE-DRAW: two players, keyboard and clicks, a draw declined th
   assert.ok(den9.y > den1.y, 'yellow sees its den at the bottom');
 
   // Yellow answers by clicking a piece and one of its targets.
-  await yellow.locator('.jungle-board .movable-from').first().click({ force: true });
-  await yellow.locator('.jungle-board .target-dot').first().click({ force: true });
+  // A person clicks the animal standing on a square that can move, then one of its dots (which
+  // pulse for ever, never "stable" to Playwright: clicked where they are).
+  const from = await yellow.locator('.jungle-board .movable-from').first().getAttribute('data-square');
+  await yellow.locator(`.jungle-board .piece[data-square="${from}"]`).click();
+  const dot = await yellow.locator('.jungle-board .target-dot').first().boundingBox();
+  await yellow.mouse.click(dot.x + dot.width / 2, dot.y + dot.height / 2);
   await waitPlies(red, 2);
   await waitPlies(yellow, 2); // the mover's own page shows its move too
   assert.equal(await plies(yellow), 2);

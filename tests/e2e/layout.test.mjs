@@ -62,7 +62,9 @@ test('1280×800: the whole board and the die are in view; a turn starts with a b
   assert.match(await page.locator('#game-log').textContent(), /rolled|掷/);
 
   // Auto-play finishes the game; its replay keeps the board and its controls on the screen.
-  await page.locator('#autoplay-toggle').check({ force: true });
+  // The switch's box is hidden behind its drawn track: a person clicks the track.
+  await page.locator('label.switch .switch-track').click();
+  await page.waitForFunction(() => document.querySelector('#autoplay-toggle')?.checked);
   await page.locator('#result').waitFor({ timeout: 400000 });
   await page.locator('#view-replay').click();
   await page.locator('#replay-next').waitFor();

@@ -82,3 +82,32 @@ test('P-REMATCH: a rematch starts with an empty log', { timeout: 300000 }, async
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('P-DISCONNECT: the Jungle move list after a reload equals the list before it', { timeout: 180000 }, async () => {
+  const page = await newPage(browser, { locale: 'zh-CN', viewport: { width: 390, height: 844 } });
+  await guest(page, 'Lister');
+  await createRoom(page, 'jungle', { turn_seconds: 60 });
+  await fillWithBots(page, 'random');
+  await page.locator('#ready-btn').click();
+  // Three moves of this player's, each typed in, each answered by the bot.
+  for (let ply = 1; ply <= 5; ply += 2) {
+    await page.waitForFunction((n) => {
+      const g = window.hangar.view.state.game;
+      return g && g.plies === n - 1 && g.to_move === 0 && window.hangar.view.pendingEvents === 0;
+    }, ply, { timeout: 30000 });
+    const move = await page.evaluate(() => window.hangar.view.state.game.moves[0]);
+    await page.locator('#move-input').fill(move);
+    await page.locator('#move-input').press('Enter');
+  }
+  await page.waitForFunction(() => window.hangar.view.state.game.plies === 6 && window.hangar.view.pendingEvents === 0, null, { timeout: 30000 });
+  await page.locator('#move-list .move[data-ply="6"]').waitFor();
+  const before = await page.locator('#move-list').innerText();
+  await page.reload();
+  await recordEvents(page);
+  await page.locator('.jungle-board').waitFor();
+  await page.locator('#move-list .move[data-ply="6"]').waitFor();
+  assert.equal(await page.locator('#move-list').innerText(), before);
+  assert.equal(await page.locator('#move-list .move-gap').count(), 0, 'no "…" for moves the page forgot');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

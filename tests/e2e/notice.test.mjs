@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, newPage, guest, createRoom, fillWithBots, twoInRoom, axeViolations, shot,
+  launch, newPage, guest, createRoom, fillWithBots, twoInRoom, axeViolations, shot, BASE,
 } from './helpers.mjs';
 
 let browser;
@@ -175,6 +175,12 @@ test('issue 30 (4): no raw keys, ids or server text in the hall, a room, a repla
   const replay = await allText(host);
   assertClean(replay, 'a replay with a bot (en)');
   assert.match(replay, /Bot · easy/);
+  // P-PRACTICE/P-PROFILE: the practice game against the easy bot is on the player's record.
+  await host.goto(`${BASE}/#/player/${await host.evaluate(() => window.hangar.player.id)}`);
+  const record = host.locator('.profile-game[data-game=jungle] .bot-record li[data-bot=easy]');
+  await record.waitFor();
+  assert.equal(await record.textContent(), 'Bot · easy 0 won of 1');
+  assertClean(await allText(host), 'a profile with a record against bots (en)');
 
   for (const [locale, missing, player] of [
     ['en-US', 'There is no record of that game.', 'There is no such player'],
@@ -267,6 +273,32 @@ test('issue 30 (9): Jungle bots by strength with easy first for a new table, no 
   assert.ok(tops.length >= 3, `${tops.length} buttons`);
   assert.equal(new Set(tops).size, 1, `the buttons are on one line: ${tops}`);
   assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('P-QUICK: the search says when bots join and that it makes a practice game; the player may wait for people instead', { timeout: 120000 }, async () => {
+  const page = await newPage(browser, { viewport: PHONE });
+  await guest(page, 'Seeker');
+  await page.locator('.tab[data-game=jungle]').click();
+  await page.locator('#quick-match').click();
+  const bots = page.locator('#searching-bots');
+  await bots.waitFor();
+  assert.match(await bots.textContent(), /^If nobody comes, bots join in [1-9]\d* s: a practice game, unrated\.$/);
+  await page.locator('#lang').click();
+  assert.match(await bots.textContent(), /^没人来的话，\d+ 秒后电脑加入：那是练习局，不计分。$/);
+  assert.deepEqual(await axeViolations(page), []);
+  await page.locator('#lang').click();
+  const at = await page.evaluate(() => window.hangar.view.state.quick_bots_at);
+  await page.locator('#wait-people').click();
+  await bots.filter({ hasText: 'Waiting for people only: no bots will join.' }).waitFor();
+  assert.equal(await page.locator('#wait-people').count(), 0);
+  // Past the moment the bots would have come: none sat down, the search goes on.
+  await page.waitForFunction((when) => Date.now() > when + 1500, at, { timeout: 30000 });
+  assert.equal(await page.locator('.seat-card:not(.filled)').count(), 1);
+  assert.equal(await page.evaluate(() => window.hangar.view.state.status), 'waiting');
+  await page.locator('#cancel-search').click();
+  await page.waitForURL(/#\/$/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

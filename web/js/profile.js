@@ -7,7 +7,21 @@ import { t } from './i18n.js';
 import { apiFetch } from './net.js';
 import { errorText } from './errors.js';
 import { diceStats } from './dicechart.js';
-import { gameRow, ratingChart, ratingText } from './games.js';
+import { botName, gameRow, ratingChart, ratingText } from './games.js';
+
+/**
+ * The record against the hall's bots, per level (practice games: unrated, but on record),
+ * weakest level first.
+ */
+function botRecord(bots = []) {
+  if (!bots.length) return null;
+  const strength = ['random', 'greedy', 'easy', 'heuristic', 'alphabeta', 'normal', 'hard'];
+  const rows = [...bots].sort((a, b) => strength.indexOf(a.bot) - strength.indexOf(b.bot));
+  return h('div', { class: 'bot-record' },
+    h('h3', {}, '🤖 ', t('vs_bots')),
+    h('ul', {}, rows.map((r) => h('li', { 'data-bot': r.bot },
+      h('span', {}, botName(r.bot)), ' ', h('b', {}, t('bot_won_of', { won: r.won, played: r.played }))))));
+}
 
 /** The page `#/player/ID`. */
 export class ProfileView {
@@ -57,7 +71,8 @@ export class ProfileView {
             h('dt', {}, t('played')), h('dd', { class: 'stat-played' }, st.played),
             h('dt', {}, t('wins')), h('dd', { class: 'stat-wins' }, st.wins),
             h('dt', {}, t('rating')), h('dd', { class: 'stat-rating', title: st.rating?.provisional ? t('provisional') : '' }, ratingText(st.game, st.rating))),
-          ratingChart(st.game, st.history)))
+          ratingChart(st.game, st.history),
+          botRecord(st.bots)))
         : h('p', { class: 'empty card' }, t('no_games'))),
       this.dice ? h('section', { class: 'card profile-dice', id: 'profile-dice' }, diceStats(this.dice.counts, t('dice_own'))) : null,
       h('section', { class: 'card' }, h('h2', {}, '📜 ', t('recent_games')),

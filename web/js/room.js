@@ -47,6 +47,10 @@ export function applyEvent(state, ev) {
     case 'pair_practice':
       state.pair_practice = ev.on;
       break;
+    case 'quick_bots':
+      // When bots fill a quick match's seats (null: the seated wait for people), P-QUICK.
+      state.quick_bots_at = ev.at;
+      break;
     case 'spectators':
       state.spectators = ev.count;
       break;
@@ -212,6 +216,7 @@ export class RoomView {
     this.v = saved.v;
     this.render();
     this.gameView?.restore?.(saved.events);
+    this.refreshHands();
   }
 
   start() {
@@ -563,14 +568,21 @@ export class RoomView {
       v('div', { class: `seats seats-${st.seats.length}` }, cards));
   }
 
-  /** After a quick match: how long the search has run, and a way out (P-QUICK). */
+  /**
+   * After a quick match: how long the search has run, when bots join (a practice game, said
+   * before it starts) with a way to wait for people instead, and a way out (P-QUICK).
+   */
   searching() {
     const quick = this.app.quickMatch;
     if (!quick || quick.code !== this.code || this.state.result || this.state.status !== 'waiting') return null;
-    return v('p', { class: 'searching', id: 'searching' },
-      v('span', { class: 'searching-text', 'data-since': quick.at }, t('searching', { s: Math.floor((Date.now() - quick.at) / 1000) })),
-      ' ',
-      v('button', { class: 'btn btn-small', type: 'button', id: 'cancel-search', onclick: (e) => this.leave(e) }, t('cancel')));
+    const at = this.state.quick_bots_at;
+    const bots = at ? t('bots_in', { s: Math.max(0, Math.ceil((at - Date.now()) / 1000)) }) : t('people_only');
+    return v('div', { class: 'searching', id: 'searching' },
+      v('p', { class: 'searching-text', 'data-since': quick.at }, t('searching', { s: Math.floor((Date.now() - quick.at) / 1000) })),
+      v('p', { class: 'searching-bots', id: 'searching-bots' }, bots),
+      v('div', { class: 'row' },
+        at ? v('button', { class: 'btn btn-small', type: 'button', id: 'wait-people', onclick: () => this.cmd('wait_for_people') }, t('wait_for_people')) : null,
+        v('button', { class: 'btn btn-small', type: 'button', id: 'cancel-search', onclick: (e) => this.leave(e) }, t('cancel'))));
   }
 
   sideView() {

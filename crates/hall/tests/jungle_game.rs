@@ -190,5 +190,17 @@ async fn p_seats_a_jungle_bot_of_a_chosen_level_plays_to_the_end() {
     let result = &over["event"]["result"];
     assert!(result["players"][1]["player_id"].is_null());
     assert_eq!(result["players"][1]["name"], "bot:easy");
+    // P-PRACTICE/P-PROFILE: unrated, the game still counts in the player's record against
+    // that level of the hall's bots.
+    let won = result["players"][0]["rank"] == 1 && result["players"][1]["rank"] == 2;
+    let me = host.player_id.unwrap();
+    let profile = host.ok(json!({"type": "profile", "player_id": me})).await;
+    let jungle = &profile["stats"][0];
+    assert_eq!(jungle["game"], "jungle");
+    assert!(jungle["rating"].is_null(), "a practice game rates nobody");
+    assert_eq!(
+        jungle["bots"],
+        json!([{"bot": "easy", "played": 1, "won": i64::from(won)}])
+    );
     hall.stop().await;
 }

@@ -9,6 +9,7 @@ mod common;
 use std::time::Duration;
 
 use common::{Client, TestHall, databases, sqlite_url, test_config};
+use hangar_hall::time::now_ms;
 use serde_json::{Value, json};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
@@ -261,6 +262,52 @@ async fn p_quick_match_alone_starts_with_bots_of_middle_strength_after_the_wait(
     let bot = other.event("bot_added").await;
     assert_eq!(bot["event"]["bot"], "normal");
     other.event("game_started").await;
+    hall.stop().await;
+}
+
+/// P-QUICK: the seated are told when the bots come; one who would rather wait for people
+/// calls them off, and none comes; outside a quick-match room there is nothing to call off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_quick_match_says_when_bots_come_and_a_player_may_wait_for_people_instead() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    config.quick_fill_after = Duration::from_millis(1500);
+    let hall = TestHall::with(dir, config).await;
+    let mut alone = hall.guest("patient").await;
+    let asked = now_ms();
+    let answer = alone
+        .ok(json!({"type": "quick_match", "game": "jungle"}))
+        .await;
+    let code = answer["room"].as_str().unwrap().to_owned();
+    // The room as the player first sees it says when the bots come.
+    let seen = alone.wait_for(|v| v["type"] == "snapshot").await;
+    let at = seen["state"]["quick_bots_at"].as_i64().unwrap();
+    assert!(
+        (asked + 1500..asked + 6500).contains(&at),
+        "bots in {} ms",
+        at - asked
+    );
+    alone
+        .ok(json!({"type": "wait_for_people", "room": code}))
+        .await;
+    let off = alone.event("quick_bots").await;
+    assert_eq!(off["event"]["at"], Value::Null);
+    // Well past the wait: no bot sat down, the room still waits.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let state = snapshot(&mut alone, &code).await;
+    assert_eq!(state["status"], "waiting");
+    assert!(
+        alone
+            .inbox
+            .iter()
+            .all(|v| v["event"]["kind"] != "bot_added")
+    );
+    assert!(state["seats"][1]["bot"].is_null());
+    // A room made by hand has no bots to call off.
+    let mut host = hall.guest("host").await;
+    let own = host.create("jungle", json!({})).await;
+    host.fails(json!({"type": "wait_for_people", "room": own}), "invalid")
+        .await;
     hall.stop().await;
 }
 

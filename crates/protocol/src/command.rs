@@ -159,6 +159,9 @@ pub enum RoomAction {
         /// The bot's level (`docs/protocol.md` §7 lists them per game).
         bot: String,
     },
+    /// In a quick-match room: no bots fill the empty seats, the seated wait for people
+    /// (P-QUICK); any seated person may ask it.
+    WaitForPeople,
     /// Host: take a bot out of its seat.
     RemoveBot {
         /// The bot's seat.

@@ -27,7 +27,7 @@ pub use hall::{HallMessage, RoomSummary, SummarySeat};
 pub use options::{Bounds, FlightCatalogue, JungleCatalogue, OptionsCatalogue};
 pub use parse::{name_variants, names_variant, parse_command, peek_id, variant_names};
 pub use player::{PlayerView, RatingChange, RatingView};
-pub use profile::{BoardOrder, GamePlayer, GameStats, GameSummary, Ranked, RatingPoint};
+pub use profile::{BoardOrder, BotRecord, GamePlayer, GameStats, GameSummary, Ranked, RatingPoint};
 pub use room::{
     AutoplayReason, ChatLine, EndReason, GameEvent, GameResult, OutReason, PassReason, ResultLine,
     RoomEvent, RoomMessage, RoomState, RoomStatus, SeatView, TurnNeed, TurnView,

@@ -110,4 +110,20 @@ pub struct GameStats {
     pub rating: Option<RatingView>,
     /// The rating after each rated game, oldest first (the last 100).
     pub history: Vec<RatingPoint>,
+    /// The games against the hall's bots, per bot level (a game with bots of two levels
+    /// counts for each), most played first: practice games, unrated, but a record all the same.
+    #[serde(default)]
+    pub bots: Vec<BotRecord>,
+}
+
+/// A player's games against the hall's bots of one level, in one game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotRecord {
+    /// The bot level (`docs/protocol.md` §7).
+    pub bot: String,
+    /// Finished games against it.
+    pub played: i64,
+    /// Of them won.
+    pub won: i64,
 }

@@ -81,6 +81,10 @@ pub struct RoomState {
     pub chat: Vec<ChatLine>,
     /// The last game's result, until the next one starts.
     pub result: Option<GameResult>,
+    /// A quick-match room: when bots fill the empty seats (Unix ms, as the last `quick_bots`
+    /// event said); absent when none are coming.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quick_bots_at: Option<i64>,
 }
 
 /// One seat of a room.
@@ -318,6 +322,12 @@ pub enum RoomEvent {
     Spectators {
         /// Watchers now.
         count: usize,
+    },
+    /// A quick-match room (P-QUICK): when bots fill its empty seats if no other person comes
+    /// (`at`, Unix ms), or never (`null`: a seated person chose to wait for people).
+    QuickBots {
+        /// When the bots come; null when they do not.
+        at: Option<i64>,
     },
     /// The people seated played their day's scored games against each other (P-ABORT: 3 in
     /// 24 hours), so the next game is practice (`on`), or no longer (`off`).

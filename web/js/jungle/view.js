@@ -54,6 +54,22 @@ export class JungleView {
     document.removeEventListener('keydown', this.keyHandler);
   }
 
+  /** The move list's entries, for a reload to show them again (room.js `keep`). */
+  get events() {
+    return this.moves.plies;
+  }
+
+  /** The move list of this game again, from the entries kept over a reload. */
+  restore(plies) {
+    this.moves.reset();
+    for (const p of plies) this.moves.add(p.ply, p.move, p.taken, p.piece);
+  }
+
+  /** A new game in the same room: its list starts empty. */
+  newGame() {
+    this.moves.reset();
+  }
+
   get state() {
     return this.host.state();
   }

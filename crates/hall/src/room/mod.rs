@@ -348,6 +348,10 @@ struct Room {
     /// The hall opened it for quick match with the default stake and options (P-QUICK): the
     /// only kind of room quick match puts players into.
     quick: bool,
+    /// A seated person chose to wait for people (`wait_for_people`): no bots fill the seats.
+    people_only: bool,
+    /// `quick_fill_at` as Unix ms, as the last `quick_bots` event said it.
+    quick_bots_at: Option<i64>,
 }
 
 /// Everything needed to open a room.
@@ -506,6 +510,8 @@ impl Room {
             pair_practice: false,
             pair_checked: None,
             quick: false,
+            people_only: false,
+            quick_bots_at: None,
             closed: false,
         }
     }
@@ -597,6 +603,7 @@ impl Room {
             RoomAction::Ready { ready } => self.set_ready(player.id, ready).await,
             RoomAction::AddBot { seat, bot } => self.add_bot(player.id, seat, &bot).await,
             RoomAction::RemoveBot { seat } => self.remove_bot(player.id, seat),
+            RoomAction::WaitForPeople => self.wait_for_people(player.id),
             RoomAction::Kick { seat } => self.kick(player.id, seat),
             RoomAction::Chat { text, phrase } => self.chat(player.id, text, phrase),
             RoomAction::LeaveRoom { escape } => self.leave(outbox, player.id, escape).await,

@@ -6,8 +6,9 @@
 use tokio::time::Instant;
 
 use super::{Room, Seat, Status};
+use crate::time::now_ms;
 use hangar_games::quick_bot_level;
-use hangar_protocol::{Ack, Outcome, RoomEvent};
+use hangar_protocol::{Ack, ErrorCode, Outcome, ProtoError, RoomEvent};
 
 impl Room {
     /// A player came by quick match and sits in `seat`: ready, and the wait for others starts
@@ -26,9 +27,41 @@ impl Room {
             self.emit(RoomEvent::Ready { seat, ready: true });
             self.publish();
         }
-        self.quick_fill_at = Some(Instant::now() + self.hall.config().quick_fill_after);
+        // The seated are told when the bots come, so that the search says it (and a person may
+        // choose to wait for people instead); after that choice no bot comes.
+        if !self.people_only {
+            let after = self.hall.config().quick_fill_after;
+            self.quick_fill_at = Some(Instant::now() + after);
+            let at = now_ms().saturating_add(i64::try_from(after.as_millis()).unwrap_or(i64::MAX));
+            self.quick_bots_at = Some(at);
+            self.emit(RoomEvent::QuickBots { at: Some(at) });
+            self.publish();
+        }
         self.maybe_start().await;
         outcome
+    }
+
+    /// A seated person would rather wait for people than play bots: the fill is called off for
+    /// this room's next game.
+    pub(super) fn wait_for_people(&mut self, player: i64) -> Outcome {
+        self.require_waiting()?;
+        if self.seat_of(player).is_none() {
+            return Err(ProtoError::new(ErrorCode::NotInRoom, "take a seat first"));
+        }
+        if !self.quick {
+            return Err(ProtoError::new(
+                ErrorCode::Invalid,
+                "only a quick-match room fills its seats with bots",
+            ));
+        }
+        if !self.people_only {
+            self.people_only = true;
+            self.quick_fill_at = None;
+            self.quick_bots_at = None;
+            self.emit(RoomEvent::QuickBots { at: None });
+            self.publish();
+        }
+        Ok(Ack::DONE)
     }
 
     /// The wait ran out: bots take the empty seats (if a person still waits) and the game

@@ -50,6 +50,7 @@ impl Room {
             game: running.map(|r| r.session.view()),
             chat: self.chat.iter().cloned().collect(),
             result: self.last_result.clone(),
+            quick_bots_at: self.quick_fill_at.and(self.quick_bots_at),
         };
         let message = RoomMessage::Snapshot {
             room: self.code.clone(),

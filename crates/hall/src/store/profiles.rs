@@ -2,6 +2,8 @@
 //! finished games with who played them (P-RECORD), and the per-game figures of a profile
 //! (P-PROFILE).
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use sqlx::Row;
 
 use super::ratings::skill_from_row;
@@ -9,7 +11,7 @@ use super::{Store, StoreError, player_from_row};
 use crate::accounts::Player;
 use hangar_games::rating::{Skill, provisional_deviation};
 use hangar_protocol::{
-    BoardOrder, GameKind, GamePlayer, GameResult, GameStats, GameSummary, RatingPoint,
+    BoardOrder, BotRecord, GameKind, GamePlayer, GameResult, GameStats, GameSummary, RatingPoint,
 };
 
 /// How many points of rating history a profile shows per game.
@@ -192,9 +194,49 @@ impl Store {
                 wins: row.try_get::<Option<i64>, _>("wins")?.unwrap_or(0),
                 rating: rating.map(|skill| skill.view(game)),
                 history,
+                bots: self.bot_records(player_id, game).await?,
             });
         }
         Ok(stats)
+    }
+
+    /// A player's finished games of `game` against the hall's bots, per bot level, most
+    /// played first. Only practice games have bots (P-PRACTICE); who sat comes from the result.
+    async fn bot_records(
+        &self,
+        player_id: i64,
+        game: GameKind,
+    ) -> Result<Vec<BotRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT g.result, gp.won FROM game_players gp JOIN games g ON g.id = gp.game_id \
+             WHERE gp.player_id = $1 AND g.game = $2 AND gp.practice <> 0 AND g.result IS NOT NULL",
+        )
+        .bind(player_id)
+        .bind(game.name())
+        .fetch_all(&self.pool)
+        .await?;
+        let mut records: BTreeMap<String, BotRecord> = BTreeMap::new();
+        for row in &rows {
+            let text: String = row.try_get("result")?;
+            let Ok(result) = serde_json::from_str::<GameResult>(&text) else {
+                continue;
+            };
+            let won = row.try_get::<i64, _>("won")? != 0;
+            let levels: BTreeSet<String> =
+                seated(&result).into_iter().filter_map(|p| p.bot).collect();
+            for level in levels {
+                let record = records.entry(level.clone()).or_insert(BotRecord {
+                    bot: level,
+                    played: 0,
+                    won: 0,
+                });
+                record.played += 1;
+                record.won += i64::from(won);
+            }
+        }
+        let mut records: Vec<BotRecord> = records.into_values().collect();
+        records.sort_by(|a, b| b.played.cmp(&a.played).then_with(|| a.bot.cmp(&b.bot)));
+        Ok(records)
     }
 }
 
