@@ -23,6 +23,8 @@ pub struct Player {
     pub name: String,
     /// Whether this is a guest (no password).
     pub guest: bool,
+    /// A bot account (P-BOT-ACCOUNT).
+    pub bot: bool,
     /// Current score (积分).
     pub score: i64,
 }
@@ -36,6 +38,7 @@ impl Player {
             guest: self.guest,
             score: self.score,
             level: level(self.score),
+            bot: self.bot,
         }
     }
 }

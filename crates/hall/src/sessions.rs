@@ -68,6 +68,20 @@ impl Sessions {
         }
     }
 
+    /// Sends `frame` to every connection of `player` on this node; returns how many.
+    pub fn send(&self, player: i64, frame: &str) -> usize {
+        let outboxes: Vec<Outbox> = self
+            .lock()
+            .by_player
+            .get(&player)
+            .map(|conns| conns.values().cloned().collect())
+            .unwrap_or_default();
+        for outbox in &outboxes {
+            outbox.send_text(frame.to_owned());
+        }
+        outboxes.len()
+    }
+
     /// Closes every connection of `player` but `keep` (the one that asked), and refuses the
     /// sign-ins by token under way (see [`Sessions::signed_in`]); returns how many it closed.
     pub fn close_others(&self, player: i64, keep: ConnId) -> usize {

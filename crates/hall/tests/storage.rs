@@ -133,7 +133,7 @@ async fn p_durable_store_round_trips_on_every_database() {
         );
         assert_eq!(store.player(guest.id).await.unwrap().unwrap().score, 1040);
         let board = store
-            .leaderboard(Some(GameKind::Flight), BoardOrder::Rating, 0, 1000)
+            .leaderboard(Some(GameKind::Flight), BoardOrder::Rating, true, 0, 1000)
             .await
             .unwrap();
         assert_eq!(board.len(), 2, "only the two rated players");

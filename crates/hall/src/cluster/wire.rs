@@ -39,6 +39,9 @@ pub struct WirePlayer {
     pub guest: bool,
     /// Score when the command was sent.
     pub score: i64,
+    /// A bot account (P-BOT-ACCOUNT).
+    #[serde(default)]
+    pub bot: bool,
 }
 
 impl From<&Player> for WirePlayer {
@@ -48,6 +51,7 @@ impl From<&Player> for WirePlayer {
             name: p.name.clone(),
             guest: p.guest,
             score: p.score,
+            bot: p.bot,
         }
     }
 }
@@ -58,6 +62,7 @@ impl From<WirePlayer> for Player {
             id: p.id,
             name: p.name,
             guest: p.guest,
+            bot: p.bot,
             score: p.score,
         }
     }
