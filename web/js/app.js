@@ -11,6 +11,7 @@ import { HallView } from './hall.js';
 import { RoomView } from './room.js';
 import { ReplayView } from './replay.js';
 import { ProfileView } from './profile.js';
+import { installChallenges } from './challenge.js';
 
 const root = document.getElementById('app');
 
@@ -74,4 +75,5 @@ window.addEventListener('unhandledrejection', (e) => {
 });
 
 translate();
+installChallenges(app);
 app.conn.connect();

@@ -4,6 +4,7 @@
 import { h, mount, toast } from './dom.js';
 import { patch, v, keep } from './vdom.js';
 import { gameRow, playerLink, ratingText } from './games.js';
+import { botMark, challengeButton } from './challenge.js';
 import { diceStats } from './dicechart.js';
 import { t } from './i18n.js';
 import { CLIENT_ID, apiFetch } from './net.js';
@@ -260,9 +261,10 @@ export class HallView {
       const { entries } = await this.app.conn.send('leaderboard', { game, by: 'rating', limit: 10 });
       mount(this.leaderBox, entries.length ? h('ol', { class: 'leader-list', 'data-game': game }, entries.map((e) => h('li', {},
         h('span', { class: 'leader-rank' }, e.rank),
-        h('span', { class: 'leader-name' }, playerLink(e.player.name, e.player.id)),
+        h('span', { class: 'leader-name' }, playerLink(e.player.name, e.player.id), botMark(e.player)),
         h('span', { class: 'chip chip-level' }, `Lv ${e.player.level}`),
-        h('b', { title: e.rating?.provisional ? t('provisional') : t('rating') }, ratingText(game, e.rating))))) : h('p', { class: 'empty' }, '—'));
+        h('b', { title: e.rating?.provisional ? t('provisional') : t('rating') }, ratingText(game, e.rating)),
+        challengeButton(this.app, e.player, game)))) : h('p', { class: 'empty' }, '—'));
     } catch (err) {
       mount(this.leaderBox, h('p', { class: 'empty' }, err.message));
     }

@@ -27,7 +27,8 @@ export function renderMe() {
   }
   const p = app.player;
   mount(box,
-    h('span', { class: 'me-name', title: p.guest ? t('guest') : '' }, p.name, p.guest ? h('small', {}, ` (${t('guest')})`) : null),
+    h('span', { class: 'me-name', title: p.guest ? t('guest') : '' }, p.name, p.guest ? h('small', {}, ` (${t('guest')})`) : null,
+      p.bot ? h('span', { class: 'bot-mark', title: t('bot_account') }, h('span', { 'aria-hidden': 'true' }, '🤖'), h('span', { class: 'sr-only' }, ` (${t('bot_account')})`)) : null),
     h('span', { class: 'chip' }, `${t('score')} ${p.score}`),
     h('span', { class: 'chip chip-level' }, `Lv ${p.level}`),
     h('button', { class: 'btn btn-ghost btn-small', type: 'button', onclick: logout }, t('logout')));
