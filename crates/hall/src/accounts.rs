@@ -15,7 +15,7 @@ pub const START_SCORE: i64 = 1000;
 pub const MAX_LEVEL: i64 = 30;
 
 /// A guest or an account, as the wire shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Player {
     /// Database id.
     pub id: i64,
@@ -24,6 +24,7 @@ pub struct Player {
     /// Whether this is a guest (no password).
     pub guest: bool,
     /// A bot account (P-BOT-ACCOUNT).
+    #[serde(default)]
     pub bot: bool,
     /// Current score (积分).
     pub score: i64,

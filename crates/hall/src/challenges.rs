@@ -1,21 +1,27 @@
 //! Open challenges (P-CHALLENGE): who challenged whom to what, who has accepted, and when each
-//! lapses. Kept in memory on the node where the challenge was made: a challenge lives a minute,
-//! and one lost in a restart is one to send again.
+//! lapses, and what the parties are told. Kept in memory: a challenge lives a minute, and one
+//! lost in a restart is one to send again. In a cluster every node keeps a copy of every open
+//! challenge (each change travels as a [`ChallengeEvent`]) and tells the parties connected to
+//! it; each node lapses its copy itself.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::accounts::Player;
-use hangar_protocol::{Challenge, ChallengeSeat, ErrorCode, GameKind, ProtoError};
+use crate::hall::Hall;
+use hangar_protocol::{
+    Challenge, ChallengeEnd, ChallengeMessage, ChallengeSeat, ErrorCode, GameKind, ProtoError,
+};
 
 /// Most open challenges one player may have sent at a time (a flood is refused).
 pub const MAX_OPEN_CHALLENGES: usize = 3;
 
 /// One open challenge.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct OpenChallenge {
     /// Its id.
     pub id: String,
@@ -36,8 +42,44 @@ pub struct OpenChallenge {
     pub bots: Vec<(usize, String)>,
     /// Who has accepted.
     pub accepted: HashSet<i64>,
-    /// When it lapses.
+    /// When it lapses (travels as the time left, [`ChallengeEvent::Opened`]).
+    #[serde(skip, default = "Instant::now")]
     pub deadline: Instant,
+}
+
+/// A change of an open challenge, as one node tells the others (cluster mode).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum ChallengeEvent {
+    /// A challenge was made, with this long left to answer it.
+    Opened {
+        /// The challenge.
+        challenge: Box<OpenChallenge>,
+        /// Milliseconds until it lapses.
+        left_ms: u64,
+    },
+    /// A challenged player accepted.
+    Accepted {
+        /// The challenge's id.
+        id: String,
+        /// Who accepted.
+        player: i64,
+    },
+    /// Everyone accepted: its room is open.
+    Roomed {
+        /// The challenge's id.
+        id: String,
+        /// The room's code.
+        room: String,
+    },
+    /// It ended without a room.
+    Ended {
+        /// The challenge's id.
+        id: String,
+        /// Why.
+        reason: ChallengeEnd,
+        /// Who declined or cancelled.
+        by: Option<Player>,
+    },
 }
 
 impl OpenChallenge {
@@ -80,6 +122,11 @@ pub struct Challenges {
 }
 
 impl Challenges {
+    /// Keeps a challenge another node opened (it checked the limit).
+    fn insert_copy(&self, challenge: OpenChallenge) {
+        self.lock().insert(challenge.id.clone(), challenge);
+    }
+
     /// Opens a challenge, unless its challenger has [`MAX_OPEN_CHALLENGES`] open already.
     pub fn insert(&self, challenge: OpenChallenge) -> Result<(), ProtoError> {
         let mut open = self.lock();
@@ -149,4 +196,138 @@ pub fn new_id() -> String {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).expect("the operating system must provide randomness");
     hex::encode(bytes)
+}
+
+/// Every party's seat in the room of `challenge`: the challenger's 0, then the challenged.
+pub fn party_seats(challenge: &OpenChallenge) -> Vec<(usize, Player)> {
+    std::iter::once((0, challenge.from.clone()))
+        .chain(challenge.to.iter().cloned())
+        .collect()
+}
+
+/// Sends `message` to every connection on this node of every party of `challenge`.
+fn tell_parties(hall: &Hall, challenge: &OpenChallenge, message: &ChallengeMessage) {
+    let frame = message.to_text();
+    for player in challenge.parties() {
+        hall.tell(player, &frame);
+    }
+}
+
+/// Tells the challenged players connected to this node of `challenge`, and lapses this node's
+/// copy of it at its deadline.
+fn announce(hall: &Arc<Hall>, challenge: &OpenChallenge) {
+    let frame = ChallengeMessage::Challenge {
+        challenge: challenge.view(),
+    }
+    .to_text();
+    for (_, player) in &challenge.to {
+        hall.tell(player.id, &frame);
+    }
+    let (hall, id, deadline) = (hall.clone(), challenge.id.clone(), challenge.deadline);
+    tokio::spawn(async move {
+        tokio::time::sleep_until(deadline).await;
+        if let Some(challenge) = hall.challenges.remove(&id) {
+            let message = ended_message(&challenge, ChallengeEnd::Lapsed, None);
+            tell_parties(&hall, &challenge, &message);
+        }
+    });
+}
+
+fn ended_message(
+    challenge: &OpenChallenge,
+    reason: ChallengeEnd,
+    by: Option<&Player>,
+) -> ChallengeMessage {
+    ChallengeMessage::ChallengeEnded {
+        challenge: challenge.id.clone(),
+        reason,
+        by: by.map(Player::view),
+    }
+}
+
+/// Tells the other nodes of a change (cluster mode; nothing on a single node).
+fn publish(hall: &Hall, event: ChallengeEvent) {
+    if let Some(peers) = hall.peers() {
+        peers.publish_challenge(event);
+    }
+}
+
+/// A challenge this node just opened: the parties here are told, and the other nodes.
+pub fn opened(hall: &Arc<Hall>, challenge: &OpenChallenge) {
+    announce(hall, challenge);
+    let left = challenge.deadline.saturating_duration_since(Instant::now());
+    publish(
+        hall,
+        ChallengeEvent::Opened {
+            challenge: Box::new(challenge.clone()),
+            left_ms: u64::try_from(left.as_millis()).unwrap_or(u64::MAX),
+        },
+    );
+}
+
+/// `player` accepted challenge `id` on this node: the other nodes learn it.
+pub fn accepted(hall: &Hall, id: &str, player: i64) {
+    let id = id.to_owned();
+    publish(hall, ChallengeEvent::Accepted { id, player });
+}
+
+/// The room of `challenge` (taken out here) is open: every party is told its seat.
+pub fn roomed(hall: &Hall, challenge: &OpenChallenge, room: &str) {
+    tell_seats(hall, challenge, room);
+    let (id, room) = (challenge.id.clone(), room.to_owned());
+    publish(hall, ChallengeEvent::Roomed { id, room });
+}
+
+fn tell_seats(hall: &Hall, challenge: &OpenChallenge, room: &str) {
+    for (seat, party) in party_seats(challenge) {
+        let message = ChallengeMessage::ChallengeRoom {
+            challenge: challenge.id.clone(),
+            room: room.to_owned(),
+            seat,
+        };
+        hall.tell(party.id, &message.to_text());
+    }
+}
+
+/// `challenge` (taken out here) ended without a room: every party is told.
+pub fn ended(hall: &Hall, challenge: &OpenChallenge, reason: ChallengeEnd, by: Option<&Player>) {
+    tell_parties(hall, challenge, &ended_message(challenge, reason, by));
+    publish(
+        hall,
+        ChallengeEvent::Ended {
+            id: challenge.id.clone(),
+            reason,
+            by: by.cloned(),
+        },
+    );
+}
+
+/// A change another node made: this node's copy follows, and the parties connected here are
+/// told what concerns them.
+pub fn apply(hall: &Arc<Hall>, event: ChallengeEvent) {
+    match event {
+        ChallengeEvent::Opened { challenge, left_ms } => {
+            let mut challenge = *challenge;
+            challenge.deadline = Instant::now() + std::time::Duration::from_millis(left_ms);
+            hall.challenges.insert_copy(challenge.clone());
+            announce(hall, &challenge);
+        }
+        ChallengeEvent::Accepted { id, player } => {
+            hall.challenges.update(&id, |c| {
+                c.accepted.insert(player);
+                Ok((false, ()))
+            });
+        }
+        ChallengeEvent::Roomed { id, room } => {
+            if let Some(challenge) = hall.challenges.remove(&id) {
+                tell_seats(hall, &challenge, &room);
+            }
+        }
+        ChallengeEvent::Ended { id, reason, by } => {
+            if let Some(challenge) = hall.challenges.remove(&id) {
+                let message = ended_message(&challenge, reason, by.as_ref());
+                tell_parties(hall, &challenge, &message);
+            }
+        }
+    }
 }

@@ -3,15 +3,13 @@
 //! are sent.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
 use serde_json::Value;
 
 use super::{Conn, Reply, internal, invalid};
 use crate::accounts::Player;
-use crate::challenges::{OpenChallenge, new_id};
-use crate::hall::Hall;
+use crate::challenges::{self, OpenChallenge, new_id, party_seats};
 use crate::room::open_challenge_room;
 use crate::store::BotRefusal;
 use hangar_games::bot_levels;
@@ -28,34 +26,6 @@ fn no_challenge(id: &str) -> ProtoError {
     invalid(format!(
         "no open challenge {id:?} (answered, cancelled or lapsed)"
     ))
-}
-
-/// Sends `message` to every connection of every party of `challenge`.
-fn tell_parties(hall: &Hall, challenge: &OpenChallenge, message: &ChallengeMessage) {
-    let frame = message.to_text();
-    for player in challenge.parties() {
-        hall.tell(player, &frame);
-    }
-}
-
-/// Ends `challenge` for `reason`, telling every party (`by`: who declined or cancelled).
-fn tell_ended(hall: &Hall, challenge: &OpenChallenge, reason: ChallengeEnd, by: Option<&Player>) {
-    let message = ChallengeMessage::ChallengeEnded {
-        challenge: challenge.id.clone(),
-        reason,
-        by: by.map(Player::view),
-    };
-    tell_parties(hall, challenge, &message);
-}
-
-/// Lapses challenge `id` at its deadline if it is still open then.
-fn lapse_later(hall: Arc<Hall>, id: String, deadline: tokio::time::Instant) {
-    tokio::spawn(async move {
-        tokio::time::sleep_until(deadline).await;
-        if let Some(challenge) = hall.challenges.remove(&id) {
-            tell_ended(&hall, &challenge, ChallengeEnd::Lapsed, None);
-        }
-    });
 }
 
 impl Conn {
@@ -128,17 +98,10 @@ impl Conn {
         if let Err(e) = self.hall.challenges.insert(challenge.clone()) {
             return Err(e).into();
         }
-        lapse_later(self.hall.clone(), challenge.id.clone(), challenge.deadline);
-        let view = challenge.view();
         let ack = Ack::Challenged(Box::new(Challenged {
-            challenge: view.clone(),
+            challenge: challenge.view(),
         }));
-        self.answer_then(id, Ok(ack), || {
-            let frame = ChallengeMessage::Challenge { challenge: view }.to_text();
-            for (_, player) in &challenge.to {
-                self.hall.tell(player.id, &frame);
-            }
-        })
+        self.answer_then(id, Ok(ack), || challenges::opened(&self.hall, &challenge))
     }
 
     /// The challenge a `challenge` command asks for, checked: nothing is opened yet.
@@ -278,34 +241,33 @@ impl Conn {
             Some(Ok((open, ()))) => open,
         };
         if !open.all_accepted() {
+            challenges::accepted(&self.hall, &open.id, player.id);
             return Ok(Ack::DONE).into();
         }
-        let mut players = vec![(0, open.from.clone())];
-        players.extend(open.to.iter().cloned());
         let room = open_challenge_room(
             self.hall.clone(),
             open.game,
             &open.options,
-            players.clone(),
+            party_seats(&open),
             open.bots.clone(),
         );
         let room = match room {
             Ok(room) => room,
             Err(e) => {
                 // The challenge was taken out: its parties learn that it is over.
-                tell_ended(&self.hall, &open, ChallengeEnd::Cancelled, None);
+                challenges::ended(&self.hall, &open, ChallengeEnd::Cancelled, None);
                 return Err(e).into();
             }
         };
+        // In a cluster, parties on other nodes find the room by its stored owner: stored
+        // before they are told (the room's task stores it too, a moment later).
+        if self.hall.peers().is_some()
+            && let Err(e) = self.hall.store.claim_room(room.code()).await
+        {
+            tracing::warn!(room = room.code(), error = %e, "a challenge room's owner was not stored yet");
+        }
         self.answer_then(id, Ok(Ack::DONE), || {
-            for (seat, party) in &players {
-                let message = ChallengeMessage::ChallengeRoom {
-                    challenge: open.id.clone(),
-                    room: room.code().to_owned(),
-                    seat: *seat,
-                };
-                self.hall.tell(party.id, &message.to_text());
-            }
+            challenges::roomed(&self.hall, &open, room.code());
         })
     }
 
@@ -353,7 +315,7 @@ impl Conn {
             None => Err(no_challenge(challenge_id)).into(),
             Some(Err(e)) => Err(e).into(),
             Some(Ok((open, ()))) => self.answer_then(id, Ok(Ack::DONE), || {
-                tell_ended(&self.hall, &open, reason, Some(by));
+                challenges::ended(&self.hall, &open, reason, Some(by));
             }),
         }
     }
