@@ -249,6 +249,11 @@ async fn p_challenge_accepted_opens_a_private_room_whose_game_is_scored_and_rate
         assert_eq!(lines[1]["player_id"], json!(deep.player_id));
         assert!(lines[0]["delta"].as_i64().unwrap() > 0, "scored: {result}");
         assert!(lines[1]["rating"].is_object(), "rated: {result}");
+        // The challenger's games name the opponent as a bot account.
+        let games = ana.ok(json!({"type": "my_games"})).await;
+        let seated = &games["games"][0]["players"];
+        assert_eq!(seated[1]["bot_account"], true, "{games}");
+        assert!(seated[0].get("bot_account").is_none(), "{games}");
 
         // The leaderboards mark the bot account, and leave it out when asked.
         let board = ana

@@ -216,6 +216,7 @@ fn seated(result: &GameResult) -> Vec<GamePlayer> {
                 name: line.player_id.is_some().then(|| line.name.clone()),
                 player_id: line.player_id,
                 bot,
+                bot_account: line.bot,
                 rank: line.rank,
                 delta: line.delta,
             }
