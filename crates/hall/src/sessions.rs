@@ -88,6 +88,12 @@ impl Sessions {
         self.close(player, Some(keep), SIGNED_OUT_CODE, SIGNED_OUT_REASON)
     }
 
+    /// Closes every connection of `player` but `keep` with [`SIGNED_OUT_CODE`] and `reason`
+    /// (the account changed: each signs in again and sees it as it is now); returns how many.
+    pub fn close_others_because(&self, player: i64, keep: ConnId, reason: &'static str) -> usize {
+        self.close(player, Some(keep), SIGNED_OUT_CODE, reason)
+    }
+
     /// Closes every connection of `player` on this node with `code` and `reason` (an
     /// administrator's ban, a sign-out everywhere on another node), and refuses the sign-ins by
     /// token under way; returns how many it closed.

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use common::{Client, TestHall, databases, sqlite_url, test_config};
 use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
 
 /// Registers an account on a new connection; the client keeps its token and id.
 async fn account(hall: &TestHall, name: &str) -> Client {
@@ -143,7 +144,31 @@ async fn p_bot_account_is_refused_for_a_guest_and_for_a_player_with_a_finished_g
 #[tokio::test]
 async fn p_bot_account_never_plays_quick_match_nor_sits_in_a_public_room() {
     let hall = TestHall::start().await;
-    let mut deep = bot_account(&hall, "deep").await;
+    let person = account(&hall, "deep").await;
+    // A second connection of the account, open while it becomes a bot account.
+    let (mut other, _) = again(&hall, &person).await;
+    let mut deep = person;
+    deep.ok(json!({"type": "upgrade_to_bot"})).await;
+    // That connection spoke for a person: it is closed, and signs in again as the bot account.
+    loop {
+        match other.raw_next().await {
+            Some(Message::Close(Some(frame))) => {
+                assert_eq!(u16::from(frame.code), 1008);
+                assert!(frame.reason.contains("bot account"), "{frame:?}");
+                break;
+            }
+            Some(_) => continue,
+            None => panic!("closed without a close frame"),
+        }
+    }
+    let (mut other, authed) = again(&hall, &deep).await;
+    assert_eq!(authed["player"]["bot"], true);
+    other
+        .fails(
+            json!({"type": "quick_match", "game": "jungle"}),
+            "forbidden",
+        )
+        .await;
     for game in ["jungle", "flight"] {
         deep.fails(json!({"type": "quick_match", "game": game}), "forbidden")
             .await;

@@ -77,6 +77,11 @@ impl Conn {
             ..player
         };
         self.player = Some(player.clone());
+        // The player's other connections speak for the account as it was (a person's, free
+        // to quick match): they sign in again and speak for the bot account.
+        let reason = "the account became a bot account: sign in again";
+        self.sessions
+            .close_others_because(player.id, self.outbox.id, reason);
         Ok(Ack::Upgraded(Upgraded {
             player: player.view(),
         }))
