@@ -12,6 +12,7 @@ import { RoomView } from './room.js';
 import { ReplayView } from './replay.js';
 import { ProfileView } from './profile.js';
 import { sound } from './sound.js';
+import { installChallenges } from './challenge.js';
 
 const root = document.getElementById('app');
 
@@ -100,4 +101,5 @@ async function loadOptions() {
 
 translate();
 app.options = await loadOptions();
+installChallenges(app);
 app.conn.connect();

@@ -4,6 +4,7 @@
 import { h, mount, toast } from './dom.js';
 import { patch, v, keep } from './vdom.js';
 import { botName, distinctNames, gameRow, playerLink, ratingText } from './games.js';
+import { botMark, challengeButton } from './challenge.js';
 import { diceStats } from './dicechart.js';
 import { t } from './i18n.js';
 import { errorText } from './errors.js';
@@ -293,8 +294,9 @@ export class HallView {
       const names = distinctNames(entries.map((e) => e.player));
       mount(this.leaderBox, entries.length ? h('ol', { class: 'leader-list', 'data-game': game }, entries.map((e, i) => h('li', { class: e.rating?.provisional ? 'provisional' : '' },
         h('span', { class: 'leader-rank' }, e.rank),
-        h('span', { class: 'leader-name' }, playerLink(names[i], e.player.id)),
-        h('b', { class: 'leader-rating', title: e.rating?.provisional ? t('provisional') : t('rating') }, ratingText(game, e.rating)))))
+        h('span', { class: 'leader-name' }, playerLink(names[i], e.player.id), botMark(e.player)),
+        h('b', { class: 'leader-rating', title: e.rating?.provisional ? t('provisional') : t('rating') }, ratingText(game, e.rating)),
+        challengeButton(this.app, e.player, game))))
         : h('p', { class: 'empty', id: 'leaders-empty' }, t('no_leaders')));
     } catch (err) {
       mount(this.leaderBox, h('p', { class: 'empty' }, err.message));

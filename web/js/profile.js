@@ -8,6 +8,7 @@ import { apiFetch } from './net.js';
 import { errorText } from './errors.js';
 import { diceStats } from './dicechart.js';
 import { botName, gameRow, ratingChart, ratingText } from './games.js';
+import { botMark, challengeButton } from './challenge.js';
 
 /**
  * The record against the hall's bots, per level (practice games: unrated, but on record),
@@ -60,8 +61,9 @@ export class ProfileView {
     mount(this.el,
       h('div', { class: 'room-header' },
         h('a', { class: 'btn btn-ghost btn-small', href: '#/' }, '← ', t('back_to_hall')),
-        h('h1', { id: 'profile-name' }, player.name),
+        h('h1', { id: 'profile-name' }, player.name, botMark(player)),
         player.guest ? h('span', { class: 'chip' }, t('guest')) : null,
+        challengeButton(this.app, player, stats[0]?.game),
         h('span', { class: 'chip chip-level' }, `Lv ${player.level}`),
         h('span', { class: 'chip' }, `${t('score')} ${player.score}`)),
       h('div', { class: 'profile-stats' }, stats.length

@@ -12,6 +12,7 @@ import { JungleView } from './jungle/view.js';
 import { FairDicePanel } from './fairdice.js';
 import { RulesPanel } from './rules.js';
 import { playerLink, ratingText, resultName } from './games.js';
+import { botMark } from './challenge.js';
 import { normalizeGame } from './gameview.js';
 import { Guide, guidedDone, guidedRoom } from './guide.js';
 
@@ -516,7 +517,9 @@ export class RoomView {
       let body;
       if (seat.player) {
         body = [
-          v('div', { class: 'seat-name' }, seat.player.name, seat.player.id === this.app.player?.id ? v('small', {}, ` (${t('you')})`) : null,
+          v('div', { class: 'seat-name' }, seat.player.name,
+            seat.player.bot ? v('span', { class: 'bot-mark', title: t('bot_account') }, v('span', { 'aria-hidden': 'true' }, '🤖'), v('span', { class: 'sr-only' }, ` (${t('bot_account')})`)) : null,
+            seat.player.id === this.app.player?.id ? v('small', {}, ` (${t('you')})`) : null,
             st.host === seat.player.id ? v('span', { class: 'chip chip-host' }, '👑 ', t('host')) : null),
           v('div', { class: 'seat-meta' }, `${t('score')} ${seat.player.score} · Lv ${seat.player.level}`),
           v('div', { class: `seat-ready ${seat.ready ? 'yes' : ''}` }, seat.ready ? `✔ ${t('is_ready')}` : '…'),
@@ -705,7 +708,7 @@ export class RoomView {
       else if (r.players.length > 2) headline = t('headline_place', { n: mine.rank });
       else headline = t('headline_loss');
     }
-    const name = (p) => (p.player_id ? playerLink(p.name, p.player_id) : resultName(p));
+    const name = (p) => (p.player_id ? [playerLink(p.name, p.player_id), botMark(p)] : resultName(p));
     const rating = (p) => {
       if (!p.rating) return '—';
       const change = p.rating.after.rating - p.rating.before;

@@ -30,7 +30,8 @@ export function renderMe() {
   const p = app.player;
   mount(box,
     // The player's own name opens their profile (P-PROFILE).
-    h('a', { class: 'me-name', id: 'me-name', href: `#/player/${p.id}`, title: t('my_profile') }, p.name, p.guest ? h('small', {}, ` (${t('guest')})`) : null),
+    h('a', { class: 'me-name', id: 'me-name', href: `#/player/${p.id}`, title: t('my_profile') }, p.name, p.guest ? h('small', {}, ` (${t('guest')})`) : null,
+      p.bot ? h('span', { class: 'bot-mark', title: t('bot_account') }, h('span', { 'aria-hidden': 'true' }, '🤖'), h('span', { class: 'sr-only' }, ` (${t('bot_account')})`)) : null),
     h('span', { class: 'chip' }, `${t('score')} ${p.score}`),
     h('span', { class: 'chip chip-level' }, `Lv ${p.level}`),
     h('button', { class: 'btn btn-ghost btn-small', type: 'button', onclick: logout }, t('logout')));

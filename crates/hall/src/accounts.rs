@@ -15,7 +15,7 @@ pub const START_SCORE: i64 = 1000;
 pub const MAX_LEVEL: i64 = 30;
 
 /// A guest or an account, as the wire shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Player {
     /// Database id.
     pub id: i64,
@@ -23,6 +23,9 @@ pub struct Player {
     pub name: String,
     /// Whether this is a guest (no password).
     pub guest: bool,
+    /// A bot account (P-BOT-ACCOUNT).
+    #[serde(default)]
+    pub bot: bool,
     /// Current score (积分).
     pub score: i64,
 }
@@ -36,6 +39,7 @@ impl Player {
             guest: self.guest,
             score: self.score,
             level: level(self.score),
+            bot: self.bot,
         }
     }
 }

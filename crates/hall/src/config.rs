@@ -26,6 +26,9 @@ pub struct Config {
     /// How long a person may sit in a public waiting room without readying before the seat
     /// is freed (one connection cannot hold every public room): 60 s.
     pub ready_timeout: Duration,
+    /// How long a challenge stays open without every answer before it lapses (P-CHALLENGE):
+    /// 60 s.
+    pub challenge_lapse: Duration,
     /// Directory of the web client served at `/`, if any.
     pub web_dir: Option<PathBuf>,
     /// How long one second of a turn timer lasts: one second, except in tests that need
@@ -147,6 +150,7 @@ impl Default for Config {
             bot_delay: Duration::from_millis(600),
             quick_fill_after: Duration::from_secs(10),
             ready_timeout: Duration::from_secs(60),
+            challenge_lapse: Duration::from_secs(60),
             web_dir: None,
             turn_unit: Duration::from_secs(1),
             messages_per_second: hangar_protocol::MESSAGES_PER_SECOND,

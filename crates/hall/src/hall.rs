@@ -83,6 +83,8 @@ pub struct Hall {
     pub sessions: Arc<Sessions>,
     /// New guests made per address in the last hour (P-ABORT).
     pub guests: crate::guest_quota::GuestQuota,
+    /// The open challenges made on this node (P-CHALLENGE).
+    pub challenges: crate::challenges::Challenges,
 }
 
 impl Hall {
@@ -102,6 +104,7 @@ impl Hall {
             peers: OnceLock::new(),
             sessions: Arc::default(),
             guests,
+            challenges: crate::challenges::Challenges::default(),
         })
     }
 
@@ -113,6 +116,11 @@ impl Hall {
     /// The other nodes of the cluster, in cluster mode.
     pub fn peers(&self) -> Option<&Arc<dyn Peers>> {
         self.peers.get()
+    }
+
+    /// Sends `frame` to every connection of `player` on this node.
+    pub fn tell(&self, player: i64, frame: &str) {
+        self.sessions.send(player, frame);
     }
 
     /// What a connection watches to learn that the hall shuts down.

@@ -431,7 +431,7 @@ async fn leaderboard(
     let limit = limit.limit.unwrap_or(20).clamp(1, 100);
     match hall
         .store
-        .leaderboard(None, BoardOrder::Score, 0, limit)
+        .leaderboard(None, BoardOrder::Score, true, 0, limit)
         .await
     {
         Ok(lines) => Json(crate::accounts::leaderboard_page(lines, None, 0)).into_response(),

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::challenges::ChallengeEvent;
 use crate::outbox::ConnId;
 use crate::room::RemoteRooms;
 use hangar_protocol::{GameKind, RoomSummary};
@@ -17,6 +18,8 @@ pub trait Peers: RemoteRooms {
     fn connection_closed(&self, conn: ConnId);
     /// A player signed out everywhere: their connections on the other nodes close too.
     fn signed_out_everywhere(&self, player: i64);
+    /// An open challenge changed on this node: every node's copy follows (P-CHALLENGE).
+    fn publish_challenge(&self, event: ChallengeEvent);
 }
 
 /// A change of one room in the hall list.

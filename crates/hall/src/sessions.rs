@@ -68,10 +68,30 @@ impl Sessions {
         }
     }
 
+    /// Sends `frame` to every connection of `player` on this node; returns how many.
+    pub fn send(&self, player: i64, frame: &str) -> usize {
+        let outboxes: Vec<Outbox> = self
+            .lock()
+            .by_player
+            .get(&player)
+            .map(|conns| conns.values().cloned().collect())
+            .unwrap_or_default();
+        for outbox in &outboxes {
+            outbox.send_text(frame.to_owned());
+        }
+        outboxes.len()
+    }
+
     /// Closes every connection of `player` but `keep` (the one that asked), and refuses the
     /// sign-ins by token under way (see [`Sessions::signed_in`]); returns how many it closed.
     pub fn close_others(&self, player: i64, keep: ConnId) -> usize {
         self.close(player, Some(keep), SIGNED_OUT_CODE, SIGNED_OUT_REASON)
+    }
+
+    /// Closes every connection of `player` but `keep` with [`SIGNED_OUT_CODE`] and `reason`
+    /// (the account changed: each signs in again and sees it as it is now); returns how many.
+    pub fn close_others_because(&self, player: i64, keep: ConnId, reason: &'static str) -> usize {
+        self.close(player, Some(keep), SIGNED_OUT_CODE, reason)
     }
 
     /// Closes every connection of `player` on this node with `code` and `reason` (an

@@ -20,6 +20,7 @@ use hangar_protocol::GameKind;
 mod admin;
 mod backup;
 mod batch;
+mod bots;
 mod cluster;
 mod dice_stats;
 mod health;
@@ -31,6 +32,8 @@ mod skeletons;
 mod tails;
 mod waiting;
 mod writer;
+
+pub use bots::BotRefusal;
 
 pub use admin::{AdminOrder, OrderKind};
 pub use backup::backup;
@@ -261,6 +264,7 @@ impl Store {
             id,
             name: name.to_owned(),
             guest,
+            bot: false,
             score: 1000,
         };
         Ok((player, token))
@@ -336,7 +340,7 @@ impl Store {
     /// The account with this name and its password hash.
     pub async fn account(&self, name: &str) -> Result<Option<(Player, String)>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, name, guest, score, password_hash FROM players WHERE name_key = $1",
+            "SELECT id, name, guest, bot, score, password_hash FROM players WHERE name_key = $1",
         )
         .bind(name.to_lowercase())
         .fetch_optional(&self.pool)
@@ -358,7 +362,7 @@ impl Store {
         issued_after: i64,
     ) -> Result<Option<Player>, StoreError> {
         let row = sqlx::query(
-            "SELECT p.id, p.name, p.guest, p.score FROM tokens t JOIN players p ON p.id = t.player_id \
+            "SELECT p.id, p.name, p.guest, p.bot, p.score FROM tokens t JOIN players p ON p.id = t.player_id \
              WHERE t.hash = $1 AND t.created_at > $2",
         )
         .bind(hash_token(token))
@@ -384,7 +388,7 @@ impl Store {
 
     /// A player by id.
     pub async fn player(&self, id: i64) -> Result<Option<Player>, StoreError> {
-        let row = sqlx::query("SELECT id, name, guest, score FROM players WHERE id = $1")
+        let row = sqlx::query("SELECT id, name, guest, bot, score FROM players WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
@@ -573,6 +577,7 @@ fn player_from_row(row: &sqlx::any::AnyRow) -> Result<Player, StoreError> {
         id: row.try_get("id")?,
         name: row.try_get("name")?,
         guest: row.try_get::<i64, _>("guest")? != 0,
+        bot: row.try_get::<i64, _>("bot")? != 0,
         score: row.try_get("score")?,
     })
 }

@@ -10,9 +10,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use hangar_games::record::RECORD_FORMAT;
 use hangar_protocol::{
-    Ack, Answer, Command, ErrorCode, GameEvent, HallCommand, HallMessage, OptionsCatalogue,
-    PlayerView, RoomAction, RoomEvent, RoomMessage, Welcome, name_variants, names_variant,
-    parse_command, variant_names,
+    Ack, Answer, ChallengeMessage, Command, ErrorCode, GameEvent, HallCommand, HallMessage,
+    OptionsCatalogue, PlayerView, RoomAction, RoomEvent, RoomMessage, Welcome, name_variants,
+    names_variant, parse_command, variant_names,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -70,6 +70,8 @@ fn ack_name(ack: &Ack) -> &'static str {
         Ack::Leaderboard(_) => "leaderboard",
         Ack::MyGames(_) => "my_games",
         Ack::Profile(_) => "profile",
+        Ack::Upgraded(_) => "upgraded",
+        Ack::Challenged(_) => "challenged",
         Ack::HallPage(_) => "hall_page",
         Ack::Joined(_) => "joined",
         Ack::Matched(_) => "matched",
@@ -81,8 +83,10 @@ fn ack_name(ack: &Ack) -> &'static str {
 }
 
 /// Every result shape an ack may have, as [`ack_name`] names them.
-const ACKS: [&str; 13] = [
+const ACKS: [&str; 15] = [
     "hall_page",
+    "upgraded",
+    "challenged",
     "pong",
     "signed_in",
     "authed",
@@ -110,9 +114,14 @@ fn answers_of(command: &Command) -> &'static [&'static str] {
             HallCommand::MyGames { .. } => &["my_games"],
             HallCommand::Profile { .. } => &["profile"],
             HallCommand::HallPage { .. } => &["hall_page"],
+            HallCommand::UpgradeToBot => &["upgraded"],
+            HallCommand::Challenge { .. } => &["challenged"],
             HallCommand::HallSubscribe { .. }
             | HallCommand::HallUnsubscribe
-            | HallCommand::SignOutEverywhere => &["done"],
+            | HallCommand::SignOutEverywhere
+            | HallCommand::AcceptChallenge { .. }
+            | HallCommand::DeclineChallenge { .. }
+            | HallCommand::CancelChallenge { .. } => &["done"],
             HallCommand::CreateRoom { .. } => &["joined"],
             HallCommand::QuickMatch { .. } => &["joined", "matched"],
         },
@@ -205,6 +214,13 @@ fn every_example_of_the_protocol_document_reads_as_its_type() {
                     read::<HallMessage>(line, &value);
                     seen.note("hall message", &value, "type");
                 }
+                // `challenge` is a command too: the server's message has no id.
+                Some("challenge_room" | "challenge_ended") | Some("challenge")
+                    if !object.contains_key("id") =>
+                {
+                    read::<ChallengeMessage>(line, &value);
+                    seen.note("challenge message", &value, "type");
+                }
                 Some(_) => {
                     let (id, command) = parse_command(&value.to_string());
                     let command = command
@@ -240,6 +256,10 @@ fn every_example_of_the_protocol_document_reads_as_its_type() {
     seen.check("room event", variant_names::<RoomEvent>("kind"));
     seen.check("game event", variant_names::<GameEvent>("kind"));
     seen.check("hall message", variant_names::<HallMessage>("type"));
+    seen.check(
+        "challenge message",
+        variant_names::<ChallengeMessage>("type"),
+    );
     seen.check("welcome", &["welcome"]);
 }
 

@@ -133,7 +133,7 @@ async fn p_durable_store_round_trips_on_every_database() {
         );
         assert_eq!(store.player(guest.id).await.unwrap().unwrap().score, 1040);
         let board = store
-            .leaderboard(Some(GameKind::Flight), BoardOrder::Rating, 0, 1000)
+            .leaderboard(Some(GameKind::Flight), BoardOrder::Rating, true, 0, 1000)
             .await
             .unwrap();
         assert_eq!(board.len(), 2, "only the two rated players");
@@ -494,7 +494,7 @@ async fn p_rating_provisional_players_come_after_established_ones_on_every_datab
         // Lucky wins one game against a newcomer: a provisional rating above stayer's.
         rated_jungle_game(&store, lucky, newbie).await;
         let board = store
-            .leaderboard(Some(GameKind::Jungle), BoardOrder::Rating, 0, 100)
+            .leaderboard(Some(GameKind::Jungle), BoardOrder::Rating, true, 0, 100)
             .await
             .unwrap();
         let rating = |id: i64| board.iter().find(|(p, _)| p.id == id).unwrap().1.unwrap();

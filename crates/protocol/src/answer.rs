@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{ErrorCode, Outcome, ProtoError};
 use super::{GameStats, GameSummary, Ranked, RoomSummary};
-use crate::PlayerView;
+use crate::{Challenge, PlayerView};
 
 /// The answer to one command: an `ack` with its result, or an `error`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -123,6 +123,10 @@ pub enum Ack {
     MyGames(MyGames),
     /// `profile`: a player's figures per game and recent games.
     Profile(Profile),
+    /// `upgrade_to_bot`: the player, now a bot account.
+    Upgraded(Upgraded),
+    /// `challenge`: the challenge as sent to the challenged.
+    Challenged(Box<Challenged>),
     /// `hall_page`: a page of a game's rooms.
     HallPage(HallPage),
     /// `create_room`, `join_room`, `quick_match` into a new room: the room and the seat
@@ -166,6 +170,22 @@ pub struct Authed {
     pub player: PlayerView,
     /// Codes of the rooms where the player holds a seat, to rejoin them.
     pub rooms: Vec<String>,
+}
+
+/// The result of `upgrade_to_bot` (P-BOT-ACCOUNT).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Upgraded {
+    /// The player, now marked `bot`.
+    pub player: PlayerView,
+}
+
+/// The result of `challenge` (P-CHALLENGE).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Challenged {
+    /// The challenge, open now.
+    pub challenge: Challenge,
 }
 
 /// The result of `leaderboard`.

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{BoardOrder, GameKind};
+use super::{BoardOrder, ChallengeSeat, GameKind};
 
 /// A command the connection answers itself: identity, leaderboards, the hall list, creating a
 /// room and quick match (§3, §4). Tagged by `type` like every message.
@@ -61,6 +61,9 @@ pub enum HallCommand {
         offset: Option<i64>,
         /// How many entries (1–100, default 20).
         limit: Option<i64>,
+        /// Whether bot accounts are listed (default true; false leaves them out).
+        #[serde(default = "listed")]
+        bots: bool,
     },
     /// A player's page (P-PROFILE): figures and rating history per game, recent games.
     Profile {
@@ -113,6 +116,43 @@ pub enum HallCommand {
         /// The game to play.
         game: GameKind,
     },
+    /// Make the signed-in account a bot account, for good (P-BOT-ACCOUNT): only a registered
+    /// player with no finished game.
+    UpgradeToBot,
+    /// Challenge a named player to a game (P-CHALLENGE).
+    Challenge {
+        /// The challenged player's id (seat 1).
+        player: i64,
+        /// The game.
+        game: GameKind,
+        /// The room options, as in `create_room`.
+        #[serde(default)]
+        options: Value,
+        /// Flight: the seats after the challenged player's (more challenged players or hall
+        /// bots); absent: a table of two.
+        #[serde(default)]
+        seats: Vec<ChallengeSeat>,
+    },
+    /// Accept a challenge sent to the signed-in player.
+    AcceptChallenge {
+        /// The challenge's id.
+        challenge: String,
+    },
+    /// Decline a challenge sent to the signed-in player: it ends for every party.
+    DeclineChallenge {
+        /// The challenge's id.
+        challenge: String,
+    },
+    /// Take back a challenge the signed-in player sent.
+    CancelChallenge {
+        /// The challenge's id.
+        challenge: String,
+    },
+}
+
+/// The default of `leaderboard`'s `bots`: bot accounts are listed.
+fn listed() -> bool {
+    true
 }
 
 /// A command for one room, answered by that room's task: its code, and what to do there.

@@ -35,6 +35,10 @@ pub enum ErrorCode {
     NotInRoom,
     /// The seat is occupied.
     SeatTaken,
+    /// Not for this player: a bot account in quick match or a public room's seat, a guest or
+    /// a player with a finished game becoming a bot account (P-BOT-ACCOUNT), someone else's
+    /// challenge (P-CHALLENGE).
+    Forbidden,
     /// The player already holds as many seats as one may (3, in rooms waiting or playing):
     /// leave one first.
     RoomLimit,

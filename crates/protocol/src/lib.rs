@@ -5,6 +5,7 @@
 //! `kind`), and `tests/protocol_doc.rs` reads every example of the document as its type.
 
 mod answer;
+mod challenge;
 mod command;
 mod error;
 mod hall;
@@ -18,9 +19,10 @@ mod welcome;
 use serde::{Deserialize, Serialize};
 
 pub use answer::{
-    Ack, Answer, Authed, Done, HallPage, Joined, Leaderboard, Matched, MyGames, Pong, Profile,
-    Rolled, Seated, SignedIn, Watching,
+    Ack, Answer, Authed, Challenged, Done, HallPage, Joined, Leaderboard, Matched, MyGames, Pong,
+    Profile, Rolled, Seated, SignedIn, Upgraded, Watching,
 };
+pub use challenge::{Challenge, ChallengeEnd, ChallengeMessage, ChallengeSeat};
 pub use command::{Command, HallCommand, RoomAction, RoomCommand};
 pub use error::{ErrorCode, ProtoError};
 pub use hall::{HallMessage, RoomSummary, SummarySeat};
@@ -87,6 +89,8 @@ pub enum ServerMessage {
     Hall(HallMessage),
     /// The greeting on connect.
     Welcome(Welcome),
+    /// A challenge for the receiver, its room, or its end (P-CHALLENGE).
+    Challenge(ChallengeMessage),
 }
 
 /// A command's outcome: the ack's result, or the error that refused it.
@@ -172,9 +176,9 @@ mod tests {
         assert!(!names_variant::<HallCommand>("type", "roll"));
         assert!(!names_variant::<RoomAction>("type", "ping"));
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
-        assert_eq!(variant_names::<HallCommand>("type").len(), 14);
+        assert_eq!(variant_names::<HallCommand>("type").len(), 19);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
-        assert_eq!(name_variants::<ErrorCode>().len(), 27);
+        assert_eq!(name_variants::<ErrorCode>().len(), 28);
         assert!(name_variants::<ErrorCode>().contains(&"banned"));
         assert!(name_variants::<ErrorCode>().contains(&"confirm_escape"));
     }

@@ -15,6 +15,9 @@ pub struct PlayerView {
     pub score: i64,
     /// Level derived from the score.
     pub level: i64,
+    /// A bot account (P-BOT-ACCOUNT): a program that plays as this player.
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// A rating as players see it.

@@ -43,6 +43,9 @@ pub struct GamePlayer {
     pub player_id: Option<i64>,
     /// The bot's level; null for a person.
     pub bot: Option<String>,
+    /// The player is a bot account (P-BOT-ACCOUNT): present (true) only then.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot_account: bool,
     /// Final rank, 1 best.
     pub rank: u32,
     /// Score change.

@@ -263,6 +263,10 @@ pub struct ResultLine {
     pub name: String,
     /// The player's id; null for a bot.
     pub player_id: Option<i64>,
+    /// The seat's player is a bot account (P-BOT-ACCOUNT); false for people and for the
+    /// hall's bots (whose `player_id` is null).
+    #[serde(default)]
+    pub bot: bool,
     /// 1 for the winner.
     pub rank: u32,
     /// Planes brought home (flight; 0 in jungle).

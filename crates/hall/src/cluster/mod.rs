@@ -27,6 +27,7 @@ use async_nats::Client;
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, oneshot, watch};
 
+use crate::challenges::ChallengeEvent;
 use crate::hall::Hall;
 use crate::outbox::{ConnId, Outbox};
 use crate::peers::{ListingChange, Peers};
@@ -35,7 +36,8 @@ use crate::sessions::{SIGNED_OUT_CODE, SIGNED_OUT_REASON};
 use futures_util::future::BoxFuture;
 use link::{Links, inbox_subject};
 use wire::{
-    GONE_SUBJECT, HELLO_SUBJECT, LISTING_SUBJECT, NodeMessage, RemoteAnswer, SIGNED_OUT_SUBJECT,
+    CHALLENGE_SUBJECT, GONE_SUBJECT, HELLO_SUBJECT, LISTING_SUBJECT, NodeMessage, RemoteAnswer,
+    SIGNED_OUT_SUBJECT,
 };
 
 /// How long a node's lease runs without renewal: past it, another node takes its rooms.
@@ -76,6 +78,8 @@ pub struct Cluster {
     fenced: watch::Sender<bool>,
     /// Changes of this node's rooms in the hall list, published in order by one task.
     listing_changes: mpsc::UnboundedSender<ListingChange>,
+    /// Changes of open challenges made on this node, published in order by one task.
+    challenge_changes: mpsc::UnboundedSender<ChallengeEvent>,
     /// Queues to the other nodes.
     links: Arc<Links>,
     /// Commands forwarded and not answered yet: (connection, id) → the owner node and who waits.
@@ -109,6 +113,17 @@ impl Cluster {
                 }
             }
         });
+        let (challenge_changes, mut events) = mpsc::unbounded_channel::<ChallengeEvent>();
+        let (publisher, from) = (nats.clone(), node.clone());
+        tokio::spawn(async move {
+            while let Some(event) = events.recv().await {
+                let from = from.clone();
+                let body = NodeMessage::Challenge { from, event }.encode();
+                if let Err(e) = publisher.publish(CHALLENGE_SUBJECT, body.into()).await {
+                    tracing::warn!(error = %e, "a challenge's change could not be published");
+                }
+            }
+        });
         let links = Arc::new(Links::new(&node, nats.clone()));
         let cluster = Arc::new(Cluster {
             node,
@@ -118,6 +133,7 @@ impl Cluster {
             stand_ins: Mutex::default(),
             fenced: watch::Sender::new(false),
             listing_changes,
+            challenge_changes,
             links,
             pending: Mutex::default(),
         });
@@ -158,6 +174,7 @@ impl Cluster {
             LISTING_SUBJECT.to_owned(),
             HELLO_SUBJECT.to_owned(),
             SIGNED_OUT_SUBJECT.to_owned(),
+            CHALLENGE_SUBJECT.to_owned(),
             GONE_SUBJECT.to_owned(),
         ] {
             let mut messages = self.nats.subscribe(subject.clone()).await?;
@@ -205,8 +222,20 @@ impl Cluster {
                         .close_all(player, SIGNED_OUT_CODE, SIGNED_OUT_REASON);
                 }
             }
+            NodeMessage::Challenge { from, event } => {
+                if from != self.node
+                    && let Some(hall) = self.hall()
+                {
+                    crate::challenges::apply(&hall, event);
+                }
+            }
             NodeMessage::Gone { node } => self.node_gone(&node),
         }
+    }
+
+    /// Tells every node of a change of an open challenge made on this node (in order).
+    pub fn publish_challenge(&self, event: ChallengeEvent) {
+        let _ = self.challenge_changes.send(event);
     }
 
     /// Tells the other nodes that `player` signed out everywhere: they close the player's
@@ -259,5 +288,9 @@ impl Peers for Cluster {
 
     fn signed_out_everywhere(&self, player: i64) {
         Cluster::signed_out_everywhere(self, player);
+    }
+
+    fn publish_challenge(&self, event: ChallengeEvent) {
+        Cluster::publish_challenge(self, event);
     }
 }

@@ -11,6 +11,7 @@ use axum::extract::ws::Utf8Bytes;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::accounts::Player;
+use crate::challenges::ChallengeEvent;
 use crate::outbox::ConnId;
 use crate::peers::ListingChange;
 use crate::room::Order;
@@ -28,6 +29,9 @@ pub const GONE_SUBJECT: &str = "hangar.node.gone";
 /// A player signed out everywhere (or was banned): every node closes their connections.
 pub const SIGNED_OUT_SUBJECT: &str = "hangar.player.signed_out";
 
+/// An open challenge changed (P-CHALLENGE): every node keeps a copy of every one.
+pub const CHALLENGE_SUBJECT: &str = "hangar.challenge";
+
 /// A player as it travels with a command (the owner node does not look it up again).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct WirePlayer {
@@ -39,6 +43,9 @@ pub struct WirePlayer {
     pub guest: bool,
     /// Score when the command was sent.
     pub score: i64,
+    /// A bot account (P-BOT-ACCOUNT).
+    #[serde(default)]
+    pub bot: bool,
 }
 
 impl From<&Player> for WirePlayer {
@@ -48,6 +55,7 @@ impl From<&Player> for WirePlayer {
             name: p.name.clone(),
             guest: p.guest,
             score: p.score,
+            bot: p.bot,
         }
     }
 }
@@ -58,6 +66,7 @@ impl From<WirePlayer> for Player {
             id: p.id,
             name: p.name,
             guest: p.guest,
+            bot: p.bot,
             score: p.score,
         }
     }
@@ -160,6 +169,13 @@ pub enum NodeMessage {
     Gone {
         /// The node gone.
         node: String,
+    },
+    /// An open challenge changed on node `from` ([`CHALLENGE_SUBJECT`]).
+    Challenge {
+        /// The node where it changed (its own copy and parties are done).
+        from: String,
+        /// The change.
+        event: ChallengeEvent,
     },
     /// `player` signed out everywhere (or was banned) on node `from` ([`SIGNED_OUT_SUBJECT`]).
     SignedOut {
@@ -278,10 +294,83 @@ mod tests {
                 from: "n1".into(),
                 player: 42,
             },
+            NodeMessage::Challenge {
+                from: "n1".into(),
+                event: ChallengeEvent::Ended {
+                    id: "9f3c".into(),
+                    reason: hangar_protocol::ChallengeEnd::Declined,
+                    by: Some(Player {
+                        id: 42,
+                        name: "deep".into(),
+                        guest: false,
+                        bot: true,
+                        score: 1000,
+                    }),
+                },
+            },
+            NodeMessage::Challenge {
+                from: "n2".into(),
+                event: ChallengeEvent::Roomed {
+                    id: "9f3c".into(),
+                    room: "K7QX2M".into(),
+                },
+            },
         ];
         for message in &messages {
             assert_eq!(format!("{:?}", round_trip(message)), format!("{message:?}"));
         }
+    }
+
+    #[test]
+    fn an_opened_challenge_reads_back_with_its_seats_and_options() {
+        use crate::challenges::OpenChallenge;
+        use hangar_protocol::ChallengeSeat;
+        use serde_json::json;
+        let player = |id: i64, name: &str| Player {
+            id,
+            name: name.into(),
+            guest: false,
+            bot: id == 57,
+            score: 1000,
+        };
+        let seats = vec![
+            ChallengeSeat::Player { player: 57 },
+            ChallengeSeat::Bot {
+                bot: "random".into(),
+            },
+        ];
+        let challenge = OpenChallenge {
+            id: "9f3c".into(),
+            from: player(17, "ana"),
+            to: vec![(1, player(42, "bo")), (2, player(57, "cy"))],
+            game: GameKind::Flight,
+            options: json!({"seats": 4, "preset": "improved"}),
+            shown_options: json!({"seats": 4, "stake": 100}),
+            seats: seats.clone(),
+            bots: vec![(3, "random".into())],
+            accepted: [57].into(),
+            deadline: tokio::time::Instant::now(),
+        };
+        let message = NodeMessage::Challenge {
+            from: "n1".into(),
+            event: ChallengeEvent::Opened {
+                challenge: Box::new(challenge),
+                left_ms: 58_000,
+            },
+        };
+        let NodeMessage::Challenge {
+            event: ChallengeEvent::Opened { challenge, left_ms },
+            ..
+        } = round_trip(&message)
+        else {
+            panic!("not an opened challenge");
+        };
+        assert_eq!(left_ms, 58_000);
+        assert_eq!(challenge.seats, seats);
+        assert_eq!(challenge.options, json!({"seats": 4, "preset": "improved"}));
+        assert_eq!(challenge.to[1], (2, player(57, "cy")));
+        assert_eq!(challenge.bots, vec![(3, "random".to_owned())]);
+        assert!(challenge.accepted.contains(&57));
     }
 
     #[test]

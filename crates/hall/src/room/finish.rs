@@ -349,6 +349,7 @@ pub(super) fn result_line(
         seat: i,
         name: seat.name(),
         player_id: seat.player_id(),
+        bot: seat.player.as_ref().is_some_and(|p| p.bot),
         rank,
         finished,
         captures,

@@ -4,6 +4,7 @@
 
 mod act;
 mod camping;
+mod challenge;
 mod close;
 mod entropy;
 mod finish;
@@ -33,6 +34,7 @@ use hangar_protocol::{
     RoomEvent, RoomStatus as Status, answer_frame,
 };
 
+pub use challenge::open_challenge_room;
 pub use hangar_games::{CommandRef, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
 pub use host::RoomHost;
 pub use remote::RemoteRooms;

@@ -49,6 +49,18 @@ impl Room {
         Ok(())
     }
 
+    /// A bot account never sits in a public room on its own (P-BOT-ACCOUNT): it plays in the
+    /// private rooms of challenges, or of anyone who gives it the code.
+    fn check_bot_account(&self, player: &Player) -> Result<(), ProtoError> {
+        if player.bot && !self.private {
+            return Err(err(
+                ErrorCode::Forbidden,
+                "a bot account sits only in private rooms: challenge it instead",
+            ));
+        }
+        Ok(())
+    }
+
     pub(super) fn seat_of(&self, player: i64) -> Option<usize> {
         self.seats
             .iter()
@@ -124,6 +136,7 @@ impl Room {
                 None => self.seats.iter().position(Seat::is_empty),
             };
             if let Some(index) = free {
+                self.check_bot_account(&player)?;
                 self.hall.check_seat_limit(player.id)?;
                 self.attach(outbox, Some(player.id), since);
                 self.seat_player(index, player);
@@ -155,7 +168,7 @@ impl Room {
         }))
     }
 
-    fn seat_player(&mut self, index: usize, player: Player) {
+    pub(super) fn seat_player(&mut self, index: usize, player: Player) {
         let id = player.id;
         self.seats[index] = Seat {
             player: Some(player.clone()),
@@ -203,6 +216,7 @@ impl Room {
     ) -> Outcome {
         self.require_waiting()?;
         self.check_empty_seat(index)?;
+        self.check_bot_account(&player)?;
         if self.seat_of(player.id).is_none() {
             self.hall.check_seat_limit(player.id)?;
         }

@@ -40,7 +40,7 @@ impl Store {
         let account = self.account(&name).await?.map(|(player, _)| player);
         // Guests keep their normalised name as given; `lower` makes ASCII case not matter.
         let rows = sqlx::query(
-            "SELECT id, name, guest, score FROM players \
+            "SELECT id, name, guest, bot, score FROM players \
              WHERE guest = 1 AND (name = $1 OR lower(name) = $2) ORDER BY id",
         )
         .bind(name.clone())

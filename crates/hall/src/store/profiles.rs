@@ -26,15 +26,18 @@ impl Store {
         &self,
         game: Option<GameKind>,
         order: BoardOrder,
+        bots: bool,
         offset: i64,
         limit: i64,
     ) -> Result<Vec<(Player, Option<Skill>)>, StoreError> {
+        // Bot accounts are listed unless left out (P-BOT-ACCOUNT).
+        let bot_filter = if bots { "" } else { " AND p.bot = 0" };
         let Some(game) = game else {
-            let rows = sqlx::query(
-                "SELECT id, name, guest, score FROM players p \
-                 WHERE EXISTS (SELECT 1 FROM ratings r WHERE r.player_id = p.id) \
-                 ORDER BY score DESC, id ASC LIMIT $1 OFFSET $2",
-            )
+            let rows = sqlx::query(&format!(
+                "SELECT id, name, guest, bot, score FROM players p \
+                 WHERE EXISTS (SELECT 1 FROM ratings r WHERE r.player_id = p.id){bot_filter} \
+                 ORDER BY score DESC, id ASC LIMIT $1 OFFSET $2"
+            ))
             .bind(limit)
             .bind(offset)
             .fetch_all(&self.pool)
@@ -51,8 +54,8 @@ impl Store {
             BoardOrder::Score => "p.score DESC, p.id ASC",
         };
         let sql = format!(
-            "SELECT p.id, p.name, p.guest, p.score, r.rating, r.deviation, r.volatility, r.games \
-             FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.game = $1 \
+            "SELECT p.id, p.name, p.guest, p.bot, p.score, r.rating, r.deviation, r.volatility, r.games \
+             FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.game = $1{bot_filter} \
              ORDER BY {order_by} LIMIT $2 OFFSET $3"
         );
         let query = sqlx::query(&sql).bind(game.name()).bind(limit).bind(offset);
@@ -257,6 +260,7 @@ fn seated(result: &GameResult) -> Vec<GamePlayer> {
                 name: line.player_id.is_some().then(|| line.name.clone()),
                 player_id: line.player_id,
                 bot,
+                bot_account: line.bot,
                 rank: line.rank,
                 delta: line.delta,
             }

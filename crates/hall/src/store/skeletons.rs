@@ -39,7 +39,7 @@ impl Store {
     /// that older account.
     pub async fn name_collisions(&self) -> Result<Vec<(Player, Player)>, StoreError> {
         let flagged = sqlx::query(
-            "SELECT id, name, guest, score FROM players \
+            "SELECT id, name, guest, bot, score FROM players \
              WHERE guest = 0 AND skeleton IS NULL ORDER BY id",
         )
         .fetch_all(&self.pool)
@@ -48,7 +48,7 @@ impl Store {
         for row in &flagged {
             let player = player_from_row(row)?;
             let older =
-                sqlx::query("SELECT id, name, guest, score FROM players WHERE skeleton = $1")
+                sqlx::query("SELECT id, name, guest, bot, score FROM players WHERE skeleton = $1")
                     .bind(skeleton_key(&player.name))
                     .fetch_optional(&self.pool)
                     .await?;

@@ -3,6 +3,7 @@
 //! handles identity and hall commands itself, hands room commands to the room's task, and
 //! writes queued frames in batches.
 
+mod challenges;
 mod gate;
 mod identity;
 mod logins;
@@ -481,6 +482,18 @@ impl Conn {
                 }
             }
             HallCommand::QuickMatch { game } => self.quick_match(id, game).await,
+            HallCommand::UpgradeToBot => self.upgrade_to_bot().await.into(),
+            HallCommand::Challenge {
+                player,
+                game,
+                options,
+                seats,
+            } => self.challenge(id, player, game, options, seats).await,
+            HallCommand::AcceptChallenge { challenge } => {
+                self.accept_challenge(id, challenge).await
+            }
+            HallCommand::DeclineChallenge { challenge } => self.decline_challenge(id, challenge),
+            HallCommand::CancelChallenge { challenge } => self.cancel_challenge(id, challenge),
             HallCommand::Ping => Ok(Ack::Pong(Pong {
                 time: crate::time::now_ms(),
             }))
@@ -495,14 +508,21 @@ impl Conn {
                 name,
                 password,
                 client,
-            } => self.login(name, password, client).await.into(),
-            HallCommand::Auth { token, client } => self.auth(token, client).await.into(),
+            } => {
+                let outcome = self.login(name, password, client).await;
+                self.signed_in_then_challenges(id, outcome)
+            }
+            HallCommand::Auth { token, client } => {
+                let outcome = self.auth(token, client).await;
+                self.signed_in_then_challenges(id, outcome)
+            }
             HallCommand::Leaderboard {
                 game,
                 by,
                 offset,
                 limit,
-            } => self.leaderboard(game, by, offset, limit).await.into(),
+                bots,
+            } => self.leaderboard(game, by, bots, offset, limit).await.into(),
             HallCommand::Profile { player_id } => self.profile(player_id).await.into(),
             HallCommand::MyGames { limit } => self.my_games(limit).await.into(),
             HallCommand::SignOutEverywhere => self.sign_out_everywhere().await.into(),
@@ -559,6 +579,10 @@ impl Conn {
             Ok(player) => player.clone(),
             Err(e) => return Err(e).into(),
         };
+        if player.bot {
+            let message = "a bot account never plays by quick match: it plays the challenges it accepts (P-BOT-ACCOUNT)";
+            return Err(ProtoError::new(ErrorCode::Forbidden, message)).into();
+        }
         if let Err(e) = crate::room::storage_available(&self.hall.store)
             .and_then(|()| self.hall.check_seat_limit(player.id))
         {

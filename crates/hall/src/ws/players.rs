@@ -54,6 +54,7 @@ impl Conn {
         &self,
         game: Option<GameKind>,
         by: BoardOrder,
+        bots: bool,
         offset: Option<i64>,
         limit: Option<i64>,
     ) -> Outcome {
@@ -68,7 +69,7 @@ impl Conn {
         let lines = self
             .hall
             .store
-            .leaderboard(game, by, offset, limit)
+            .leaderboard(game, by, bots, offset, limit)
             .await
             .map_err(internal)?;
         Ok(Ack::Leaderboard(crate::accounts::leaderboard_page(

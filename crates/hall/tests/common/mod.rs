@@ -72,6 +72,8 @@ pub fn test_config(database: String) -> Config {
         quick_fill_after: Duration::from_secs(600),
         // Long: tests take their time to ready; the seat-camping test sets its own.
         ready_timeout: Duration::from_secs(600),
+        // As in the hall: the lapse test sets its own.
+        challenge_lapse: Duration::from_secs(60),
         web_dir: None,
         turn_unit: Duration::from_secs(1),
         // Test players act as fast as the server answers; the flood test sets 20/40.

@@ -175,6 +175,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         bot_delay: Duration::from_millis(args.bot_delay_ms),
         quick_fill_after: Duration::from_secs(args.quick_bots_after_seconds),
         ready_timeout: Duration::from_secs(args.ready_timeout_seconds),
+        challenge_lapse: Config::default().challenge_lapse,
         web_dir: args.web_dir.clone().or_else(find_web_dir),
         turn_unit: Duration::from_secs(1),
         messages_per_second: args.rate_limit,

@@ -1,0 +1,333 @@
+//! Open challenges (P-CHALLENGE): who challenged whom to what, who has accepted, and when each
+//! lapses, and what the parties are told. Kept in memory: a challenge lives a minute, and one
+//! lost in a restart is one to send again. In a cluster every node keeps a copy of every open
+//! challenge (each change travels as a [`ChallengeEvent`]) and tells the parties connected to
+//! it; each node lapses its copy itself.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::time::Instant;
+
+use crate::accounts::Player;
+use crate::hall::Hall;
+use hangar_protocol::{
+    Challenge, ChallengeEnd, ChallengeMessage, ChallengeSeat, ErrorCode, GameKind, ProtoError,
+};
+
+/// Most open challenges one player may have sent at a time (a flood is refused).
+pub const MAX_OPEN_CHALLENGES: usize = 3;
+
+/// One open challenge.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct OpenChallenge {
+    /// Its id.
+    pub id: String,
+    /// The challenger (seat 0).
+    pub from: Player,
+    /// The challenged players with their seats: the named one at seat 1, then those of the
+    /// challenge's `seats` at theirs.
+    pub to: Vec<(usize, Player)>,
+    /// The game.
+    pub game: GameKind,
+    /// The options as the room will be given them (seat count included).
+    pub options: Value,
+    /// The options checked and completed, as the challenge shows them.
+    pub shown_options: Value,
+    /// The seats after seat 1, as given.
+    pub seats: Vec<ChallengeSeat>,
+    /// The hall bots to seat: seat and level.
+    pub bots: Vec<(usize, String)>,
+    /// Who has accepted.
+    pub accepted: HashSet<i64>,
+    /// When it lapses (travels as the time left, [`ChallengeEvent::Opened`]).
+    #[serde(skip, default = "Instant::now")]
+    pub deadline: Instant,
+}
+
+/// A change of an open challenge, as one node tells the others (cluster mode).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum ChallengeEvent {
+    /// A challenge was made, with this long left to answer it.
+    Opened {
+        /// The challenge.
+        challenge: Box<OpenChallenge>,
+        /// Milliseconds until it lapses.
+        left_ms: u64,
+    },
+    /// A challenged player accepted.
+    Accepted {
+        /// The challenge's id.
+        id: String,
+        /// Who accepted.
+        player: i64,
+    },
+    /// Everyone accepted: its room is open.
+    Roomed {
+        /// The challenge's id.
+        id: String,
+        /// The room's code.
+        room: String,
+    },
+    /// It ended without a room.
+    Ended {
+        /// The challenge's id.
+        id: String,
+        /// Why.
+        reason: ChallengeEnd,
+        /// Who declined or cancelled.
+        by: Option<Player>,
+    },
+}
+
+impl OpenChallenge {
+    /// The wire form, with the time left now.
+    pub fn view(&self) -> Challenge {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        Challenge {
+            id: self.id.clone(),
+            from: self.from.view(),
+            to: self.to.iter().map(|(_, p)| p.view()).collect(),
+            game: self.game,
+            options: self.shown_options.clone(),
+            seats: self.seats.clone(),
+            expires_in_ms: u64::try_from(left.as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+
+    /// Every party's id: the challenger and the challenged.
+    pub fn parties(&self) -> Vec<i64> {
+        std::iter::once(self.from.id)
+            .chain(self.to.iter().map(|(_, p)| p.id))
+            .collect()
+    }
+
+    /// Whether `player` is one of the challenged.
+    pub fn challenges(&self, player: i64) -> bool {
+        self.to.iter().any(|(_, p)| p.id == player)
+    }
+
+    /// Whether every challenged player has accepted.
+    pub fn all_accepted(&self) -> bool {
+        self.to.iter().all(|(_, p)| self.accepted.contains(&p.id))
+    }
+}
+
+/// The open challenges of this node.
+#[derive(Debug, Default)]
+pub struct Challenges {
+    open: Mutex<HashMap<String, OpenChallenge>>,
+}
+
+impl Challenges {
+    /// Keeps a challenge another node opened (it checked the limit).
+    fn insert_copy(&self, challenge: OpenChallenge) {
+        self.lock().insert(challenge.id.clone(), challenge);
+    }
+
+    /// Opens a challenge, unless its challenger has [`MAX_OPEN_CHALLENGES`] open already.
+    pub fn insert(&self, challenge: OpenChallenge) -> Result<(), ProtoError> {
+        let mut open = self.lock();
+        let sent = open
+            .values()
+            .filter(|c| c.from.id == challenge.from.id)
+            .count();
+        if sent >= MAX_OPEN_CHALLENGES {
+            return Err(ProtoError::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "at most {MAX_OPEN_CHALLENGES} open challenges at a time: wait for an answer or cancel one"
+                ),
+            ));
+        }
+        open.insert(challenge.id.clone(), challenge);
+        Ok(())
+    }
+
+    /// A copy of the open challenge `id`.
+    pub fn get(&self, id: &str) -> Option<OpenChallenge> {
+        self.lock().get(id).cloned()
+    }
+
+    /// Runs `change` on the open challenge `id` and keeps it, or takes it out when `change`
+    /// says so (`Ok(true)`); `None` when no such challenge is open.
+    pub fn update<T>(
+        &self,
+        id: &str,
+        change: impl FnOnce(&mut OpenChallenge) -> Result<(bool, T), ProtoError>,
+    ) -> Option<Result<(OpenChallenge, T), ProtoError>> {
+        let mut open = self.lock();
+        let challenge = open.get_mut(id)?;
+        let (remove, value) = match change(challenge) {
+            Ok(changed) => changed,
+            Err(e) => return Some(Err(e)),
+        };
+        let copy = if remove {
+            open.remove(id).expect("the challenge is open")
+        } else {
+            challenge.clone()
+        };
+        Some(Ok((copy, value)))
+    }
+
+    /// Takes out challenge `id` if it is still open (for its lapse).
+    pub fn remove(&self, id: &str) -> Option<OpenChallenge> {
+        self.lock().remove(id)
+    }
+
+    /// The open challenges that `player` is challenged by.
+    pub fn for_player(&self, player: i64) -> Vec<Challenge> {
+        self.lock()
+            .values()
+            .filter(|c| c.challenges(player))
+            .map(OpenChallenge::view)
+            .collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, OpenChallenge>> {
+        self.open.lock().expect("challenges lock")
+    }
+}
+
+/// A fresh challenge id: 16 hex digits.
+pub fn new_id() -> String {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("the operating system must provide randomness");
+    hex::encode(bytes)
+}
+
+/// Every party's seat in the room of `challenge`: the challenger's 0, then the challenged.
+pub fn party_seats(challenge: &OpenChallenge) -> Vec<(usize, Player)> {
+    std::iter::once((0, challenge.from.clone()))
+        .chain(challenge.to.iter().cloned())
+        .collect()
+}
+
+/// Sends `message` to every connection on this node of every party of `challenge`.
+fn tell_parties(hall: &Hall, challenge: &OpenChallenge, message: &ChallengeMessage) {
+    let frame = message.to_text();
+    for player in challenge.parties() {
+        hall.tell(player, &frame);
+    }
+}
+
+/// Tells the challenged players connected to this node of `challenge`, and lapses this node's
+/// copy of it at its deadline.
+fn announce(hall: &Arc<Hall>, challenge: &OpenChallenge) {
+    let frame = ChallengeMessage::Challenge {
+        challenge: challenge.view(),
+    }
+    .to_text();
+    for (_, player) in &challenge.to {
+        hall.tell(player.id, &frame);
+    }
+    let (hall, id, deadline) = (hall.clone(), challenge.id.clone(), challenge.deadline);
+    tokio::spawn(async move {
+        tokio::time::sleep_until(deadline).await;
+        if let Some(challenge) = hall.challenges.remove(&id) {
+            let message = ended_message(&challenge, ChallengeEnd::Lapsed, None);
+            tell_parties(&hall, &challenge, &message);
+        }
+    });
+}
+
+fn ended_message(
+    challenge: &OpenChallenge,
+    reason: ChallengeEnd,
+    by: Option<&Player>,
+) -> ChallengeMessage {
+    ChallengeMessage::ChallengeEnded {
+        challenge: challenge.id.clone(),
+        reason,
+        by: by.map(Player::view),
+    }
+}
+
+/// Tells the other nodes of a change (cluster mode; nothing on a single node).
+fn publish(hall: &Hall, event: ChallengeEvent) {
+    if let Some(peers) = hall.peers() {
+        peers.publish_challenge(event);
+    }
+}
+
+/// A challenge this node just opened: the parties here are told, and the other nodes.
+pub fn opened(hall: &Arc<Hall>, challenge: &OpenChallenge) {
+    announce(hall, challenge);
+    let left = challenge.deadline.saturating_duration_since(Instant::now());
+    publish(
+        hall,
+        ChallengeEvent::Opened {
+            challenge: Box::new(challenge.clone()),
+            left_ms: u64::try_from(left.as_millis()).unwrap_or(u64::MAX),
+        },
+    );
+}
+
+/// `player` accepted challenge `id` on this node: the other nodes learn it.
+pub fn accepted(hall: &Hall, id: &str, player: i64) {
+    let id = id.to_owned();
+    publish(hall, ChallengeEvent::Accepted { id, player });
+}
+
+/// The room of `challenge` (taken out here) is open: every party is told its seat.
+pub fn roomed(hall: &Hall, challenge: &OpenChallenge, room: &str) {
+    tell_seats(hall, challenge, room);
+    let (id, room) = (challenge.id.clone(), room.to_owned());
+    publish(hall, ChallengeEvent::Roomed { id, room });
+}
+
+fn tell_seats(hall: &Hall, challenge: &OpenChallenge, room: &str) {
+    for (seat, party) in party_seats(challenge) {
+        let message = ChallengeMessage::ChallengeRoom {
+            challenge: challenge.id.clone(),
+            room: room.to_owned(),
+            seat,
+        };
+        hall.tell(party.id, &message.to_text());
+    }
+}
+
+/// `challenge` (taken out here) ended without a room: every party is told.
+pub fn ended(hall: &Hall, challenge: &OpenChallenge, reason: ChallengeEnd, by: Option<&Player>) {
+    tell_parties(hall, challenge, &ended_message(challenge, reason, by));
+    publish(
+        hall,
+        ChallengeEvent::Ended {
+            id: challenge.id.clone(),
+            reason,
+            by: by.cloned(),
+        },
+    );
+}
+
+/// A change another node made: this node's copy follows, and the parties connected here are
+/// told what concerns them.
+pub fn apply(hall: &Arc<Hall>, event: ChallengeEvent) {
+    match event {
+        ChallengeEvent::Opened { challenge, left_ms } => {
+            let mut challenge = *challenge;
+            challenge.deadline = Instant::now() + std::time::Duration::from_millis(left_ms);
+            hall.challenges.insert_copy(challenge.clone());
+            announce(hall, &challenge);
+        }
+        ChallengeEvent::Accepted { id, player } => {
+            hall.challenges.update(&id, |c| {
+                c.accepted.insert(player);
+                Ok((false, ()))
+            });
+        }
+        ChallengeEvent::Roomed { id, room } => {
+            if let Some(challenge) = hall.challenges.remove(&id) {
+                tell_seats(hall, &challenge, &room);
+            }
+        }
+        ChallengeEvent::Ended { id, reason, by } => {
+            if let Some(challenge) = hall.challenges.remove(&id) {
+                let message = ended_message(&challenge, reason, by.as_ref());
+                tell_parties(hall, &challenge, &message);
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! The room of an accepted challenge (P-CHALLENGE): private, with the players' seats held for
+//! them and the hall's bots seated before anyone comes in.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::{Room, RoomHandle, RoomHost, Seat, spawn, storage_available};
+use crate::accounts::Player;
+use hangar_protocol::{GameKind, ProtoError, RoomEvent};
+
+/// Opens a private room of `game` with `options`, `players` seated (seat, player; the first
+/// is the host) and the hall's `bots` (seat, level) in their seats, ready. The players then
+/// come in with `join_room` to their seats, as after a reconnection.
+pub fn open_challenge_room(
+    hall: Arc<dyn RoomHost>,
+    game: GameKind,
+    options: &Value,
+    players: Vec<(usize, Player)>,
+    bots: Vec<(usize, String)>,
+) -> Result<RoomHandle, ProtoError> {
+    storage_available(hall.store())?;
+    let (options, seat_count, turn_seconds) =
+        hangar_games::check_options(game, options, hall.config().turn_seconds)?;
+    let code = hall.new_code();
+    let mut room = Room::new(hall, code, game, true, options, seat_count, turn_seconds);
+    for (seat, player) in players {
+        room.seat_player(seat, player);
+    }
+    for (seat, bot) in bots {
+        room.seats[seat] = Seat {
+            bot: Some(bot.clone()),
+            ready: true,
+            ..Seat::default()
+        };
+        room.emit(RoomEvent::BotAdded { seat, bot });
+    }
+    Ok(spawn(room))
+}
