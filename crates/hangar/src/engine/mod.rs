@@ -1,8 +1,11 @@
 //! Outside programs as players (P-ENGINE, docs/engine.md): the engine process and its line
-//! format's supervision, `hangar match` (offline against the built-in bots).
+//! format's supervision, `hangar match` (offline against the built-in bots) and `hangar bot`
+//! (in a hall, as a bot account).
 
+mod hall_bot;
 mod matches;
 mod score;
+mod seat;
 mod supervisor;
 
 use clap::Args;
@@ -50,4 +53,47 @@ pub struct MatchArgs {
 /// Runs `hangar match`.
 pub fn run_match(args: &MatchArgs) -> anyhow::Result<()> {
     matches::run(args)
+}
+
+/// Arguments of `hangar bot`.
+#[derive(Args, Debug)]
+pub struct BotArgs {
+    /// The hall's WebSocket address (`ws://host:port/ws`).
+    #[arg(long)]
+    pub hall: String,
+    /// The bot account's sign-in token.
+    #[arg(long)]
+    pub token: String,
+    /// The engine's command line, run with `sh -c`; one process per game.
+    #[arg(long)]
+    pub engine: String,
+    /// The games whose challenges are accepted, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = ["flight".to_owned(), "jungle".to_owned()])]
+    pub accept: Vec<String>,
+    /// Games played at once; challenges beyond are declined.
+    #[arg(long, default_value_t = 1)]
+    pub max_games: usize,
+    /// Join this room (by its code) instead of waiting for challenges; the bot plays its
+    /// game and exits.
+    #[arg(long)]
+    pub room: Option<String>,
+    /// The seat to take in `--room` (default: the first free one).
+    #[arg(long, requires = "room")]
+    pub seat: Option<usize>,
+}
+
+/// Runs `hangar bot`.
+pub fn run_bot(args: &BotArgs) -> anyhow::Result<()> {
+    for game in &args.accept {
+        if !matches!(game.as_str(), "flight" | "jungle") {
+            anyhow::bail!("--accept takes flight and jungle, not {game:?}");
+        }
+    }
+    if args.max_games == 0 {
+        anyhow::bail!("--max-games must be at least 1");
+    }
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?
+        .block_on(hall_bot::run(args))
 }
