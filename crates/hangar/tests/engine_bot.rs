@@ -9,6 +9,7 @@ mod hall_common;
 
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 
 use futures_util::SinkExt;
 use hall_common::{Client, PLAYED, Server, WAIT, guest};
@@ -79,11 +80,51 @@ async fn send(c: &mut Client, mut command: Value) {
     c.ws.send(Message::text(command.to_string())).await.unwrap();
 }
 
+/// A TCP relay between the bot and the hall whose connections the test can cut.
+struct Relay {
+    port: u16,
+    links: Arc<Mutex<Vec<tokio::task::AbortHandle>>>,
+}
+
+impl Relay {
+    async fn start(hall: u16) -> Relay {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let links = Arc::new(Mutex::new(Vec::new()));
+        let held = links.clone();
+        tokio::spawn(async move {
+            while let Ok((mut inside, _)) = listener.accept().await {
+                let link = tokio::spawn(async move {
+                    let mut outside = tokio::net::TcpStream::connect(("127.0.0.1", hall))
+                        .await
+                        .unwrap();
+                    let _ = tokio::io::copy_bidirectional(&mut inside, &mut outside).await;
+                });
+                held.lock().unwrap().push(link.abort_handle());
+            }
+        });
+        Relay { port, links }
+    }
+
+    /// Drops every connection through the relay (new ones are relayed again).
+    fn cut(&self) {
+        for link in self.links.lock().unwrap().drain(..) {
+            link.abort();
+        }
+    }
+}
+
 /// The person plays the first legal choice on each of its turns until the game is over;
-/// returns the result.
+/// returns the result. With `cut`, the relay's connections are cut after the person's
+/// third move.
 async fn person_plays(c: &mut Client, room: &str, seat: u64) -> Value {
+    person_plays_cutting(c, room, seat, None).await
+}
+
+async fn person_plays_cutting(c: &mut Client, room: &str, seat: u64, cut: Option<&Relay>) -> Value {
     let mut view = Value::Null;
     let mut rolled: Option<Value> = None;
+    let mut moves = 0;
     loop {
         let frame = c
             .wait_for(|v| v["type"] == "event" || v["type"] == "error")
@@ -108,6 +149,12 @@ async fn person_plays(c: &mut Client, room: &str, seat: u64) -> Value {
                     _ => json!({"type": "move", "room": room, "move": view["moves"][0]}),
                 };
                 send(c, command).await;
+                moves += 1;
+                if moves == 3
+                    && let Some(relay) = cut
+                {
+                    relay.cut();
+                }
             }
             _ => {}
         }
@@ -208,7 +255,7 @@ async fn p_engine_hangar_bot_plays_jungle_against_a_person_and_the_record_verifi
 async fn p_engine_hangar_bot_plays_four_seat_flight_with_a_person_and_hall_bots() {
     let (result, log) = engine_game(
         "flight",
-        json!({"seats": 4, "planes": 2}),
+        json!({"seats": 4}),
         &["heuristic", "random"],
         "python3 examples/engines/random.py",
     )
@@ -238,4 +285,60 @@ async fn p_engine_hangar_bot_with_a_garbage_engine_still_plays_its_game() {
     );
     let (answered, asked) = answered(&log);
     assert!(asked > 0 && answered == 0, "{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_engine_hangar_bot_comes_back_after_its_connection_drops() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bot.db");
+    let hall = Server::start(&db.display().to_string(), PLAYED).await;
+    let relay = Relay::start(hall.port).await;
+    let token = account(hall.port, "engineone").await;
+    let mut person = guest(hall.port, "ann").await;
+    let created = person
+        .ok(json!({"type": "create_room", "game": "jungle", "private": true, "options": {}}))
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    let bot = start_bot(
+        relay.port,
+        &token,
+        "python3 examples/engines/greedy.py",
+        &room,
+        1,
+    );
+    person
+        .wait_for(|v| v["event"]["kind"] == "ready" && v["event"]["seat"] == 1)
+        .await;
+    person
+        .ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    let result = person_plays_cutting(&mut person, &room, 0, Some(&relay)).await;
+    let (ok, log) = finished(bot).await;
+    assert!(ok, "{log}");
+    assert!(
+        log.contains("connection lost") && log.contains("reconnecting"),
+        "{log}"
+    );
+    assert_eq!(log.matches("signed in as engineone").count(), 2, "{log}");
+    let (answered, asked) = answered(&log);
+    assert!(asked > 3 && answered == asked, "{log}");
+    // The game went on to its end on the board, not by the bot's absence.
+    assert_ne!(result["reason"], "disconnected", "{result}");
+    verifies(hall.port, &result["game_id"], &token).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_engine_hangar_bot_with_a_refused_token_says_so_and_exits() {
+    let dir = tempfile::tempdir().unwrap();
+    let hall = Server::start(&dir.path().join("bot.db").display().to_string(), &[]).await;
+    let bot = start_bot(
+        hall.port,
+        "00000000000000000000000000000000",
+        "true",
+        "NOROOM",
+        0,
+    );
+    let (ok, log) = finished(bot).await;
+    assert!(!ok);
+    assert!(log.contains("the hall refused the token"), "{log}");
 }
