@@ -1,7 +1,7 @@
 //! `hangar bot` in a real hall (P-ENGINE): the example engine joins a person's private room
 //! by its code (`--room`), plays the game through the engine line format to its end, and
 //! the record the hall serves verifies. Flight at a table of four (the engine, a person and
-//! two hall bots) and Jungle against a person; an engine that prints garbage still finishes
+//! two hall bots; items and weather on) and Jungle against a person; an engine that prints garbage still finishes
 //! its game (auto-play), and a bot whose connection drops comes back and plays on.
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
@@ -255,7 +255,7 @@ async fn p_engine_hangar_bot_plays_jungle_against_a_person_and_the_record_verifi
 async fn p_engine_hangar_bot_plays_four_seat_flight_with_a_person_and_hall_bots() {
     let (result, log) = engine_game(
         "flight",
-        json!({"seats": 4}),
+        json!({"seats": 4, "preset": "improved", "items": true, "weather": true}),
         &["heuristic", "random"],
         "python3 examples/engines/random.py",
     )

@@ -308,13 +308,25 @@ pub fn flight_position(
             .then(|| view["die"].as_u64().map(|d| d as u8))
             .flatten()
     });
+    // A 6 rolled since the view counts towards three sixes (when a rule counts them).
+    let sixes = view["sixes"].as_u64().unwrap_or(0)
+        + u64::from(roll == Some(6) && rules.three_sixes != hangar_flight::ThreeSixes::None);
     let weather = &view["weather"];
+    // The view has no round of the weather cycle (nor the first player, which tells when a
+    // round starts): they decide when the next draw comes, not what is legal. A cell up is
+    // put in the cycle's first round, a clear sky in its first clear round.
+    let weather_round = if weather.is_null() && rules.weather {
+        3
+    } else {
+        0
+    };
     let setup = json!({
+        "weather_round": weather_round,
         "options": rules,
         "players": players,
         "turn": colours.get(to_move).ok_or("to_move is no seat")?,
         "roll": pending,
-        "sixes": view["sixes"],
+        "sixes": sixes,
         "forced": view["forced_plane"],
         "items": view["items"],
         "weather": if weather.is_null() { Value::Null } else {
@@ -329,4 +341,76 @@ fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use hangar_dice::DiceScheme;
+    use hangar_games::GameSession;
+    use hangar_protocol::TurnNeed;
+
+    use super::*;
+
+    /// P-ENGINE: at every decision of a hall game (items and weather on), the position the
+    /// bot rebuilds from the room's view offers exactly the choices the hall's game has.
+    #[test]
+    fn p_engine_the_flight_view_rebuilds_the_halls_position() {
+        for (seed, given) in [
+            (
+                4,
+                json!({"seats": 4, "preset": "improved", "items": true, "weather": true}),
+            ),
+            (
+                5,
+                json!({"seats": 3, "three_sixes": "moved-to-hangar", "items": true}),
+            ),
+            (6, json!({"seats": 2, "planes": 2})),
+        ] {
+            every_decision_rebuilds(seed, &given);
+        }
+    }
+
+    fn every_decision_rebuilds(seed: u64, given: &Value) {
+        let (options, seats, _) = check_options(GameKind::Flight, given, 60).expect("options");
+        let RoomOptions::Flight(room) = options else {
+            panic!("a flight room")
+        };
+        let mut session =
+            GameSession::start(&options, seats, Seed::from_u64(seed), DiceScheme::PerRoll)
+                .expect("starts");
+        let mut checked = 0;
+        while let Some((seat, _)) = session.turn() {
+            let view = session.view();
+            let game = flight_position(&view, room.rules, None)
+                .unwrap_or_else(|e| panic!("decision {checked}: {e}\n{view}"));
+            let planes: Vec<u8> = flight_choices(&game)
+                .iter()
+                .filter_map(|c| match c {
+                    FlightChoice::Move(m) => Some(m.plane),
+                    _ => None,
+                })
+                .collect();
+            let hall: Vec<u8> = view["moves"]
+                .as_array()
+                .expect("moves")
+                .iter()
+                .map(|m| m["plane"].as_u64().expect("a plane") as u8)
+                .collect();
+            assert_eq!(planes, hall, "decision {checked}: {view}");
+            let act = session.bot_act(seat, "heuristic");
+            let played = session.play(seat, &act, None).expect("a bot plays legally");
+            // The bot sees a roll as a `rolled` event on the view before it.
+            if let (Some(value), Some((_, TurnNeed::Move))) = (played.roll, session.turn()) {
+                let game = flight_position(&view, room.rules, Some(value)).expect("rolled");
+                let after = session.view();
+                assert_eq!(
+                    flight_choices(&game).len(),
+                    after["moves"].as_array().map_or(0, Vec::len),
+                    "{view} rolled {value}: {after}"
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked > 50, "{given}: {checked} decisions");
+    }
 }
