@@ -342,3 +342,26 @@ async fn p_engine_hangar_bot_with_a_refused_token_says_so_and_exits() {
     assert!(!ok);
     assert!(log.contains("the hall refused the token"), "{log}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_engine_an_engine_that_resigns_loses_the_jungle_game() {
+    let (result, log) = engine_game(
+        "jungle",
+        json!({}),
+        &[],
+        "python3 -c 'import sys\nfor l in sys.stdin: print(\"resign\", flush=True)'",
+    )
+    .await;
+    let line = |seat: u64| {
+        result["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["seat"] == seat)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(line(1)["rank"], 2, "{result}");
+    assert_eq!(line(0)["rank"], 1, "{result}");
+    assert_eq!(answered(&log), (1, 1), "{log}");
+}

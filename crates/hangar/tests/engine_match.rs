@@ -278,3 +278,24 @@ fn p_engine_an_engine_that_keeps_crashing_is_given_up_with_a_clear_report() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("1 games"), "{text}");
 }
+
+#[test]
+fn p_engine_an_engine_that_resigns_loses_every_game() {
+    let out = hangar(&[
+        "match",
+        "--engine",
+        "yes resign",
+        "--against",
+        "random",
+        "--game",
+        "jungle",
+        "--games",
+        "4",
+        "--json",
+    ]);
+    let r = result(&out);
+    assert_eq!(r["result"]["losses"], 4, "{r}");
+    assert_eq!(r["score"], 0.0);
+    assert_eq!(r["elo"], Value::Null, "an unbounded difference: {r}");
+    assert!(stderr(&out).contains("resigned game 3"), "{}", stderr(&out));
+}

@@ -415,7 +415,13 @@ impl Bot<'_> {
                         let mut engine = engine.lock().expect("no task panics holding it");
                         match engine.ask(question, decision.choices.len(), decision.timeout) {
                             Ok(Answer::Action(id)) => decision.choices[id].clone(),
-                            Ok(Answer::Resign) => Choice::Resign,
+                            Ok(Answer::Resign) if decision.may_resign => Choice::Resign,
+                            Ok(Answer::Resign) => {
+                                engine.log(
+                                    "resignation is allowed after 15 turns: auto-play chooses",
+                                );
+                                decision.fallback
+                            }
                             Err(_) => decision.fallback,
                         }
                     }

@@ -77,6 +77,8 @@ pub struct Decision {
     pub fallback: Choice,
     /// The time the engine has.
     pub timeout: Duration,
+    /// Whether a resignation is allowed now (P-RESIGN: flight after 15 turns).
+    pub may_resign: bool,
 }
 
 /// A game the bot sits in.
@@ -243,6 +245,7 @@ impl Sitting {
                 .map_or(Choice::Roll, Choice::Plane),
             _ => Choice::Roll,
         };
+        let may_resign = view["turns"].as_u64().is_some_and(|turns| turns >= 15);
         let question =
             (choices.len() > 1).then(|| flight_question(&game, self.seat, &choices, clock_ms));
         let choices = choices
@@ -258,6 +261,7 @@ impl Sitting {
             choices,
             fallback,
             timeout,
+            may_resign,
         })
     }
 
@@ -277,6 +281,7 @@ impl Sitting {
                 .collect(),
             fallback: Choice::Jungle(fallback.to_string()),
             timeout,
+            may_resign: true,
         })
     }
 }

@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -21,6 +21,9 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(100);
 /// Extra time for the first question after a start: an interpreter's start-up (Python's
 /// takes tens of milliseconds, much more on a loaded machine) is not thinking time.
 pub const START_GRACE: Duration = Duration::from_secs(5);
+
+/// Lines read ahead of the questions at most (see [`Process::start`]).
+const LINES_KEPT: usize = 64;
 
 /// The longest answer line read; longer ones are refused (and read to their end).
 const MAX_LINE: u64 = 64 * 1024;
@@ -84,7 +87,9 @@ impl Process {
         let mut child = builder.spawn()?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let (send, lines) = channel();
+        // Bounded: an engine that writes without end is held up by its own output pipe, not
+        // kept in memory here.
+        let (send, lines) = sync_channel(LINES_KEPT);
         // The reader thread ends when the engine closes its output (it exited): the closed
         // channel is how a crash is seen.
         thread::spawn(move || {
@@ -255,7 +260,10 @@ impl Engine {
             self.process = Some(process);
             timeout += START_GRACE;
         }
-        // Lines already waiting answered earlier questions, after their time.
+        // Lines already waiting answered earlier questions after their time, or were never
+        // asked for: skipped, and told once.
+        let mut skipped = 0;
+        let mut first = None;
         while let Ok(stale) = self
             .process
             .as_mut()
@@ -263,9 +271,14 @@ impl Engine {
             .lines
             .try_recv()
         {
-            if let Ok(line) = stale {
-                self.log(&format!("a late answer skipped: {}", line.trim()));
-            }
+            skipped += 1;
+            first = first.or(stale.ok());
+        }
+        if skipped > 0 {
+            self.log(&format!(
+                "{skipped} line(s) written since the last answer skipped (a late answer, or output not asked for); the first: {}",
+                first.unwrap_or_default().trim()
+            ));
         }
         let process = self.process.as_mut().expect("started above");
         if let Err(e) = process
