@@ -279,6 +279,7 @@ impl Bot<'_> {
         match (reply.into_outcome(), room) {
             (Ok(Ack::Joined(joined)), Some(room)) => match joined.seat {
                 Some(seat) => {
+                    let started = self.games.get(&room).is_some_and(Sitting::started);
                     if let Some(game) = self.games.get_mut(&room) {
                         game.wait_for = joined.v;
                     } else {
@@ -289,11 +290,15 @@ impl Bot<'_> {
                             .insert(room.clone(), Sitting::new(&room, seat, engine));
                         log(&format!("seated in room {room} at seat {seat}"));
                     }
-                    conn.send(&RoomCommand {
-                        room,
-                        action: RoomAction::Ready { ready: true },
-                    })
-                    .await?;
+                    // A seat taken again before the game (it was lost with the connection)
+                    // must be readied again; during the game there is nothing to ready.
+                    if !started {
+                        conn.send(&RoomCommand {
+                            room,
+                            action: RoomAction::Ready { ready: true },
+                        })
+                        .await?;
+                    }
                 }
                 None => {
                     log(&format!("room {room} has no seat for the bot; leaving it"));

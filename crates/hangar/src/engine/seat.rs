@@ -202,6 +202,11 @@ impl Sitting {
             .map(hangar_jungle::Game::from_position);
     }
 
+    /// Whether the game has started (a game view was seen).
+    pub fn started(&self) -> bool {
+        self.view.is_some()
+    }
+
     /// Whether the bot must act now and has not decided this turn yet.
     pub fn to_decide(&self) -> bool {
         self.decided != Some(self.turn_v)
