@@ -235,7 +235,8 @@ impl Bot<'_> {
             ServerMessage::Room(RoomMessage::Event { room, v, event }) => {
                 self.event(conn, &room, v, &event).await?;
             }
-            ServerMessage::Hall(_) | ServerMessage::Welcome(_) => {}
+            // The hall list and the greeting say nothing to the bot.
+            _ => {}
         }
         Ok(())
     }
