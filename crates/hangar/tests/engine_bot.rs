@@ -1,8 +1,15 @@
 //! `hangar bot` in a real hall (P-ENGINE): the example engine joins a person's private room
 //! by its code (`--room`), plays the game through the engine line format to its end, and
 //! the record the hall serves verifies. Flight at a table of four (the engine, a person and
-//! two hall bots; items and weather on) and Jungle against a person; an engine that prints garbage still finishes
-//! its game (auto-play), and a bot whose connection drops comes back and plays on.
+//! two hall bots; items and weather on) and Jungle against a person; an engine that prints
+//! garbage still finishes its game (auto-play), and a bot whose connection drops comes back
+//! and plays on.
+//!
+//! The `p_challenge_*` tests run the whole P-CHALLENGE path with a bot account
+//! (P-BOT-ACCOUNT): `hangar bot` waiting for challenges, a person challenging it to jungle
+//! and to flight with two hall bots, and a challenge of a game the bot does not accept being
+//! declined. They need the hall's side of challenges (`upgrade_to_bot`, `challenge`,
+//! `challenge_room`).
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
 mod hall_common;
@@ -364,4 +371,164 @@ async fn p_engine_an_engine_that_resigns_loses_the_jungle_game() {
     assert_eq!(line(1)["rank"], 2, "{result}");
     assert_eq!(line(0)["rank"], 1, "{result}");
     assert_eq!(answered(&log), (1, 1), "{log}");
+}
+
+// The whole path of P-CHALLENGE with P-BOT-ACCOUNT: a bot account, `hangar bot` waiting for
+// challenges, a person challenging it.
+
+/// A registered player's (token, id) on a connection of its own.
+async fn player(port: u16, name: &str) -> (Client, String, i64) {
+    let mut c = Client::connect(port).await;
+    let r = c
+        .ok(json!({"type": "register", "name": name, "password": "engine password"}))
+        .await;
+    let token = r["token"].as_str().unwrap().to_owned();
+    let id = r["player"]["id"].as_i64().unwrap();
+    (c, token, id)
+}
+
+/// Starts `hangar bot` waiting for challenges of both games.
+fn start_waiting_bot(port: u16, token: &str) -> tokio::process::Child {
+    tokio::process::Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .args([
+            "bot",
+            "--hall",
+            &format!("ws://127.0.0.1:{port}/ws"),
+            "--token",
+            token,
+        ])
+        .args([
+            "--engine",
+            "python3 examples/engines/random.py",
+            "--accept",
+            "flight,jungle",
+        ])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("hangar bot starts")
+}
+
+/// Stops a bot that waits for challenges once it has logged its game's end; returns its log.
+async fn stopped(mut bot: tokio::process::Child) -> String {
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = tokio::io::BufReader::new(bot.stderr.take().unwrap()).lines();
+    let mut log = String::new();
+    tokio::time::timeout(WAIT, async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            log.push_str(&line);
+            log.push('\n');
+            if line.contains("the engine answered") {
+                break;
+            }
+        }
+    })
+    .await
+    .expect("the bot logs the game's end");
+    bot.start_kill().unwrap();
+    log
+}
+
+/// The person challenges the bot account to `game` (with `seats` beyond the two), joins the
+/// private room the hall opens, and plays the game out against the engine.
+async fn challenged_game(game: &str, options: Value, seats: Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("challenge.db");
+    let hall = Server::start(&db.display().to_string(), PLAYED).await;
+    let (mut account, token, bot_id) = player(hall.port, "enginebot").await;
+    let upgraded = account.ok(json!({"type": "upgrade_to_bot"})).await;
+    assert_eq!(upgraded["player"]["bot"], true, "{upgraded}");
+    let bot = start_waiting_bot(hall.port, &token);
+    let (mut person, person_token, _) = player(hall.port, "ann").await;
+    // The bot signs in before it can be challenged while online.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let mut challenge =
+        json!({"type": "challenge", "player": bot_id, "game": game, "options": options});
+    if !seats.is_null() {
+        challenge["seats"] = seats;
+    }
+    person.ok(challenge).await;
+    let opened = person.wait_for(|v| v["type"] == "challenge_room").await;
+    let room = opened["room"].as_str().unwrap().to_owned();
+    let seat = opened["seat"].as_u64().unwrap();
+    person
+        .ok(json!({"type": "join_room", "room": room, "seat": seat}))
+        .await;
+    person
+        .ok(json!({"type": "ready", "room": room, "ready": true}))
+        .await;
+    let result = person_plays(&mut person, &room, seat).await;
+    let log = stopped(bot).await;
+    assert!(
+        log.contains(&format!("accepting {game} challenge")),
+        "{log}"
+    );
+    let lines = result["players"].as_array().unwrap();
+    assert!(lines.iter().any(|l| l["player_id"] == bot_id), "{result}");
+    let (answered, asked) = answered(&log);
+    assert!(answered == asked, "{log}");
+    verifies(hall.port, &result["game_id"], &person_token).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_challenge_a_person_challenges_the_engine_to_jungle_and_the_record_verifies() {
+    challenged_game("jungle", json!({}), Value::Null).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_challenge_flight_with_the_engine_a_person_and_two_hall_bots() {
+    challenged_game(
+        "flight",
+        json!({"seats": 4}),
+        json!([{"bot": "heuristic"}, {"bot": "random"}]),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_challenge_the_bot_declines_a_game_it_does_not_accept() {
+    let dir = tempfile::tempdir().unwrap();
+    let hall = Server::start(&dir.path().join("decline.db").display().to_string(), PLAYED).await;
+    let (mut account, token, bot_id) = player(hall.port, "enginebot").await;
+    account.ok(json!({"type": "upgrade_to_bot"})).await;
+    let mut bot = tokio::process::Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .args([
+            "bot",
+            "--hall",
+            &format!("ws://127.0.0.1:{}/ws", hall.port),
+            "--token",
+            &token,
+        ])
+        .args([
+            "--engine",
+            "python3 examples/engines/random.py",
+            "--accept",
+            "jungle",
+        ])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let (mut person, _, _) = player(hall.port, "ann").await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    person
+        .ok(json!({"type": "challenge", "player": bot_id, "game": "flight", "options": {}}))
+        .await;
+    let ended = person.wait_for(|v| v["type"] == "challenge_ended").await;
+    assert_eq!(ended["reason"], "declined", "{ended}");
+    assert_eq!(ended["by"]["id"], bot_id);
+    bot.start_kill().unwrap();
+    let mut log = String::new();
+    bot.stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .await
+        .unwrap();
+    assert!(
+        log.contains("declining flight challenge") && log.contains("flight is not accepted"),
+        "{log}"
+    );
 }
