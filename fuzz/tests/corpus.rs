@@ -81,6 +81,8 @@ const RULES_REQUESTS: &[&str] = &[
     r#"{"type":"legal_moves","options":{"leopard-leaps":true},"position":"l6/7/7/7/P6/7/7/7/7 r"}"#,
     r#"{"type":"legal_moves","moves":["a1a2","g9g8","a2a1","g8g9","a1a2","g9g8","a2a1"]}"#,
     r#"{"type":"perft","depth":2}"#,
+    r#"{"type":"bot","level":"greedy","position":"7/7/7/7/7/7/c6/D6/l6 r","seed":1}"#,
+    r#"{"request":"bot","level":"heuristic","position":{"players":[{"colour":"red","planes":[3,15,-1,-1]},{"colour":"blue","planes":[53,-1,-1,-1]}],"turn":"red","roll":3},"seed":7}"#,
 ];
 
 const POSITIONS: &[&str] = &[

@@ -1,6 +1,7 @@
 //! `hangar`: the hall server and the command-line tools around Hangar's two games.
 
 mod admin_cli;
+mod engine;
 mod flight_cli;
 mod hall_cli;
 mod jungle_cli;
@@ -35,6 +36,10 @@ enum Command {
     Sim(sim::SimArgs),
     /// The rule engines as JSON in, JSON out: legal moves, apply a move, result.
     Rules(rules::RulesArgs),
+    /// Play an engine (any program speaking docs/engine.md) against the built-in bots, offline.
+    Match(engine::MatchArgs),
+    /// Play an engine in a hall as a bot account: accept challenges, play their games.
+    Bot(engine::BotArgs),
     /// Count the legal move sequences of a Jungle position (perft).
     Perft(jungle_cli::PerftArgs),
     /// Check the fair-dice commitment and every roll of a finished game's record.
@@ -64,6 +69,8 @@ fn main() -> anyhow::Result<()> {
         Command::Play(args) => play::run(&args),
         Command::Sim(args) => sim::run(&args),
         Command::Rules(args) => rules::run(&args),
+        Command::Match(args) => engine::run_match(&args),
+        Command::Bot(args) => engine::run_bot(&args),
         Command::Perft(args) => jungle_cli::perft(&args),
         Command::Verify(args) => hall_cli::verify(&args),
         Command::Replay(args) => hall_cli::replay(&args),

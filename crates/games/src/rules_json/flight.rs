@@ -3,7 +3,7 @@
 //! One request object on standard input, one answer object on standard output. A bad or
 //! impossible request gives `{"ok": false, "error": …}` and exit status 1.
 
-use hangar_dice::{Entropy, RollKey, Seed};
+use hangar_dice::{Dice, Entropy, RollKey, Seed};
 use hangar_flight::{
     Action, Colour, Event, Game, ItemOnBoard, Move, Options, Phase, PlayError, Preset, Progress,
     Scores, ThreeSixes,
@@ -51,11 +51,19 @@ enum Request {
         #[serde(default)]
         below: Vec<u32>,
     },
+    /// What the built-in bot `level` (a hall level or a `hangar sim` spec) plays in
+    /// `position`, its random draws from `seed` (P-ENGINE).
+    Bot {
+        level: String,
+        position: Game,
+        #[serde(default)]
+        seed: Option<super::BotSeed>,
+    },
 }
 
-/// A legal move as shown to outside tools.
+/// A legal move as shown to outside tools (also in the engine line, `crate::engine_line`).
 #[derive(Serialize)]
-struct MoveView {
+pub(crate) struct MoveView {
     plane: u8,
     from: Progress,
     to: Progress,
@@ -74,7 +82,7 @@ struct PlaneRef {
 }
 
 impl MoveView {
-    fn new(m: &Move, game: &Game) -> Self {
+    pub(crate) fn new(m: &Move, game: &Game) -> Self {
         MoveView {
             plane: m.plane,
             from: m.from,
@@ -117,6 +125,11 @@ pub fn answer(input: &str) -> Result<Value, String> {
                 "draws": draws,
             }))
         }
+        Request::Bot {
+            level,
+            position,
+            seed,
+        } => bot_answer(&level, &position, super::BotSeed::resolve(seed)),
         Request::New {
             preset,
             options,
@@ -196,6 +209,30 @@ pub fn answer(input: &str) -> Result<Value, String> {
                 "scores": scores,
             }))
         }
+    }
+}
+
+/// The `bot` request's answer: a roll in a roll phase (the hall's bots use no items), else
+/// the move the bot picks, its random draws from `Dice::new(seed)`.
+fn bot_answer(level: &str, position: &Game, seed: Seed) -> Result<Value, String> {
+    let bot = hangar_bots::flight::parse_bot(level).map_err(|e| e.to_string())?;
+    match position.phase() {
+        Phase::Roll => Ok(json!({"ok": true, "level": level, "action": {"type": "roll"}})),
+        Phase::Move { .. } => {
+            let moves = position.legal_moves();
+            let index = bot
+                .pick(position, &moves, &mut Dice::new(seed))
+                .min(moves.len() - 1);
+            let chosen = &moves[index];
+            Ok(json!({
+                "ok": true,
+                "level": level,
+                "action": {"type": "move", "plane": chosen.plane},
+                "move": MoveView::new(chosen, position),
+            }))
+        }
+        Phase::Draw { .. } => Err(PlayError::DrawExpected.to_string()),
+        Phase::Over => Err(PlayError::GameOver.to_string()),
     }
 }
 

@@ -2,6 +2,8 @@
 //! output (documented with examples in `docs/jungle-json.md`). Bad input gets
 //! `{"type":"error",…}` and a non-zero exit status.
 
+use hangar_bots::jungle::{JungleBot, JunglePlayer};
+use hangar_dice::Dice;
 use hangar_jungle::{Game, GameError, Move, Outcome, Ply, Position, Rules, perft};
 use serde::{Deserialize, Serialize};
 
@@ -26,6 +28,16 @@ enum Request {
         #[serde(flatten)]
         from: From,
         depth: u32,
+    },
+    /// The move the built-in bot `level` (a hall level or a `hangar sim` spec such as
+    /// `ab:depth=4`) plays from the position reached, its random draws from `seed`
+    /// (P-ENGINE).
+    Bot {
+        #[serde(flatten)]
+        from: From,
+        level: String,
+        #[serde(default)]
+        seed: Option<super::BotSeed>,
     },
 }
 
@@ -69,6 +81,13 @@ enum Response {
         position: String,
         depth: u32,
         nodes: u64,
+    },
+    Bot {
+        level: String,
+        #[serde(rename = "move")]
+        mv: Move,
+        /// The animal the move captures, if any.
+        captured: Option<&'static str>,
     },
     Error {
         error: &'static str,
@@ -168,6 +187,22 @@ fn answer(input: &str) -> Result<Response, Failure> {
                 turn: game.turn().name(),
                 outcome: game.outcome(),
                 moves: game.legal_moves(),
+            })
+        }
+        Request::Bot { from, level, seed } => {
+            let bot: JungleBot = level.parse().map_err(|e| fail("bad_request", e))?;
+            let game = from.game()?;
+            if let Some(outcome) = game.outcome() {
+                return Err(fail("game_over", format!("the game is over: {outcome}")));
+            }
+            let mut dice = Dice::new(super::BotSeed::resolve(seed));
+            let mv = JunglePlayer::new(bot)
+                .choose(&game, &mut dice)
+                .ok_or_else(|| fail("game_over", "no move to choose"))?;
+            Ok(Response::Bot {
+                level,
+                mv,
+                captured: game.position().piece_at(mv.to).map(|p| p.role.name()),
             })
         }
         Request::Perft { from, depth } => {

@@ -6,6 +6,8 @@ mod pool;
 mod sim;
 mod tally;
 
+pub(crate) use sim::parse_options;
+
 use crate::play::PlayArgs;
 use crate::sim::SimArgs;
 

@@ -8,6 +8,8 @@ use crate::play::PlayArgs;
 use crate::sim::SimArgs;
 
 pub use perft::PerftArgs;
+pub(crate) use perft::parse_rules;
+pub(crate) use sim::opening;
 
 /// `hangar perft`.
 pub fn perft(args: &PerftArgs) -> anyhow::Result<()> {

@@ -1,0 +1,301 @@
+//! `hangar match` with real engine processes (P-ENGINE): the example engines of
+//! `examples/engines`, and engines that print garbage, hang or exit mid-game.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn hangar(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("the hangar binary runs")
+}
+
+/// The repository's root (the examples are named from there).
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The `--json` result of a match that ran to its end.
+fn result(output: &Output) -> Value {
+    assert!(output.status.success(), "{}", stderr(output));
+    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
+}
+
+/// A Python engine written to a file of its own.
+fn engine(dir: &Path, name: &str, source: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, source).expect("the engine is written");
+    format!("python3 {}", path.display())
+}
+
+/// An engine answering like random.py for `n` questions, then doing `then`.
+fn random_then(n: usize, then: &str) -> String {
+    format!(
+        "import json, random, sys, time\n\
+         n = 0\n\
+         for line in sys.stdin:\n\
+         \x20   q = json.loads(line)\n\
+         \x20   n += 1\n\
+         \x20   if n > {n}:\n\
+         \x20       {then}\n\
+         \x20   print(json.dumps({{'action': random.choice(q['actions'])['id'], 'ask': q['ask']}}), flush=True)\n"
+    )
+}
+
+#[test]
+fn p_engine_random_engine_scores_near_half_against_random_in_jungle() {
+    // 80 games: each scores 0, ½ or 1 (standard deviation at most ½), so the mean of an
+    // even match lies within 5 standard errors, ±0.28, but for one run in 3.5 million.
+    let games: u32 = 80;
+    let out = hangar(&[
+        "match",
+        "--engine",
+        "python3 examples/engines/random.py",
+        "--against",
+        "random",
+        "--game",
+        "jungle",
+        "--games",
+        &games.to_string(),
+        "--json",
+    ]);
+    let r = result(&out);
+    let bound = 5.0 * 0.5 / f64::from(games).sqrt();
+    let score = r["score"].as_f64().expect("a score");
+    assert!((score - 0.5).abs() <= bound, "score {score}: {r}");
+    let total = &r["result"];
+    assert_eq!(
+        total["wins"].as_u64().unwrap()
+            + total["draws"].as_u64().unwrap()
+            + total["losses"].as_u64().unwrap(),
+        u64::from(games)
+    );
+    // Every decision was the engine's own.
+    assert_eq!(r["decisions"]["asked"], r["decisions"]["answered"], "{r}");
+    assert!(r["decisions"]["asked"].as_u64().unwrap() > 1000, "{r}");
+    let (low, high) = (
+        r["elo_low"].as_f64().unwrap(),
+        r["elo_high"].as_f64().unwrap(),
+    );
+    let elo = r["elo"].as_f64().unwrap();
+    assert!(low < elo && elo < high, "{r}");
+}
+
+#[test]
+fn p_engine_random_engine_scores_near_half_at_a_four_seat_flight_table() {
+    // A place's score is the share of the other three beaten, at most ½ from its mean.
+    let games: u32 = 40;
+    let out = hangar(&[
+        "match",
+        "--engine",
+        "python3 examples/engines/random.py",
+        "--against",
+        "random",
+        "--game",
+        "flight",
+        "--seats",
+        "4",
+        "--games",
+        &games.to_string(),
+        "--json",
+    ]);
+    let r = result(&out);
+    let places: Vec<u64> = r["result"]["places"]
+        .as_array()
+        .expect("places")
+        .iter()
+        .map(|p| p.as_u64().unwrap())
+        .collect();
+    assert_eq!(places.len(), 4);
+    assert_eq!(places.iter().sum::<u64>(), u64::from(games));
+    let score = r["score"].as_f64().unwrap();
+    assert!(
+        (score - 0.5).abs() <= 5.0 * 0.5 / f64::from(games).sqrt(),
+        "{r}"
+    );
+}
+
+#[test]
+fn p_engine_the_table_shows_the_results_and_the_elo_interval() {
+    let out = hangar(&[
+        "match",
+        "--engine",
+        "python3 examples/engines/greedy.py",
+        "--against",
+        "random",
+        "--game",
+        "jungle",
+        "--games",
+        "6",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for part in [
+        "as red",
+        "as yellow",
+        "total",
+        "wins",
+        "draws",
+        "losses",
+        "Elo difference",
+        "95 % interval",
+    ] {
+        assert!(text.contains(part), "{part}: {text}");
+    }
+}
+
+#[test]
+fn p_engine_garbage_answers_are_auto_played_and_logged() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let garbage = engine(
+        dir.path(),
+        "garbage.py",
+        "import sys\nfor line in sys.stdin:\n    print('e2e4 please', flush=True)\n",
+    );
+    let out = hangar(&[
+        "match",
+        "--engine",
+        &garbage,
+        "--against",
+        "random",
+        "--game",
+        "jungle",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    let r = result(&out);
+    let d = &r["decisions"];
+    assert_eq!(d["invalid"], d["asked"], "{r}");
+    assert_eq!(d["answered"], 0);
+    let log = stderr(&out);
+    assert!(
+        log.contains("invalid answer") && log.contains("auto-play chooses"),
+        "{log}"
+    );
+    assert!(
+        log.contains("e2e4 please"),
+        "the log shows what was said: {log}"
+    );
+}
+
+#[test]
+fn p_engine_a_hanging_engine_is_not_waited_for() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let hang = engine(dir.path(), "hang.py", &random_then(3, "time.sleep(3600)"));
+    let out = hangar(&[
+        "match",
+        "--engine",
+        &hang,
+        "--against",
+        "random",
+        "--game",
+        "flight",
+        "--games",
+        "1",
+        "--move-ms",
+        "20",
+        "--json",
+    ]);
+    let r = result(&out);
+    let d = &r["decisions"];
+    assert_eq!(d["answered"], 3, "{r}");
+    assert!(d["late"].as_u64().unwrap() > 3, "{r}");
+    assert!(
+        stderr(&out).contains("no answer to question 4 within 20 ms"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn p_engine_an_engine_that_exits_mid_game_is_restarted() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // Every run answers five questions, then exits: each restart plays on.
+    let quitter = engine(dir.path(), "quit.py", &random_then(5, "sys.exit(3)"));
+    let out = hangar(&[
+        "match",
+        "--engine",
+        &quitter,
+        "--against",
+        "random",
+        "--game",
+        "jungle",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    let r = result(&out);
+    let d = &r["decisions"];
+    let crashes = d["crashes"].as_u64().unwrap();
+    assert!(crashes >= 2, "{r}");
+    let answered = d["answered"].as_u64().unwrap();
+    // Each run answered its five, and each crash cost one decision to auto-play.
+    assert!(answered >= 5 * crashes, "{r}");
+    let late = d["late"].as_u64().unwrap();
+    assert_eq!(
+        d["asked"].as_u64().unwrap(),
+        answered + crashes + late,
+        "{r}"
+    );
+    let log = stderr(&out);
+    assert!(
+        log.contains("stopped before answering") && log.contains("exit status: 3"),
+        "{log}"
+    );
+    assert!(log.contains("restarting it in 100 ms"), "{log}");
+}
+
+#[test]
+fn p_engine_an_engine_that_keeps_crashing_is_given_up_with_a_clear_report() {
+    let out = hangar(&[
+        "match",
+        "--engine",
+        "exit 7",
+        "--against",
+        "random",
+        "--game",
+        "jungle",
+        "--games",
+        "3",
+    ]);
+    assert!(!out.status.success());
+    let log = stderr(&out);
+    assert!(log.contains("crashed 5 times in a row"), "{log}");
+    assert!(
+        log.contains("the match stopped after 1 of 3 games"),
+        "{log}"
+    );
+    // The game under way was finished by auto-play and is in the table.
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("1 games"), "{text}");
+}
+
+#[test]
+fn p_engine_an_engine_that_resigns_loses_every_game() {
+    let out = hangar(&[
+        "match",
+        "--engine",
+        "yes resign",
+        "--against",
+        "random",
+        "--game",
+        "jungle",
+        "--games",
+        "4",
+        "--json",
+    ]);
+    let r = result(&out);
+    assert_eq!(r["result"]["losses"], 4, "{r}");
+    assert_eq!(r["score"], 0.0);
+    assert_eq!(r["elo"], Value::Null, "an unbounded difference: {r}");
+    assert!(stderr(&out).contains("resigned game 3"), "{}", stderr(&out));
+}
