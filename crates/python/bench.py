@@ -5,7 +5,10 @@
 Measures steps per second (one agent decision = one step) for each game: the vector env on one
 thread and on every core, the PettingZoo AEC env (one step per Python call, through `last()`
 and a masked random choice), and the plain-Python reference loop: the same Rust game core
-stepped one call at a time from Python, without PettingZoo's bookkeeping.
+stepped one call at a time from Python, without PettingZoo's bookkeeping. Beside them, in the
+same run, two outside references when installed: LUDOpy (`pip install ludopy`, the one Ludo
+package on PyPI; a step is one turn, one die roll) and PettingZoo's own chess env
+(`pip install chess`; the same AEC loop as ours).
 """
 
 import argparse
@@ -77,6 +80,34 @@ def plain_rate(core, seconds):
     return timed(seconds, game)
 
 
+def ludopy_rate(seconds):
+    """LUDOpy with random players, turns per second (None when it is not installed)."""
+    try:
+        import ludopy
+    except ImportError:
+        return None
+    rng = np.random.default_rng(1)
+
+    def game():
+        board, turns, over = ludopy.Game(), 0, False
+        while not over:
+            (_, pieces, _, _, _, over), _ = board.get_observation()
+            board.answer_observation(pieces[rng.integers(0, len(pieces))] if len(pieces) else -1)
+            turns += 1
+        return turns
+
+    return timed(seconds, game)
+
+
+def chess_rate(seconds):
+    """PettingZoo's chess env through the AEC loop (None when python-chess is not installed)."""
+    try:
+        from pettingzoo.classic import chess_v6
+    except ImportError:
+        return None
+    return aec_rate(chess_v6.raw_env(), seconds)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
@@ -103,6 +134,12 @@ def main():
         rows.append((game, f"vector env, N = {n}, {cores} threads", vector_rate(lambda: vec(cores), s)))
         rows.append((game, "AEC env (PettingZoo API), 1 step per call", aec_rate(aec(), s)))
         rows.append((game, "plain Python loop over the core", plain_rate(core, s)))
+    for game, how, rate in [
+        ("Ludo (LUDOpy)", "LUDOpy's own loop, random players", ludopy_rate(s)),
+        ("chess (PettingZoo)", "AEC env (PettingZoo API), 1 step per call", chess_rate(s)),
+    ]:
+        if rate is not None:
+            rows.append((game, how, rate))
     print("| game | how | steps/s |")
     print("|---|---|---:|")
     for game, how, rate in rows:
