@@ -98,6 +98,18 @@ fn p_arena_points_and_streaks_of_ten_games() {
         .map(|s| (s.rank, s.id, s.points))
         .collect();
     assert_eq!(table, [(1, A, 12), (2, B, 9), (3, D, 3), (4, C, 1)]);
+    // The wire's table: the same order; B is no longer on fire, D has one win in a row.
+    let (lines, total) = arena.lines(1, 2);
+    assert_eq!(total, 4);
+    let shown: Vec<(u32, &str, u32, bool)> = lines
+        .iter()
+        .map(|l| (l.rank, l.name.as_str(), l.points, l.fire))
+        .collect();
+    assert_eq!(shown, [(2, "b", 9, false), (3, "d", 3, false)]);
+    assert_eq!(arena.leader(), Some("a"));
+    let c = arena.line_of(C).expect("joined");
+    assert_eq!((c.rank, c.games, c.recent.len()), (4, 4, 4));
+    assert!(arena.line_of(99).is_none());
 }
 
 #[test]
@@ -119,6 +131,7 @@ fn p_arena_flight_places_and_fire_at_a_table_of_four() {
     play(&mut arena, "F1", table([1, 2, 3, 4]), 10);
     play(&mut arena, "F2", table([1, 3, 2, 4]), 20);
     // Player 1 has won twice: on fire, a second place brings 2 × 2.
+    assert!(arena.line_of(1).expect("in").fire);
     play(&mut arena, "F3", table([2, 1, 4, 3]), 30);
     let points: Vec<u32> = (1..=4)
         .map(|id| arena.player(id).expect("in").points)

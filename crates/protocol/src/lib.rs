@@ -5,6 +5,7 @@
 //! `kind`), and `tests/protocol_doc.rs` reads every example of the document as its type.
 
 mod answer;
+mod arena;
 mod command;
 mod error;
 mod hall;
@@ -19,6 +20,9 @@ use serde::{Deserialize, Serialize};
 pub use answer::{
     Ack, Answer, Authed, Done, HallPage, Joined, Leaderboard, Matched, MyGames, Pong, Profile,
     Rolled, Seated, SignedIn, Watching,
+};
+pub use arena::{
+    ArenaCommand, ArenaLine, ArenaMark, ArenaMessage, ArenaStatus, ArenaSummary, ArenaTable, Arenas,
 };
 pub use command::{Command, HallCommand, RoomAction, RoomCommand};
 pub use error::{ErrorCode, ProtoError};

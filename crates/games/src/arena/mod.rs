@@ -8,5 +8,5 @@ pub mod points;
 mod state;
 
 pub use pairing::{Candidate, pair};
-pub use points::{Finish, Mark, game_points, is_win};
+pub use points::{Finish, game_points, is_draw, is_win};
 pub use state::{Arena, ArenaError, Entry, Standing};

@@ -16,23 +16,6 @@ pub struct Finish {
     pub escaped: bool,
 }
 
-/// One game in a player's row of recent results, as the live table shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Mark {
-    /// The player's place (1 = won; a Jungle draw is place 1 with `drawn`).
-    pub place: u8,
-    /// How many sat at the table.
-    pub of: u8,
-    /// Whether the game was a draw.
-    pub drawn: bool,
-    /// The arena points it brought (doubled ones included).
-    pub points: u32,
-    /// Whether the points were doubled (the player was on fire).
-    pub doubled: bool,
-    /// Whether the player escaped.
-    pub escaped: bool,
-}
-
 /// Whether every player of the table shares first place: a drawn game (Jungle).
 pub fn is_draw(table: &[Finish]) -> bool {
     table.len() > 1 && table.iter().all(|f| f.place == 1)

@@ -2,11 +2,11 @@
 
 use std::collections::HashMap;
 
-use hangar_protocol::GameKind;
+use hangar_protocol::{ArenaLine, ArenaMark, GameKind};
 use serde::{Deserialize, Serialize};
 
 use super::pairing::{Candidate, pair};
-use super::points::{Finish, Mark, game_points, is_draw, is_win};
+use super::points::{Finish, game_points, is_draw, is_win};
 
 /// How many recent results the table shows per player.
 pub const RECENT_MARKS: usize = 10;
@@ -35,7 +35,8 @@ pub struct Entry {
     /// Whether the account is a bot account (shown as such; bot accounts may play arenas).
     #[serde(default)]
     pub bot: bool,
-    /// The player's rating in the arena's game (P-RATING), kept current by the hall.
+    /// The player's rating in the arena's game (P-RATING), kept current by the hall, on the
+    /// Elo scale the performance uses (±400 for a win or a loss).
     pub rating: i32,
     /// Arena points so far.
     pub points: u32,
@@ -46,7 +47,7 @@ pub struct Entry {
     /// Sum of each counted game's performance (for the tie-break).
     pub performance_sum: i64,
     /// The latest results, oldest first (at most [`RECENT_MARKS`]).
-    pub recent: Vec<Mark>,
+    pub recent: Vec<ArenaMark>,
     /// Whether the player takes part now (joined and not withdrawn).
     pub active: bool,
     /// The room of the game the player sits in, if any.
@@ -348,7 +349,7 @@ impl Arena {
         };
         entry.performance_sum += mean_opponent + 400 * (2 * num - den) / den;
         entry.games += 1;
-        entry.recent.push(Mark {
+        entry.recent.push(ArenaMark {
             place: finish.place,
             of: table.len() as u8,
             drawn: is_draw(table),
@@ -397,5 +398,51 @@ impl Arena {
             });
         }
         out
+    }
+
+    /// Lines `offset..offset + limit` of the table as the wire shows them, and how many lines
+    /// there are in all.
+    pub fn lines(&self, offset: usize, limit: usize) -> (Vec<ArenaLine>, usize) {
+        let standings = self.standings();
+        let total = standings.len();
+        let lines = standings
+            .iter()
+            .skip(offset)
+            .take(limit)
+            .map(|s| self.line(s))
+            .collect();
+        (lines, total)
+    }
+
+    /// The table line of one player, if they joined.
+    pub fn line_of(&self, id: i64) -> Option<ArenaLine> {
+        self.player(id)?;
+        self.standings()
+            .iter()
+            .find(|s| s.id == id)
+            .map(|s| self.line(s))
+    }
+
+    fn line(&self, standing: &Standing) -> ArenaLine {
+        let entry = &self.players[self.index[&standing.id]];
+        ArenaLine {
+            rank: standing.rank,
+            player_id: entry.id,
+            name: entry.name.clone(),
+            bot: entry.bot,
+            points: entry.points,
+            fire: entry.on_fire(),
+            performance: standing.performance,
+            games: entry.games,
+            recent: entry.recent.clone(),
+            active: entry.active,
+            room: entry.playing.clone(),
+        }
+    }
+
+    /// The leader's name, once anyone has points.
+    pub fn leader(&self) -> Option<&str> {
+        let top = self.standings().into_iter().next()?;
+        (top.points > 0).then(|| self.players[self.index[&top.id]].name.as_str())
     }
 }
