@@ -83,6 +83,8 @@ pub struct Hall {
     pub sessions: Arc<Sessions>,
     /// New guests made per address in the last hour (P-ABORT).
     pub guests: crate::guest_quota::GuestQuota,
+    /// The arena tournaments this node runs (P-ARENA).
+    pub arenas: crate::arena::Arenas,
 }
 
 impl Hall {
@@ -102,6 +104,7 @@ impl Hall {
             peers: OnceLock::new(),
             sessions: Arc::default(),
             guests,
+            arenas: crate::arena::Arenas::default(),
         })
     }
 
@@ -513,5 +516,9 @@ impl RoomHost for Hall {
 
     fn answer_cache(&self, player: i64, client: &str) -> Arc<Mutex<AnswerCache>> {
         Hall::answer_cache(self, player, client)
+    }
+
+    fn game_over(&self, code: &str, result: &hangar_protocol::GameResult) {
+        self.arenas.game_over(code, result);
     }
 }

@@ -8,6 +8,7 @@ pub mod accounts;
 pub mod admin;
 pub mod answers;
 pub mod api_limit;
+pub mod arena;
 pub mod cluster;
 pub mod config;
 pub mod game_cache;

@@ -10,8 +10,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use hangar_games::record::RECORD_FORMAT;
 use hangar_protocol::{
-    Ack, Answer, Command, ErrorCode, GameEvent, HallCommand, HallMessage, PlayerView, RoomAction,
-    RoomEvent, RoomMessage, Welcome, name_variants, names_variant, parse_command, variant_names,
+    Ack, Answer, ArenaMessage, Command, ErrorCode, GameEvent, HallCommand, HallMessage, PlayerView,
+    RoomAction, RoomEvent, RoomMessage, Welcome, name_variants, names_variant, parse_command,
+    variant_names,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -75,12 +76,16 @@ fn ack_name(ack: &Ack) -> &'static str {
         Ack::Seated(_) => "seated",
         Ack::Watching(_) => "watching",
         Ack::Rolled(_) => "rolled",
+        Ack::Arenas(_) => "arenas",
+        Ack::ArenaTable(_) => "arena_table",
         Ack::Done(_) => "done",
     }
 }
 
 /// Every result shape an ack may have, as [`ack_name`] names them.
-const ACKS: [&str; 13] = [
+const ACKS: [&str; 15] = [
+    "arenas",
+    "arena_table",
     "hall_page",
     "pong",
     "signed_in",
@@ -114,6 +119,13 @@ fn answers_of(command: &Command) -> &'static [&'static str] {
             | HallCommand::SignOutEverywhere => &["done"],
             HallCommand::CreateRoom { .. } => &["joined"],
             HallCommand::QuickMatch { .. } => &["joined", "matched"],
+            HallCommand::Arenas => &["arenas"],
+            HallCommand::ArenaSubscribe { .. } | HallCommand::ArenaStandings { .. } => {
+                &["arena_table"]
+            }
+            HallCommand::ArenaUnsubscribe
+            | HallCommand::ArenaJoin { .. }
+            | HallCommand::ArenaWithdraw { .. } => &["done"],
         },
         Command::Room(command) => match command.action {
             RoomAction::JoinRoom { .. } => &["joined"],
@@ -204,6 +216,10 @@ fn every_example_of_the_protocol_document_reads_as_its_type() {
                     read::<HallMessage>(line, &value);
                     seen.note("hall message", &value, "type");
                 }
+                Some("arena" | "arena_game") => {
+                    read::<ArenaMessage>(line, &value);
+                    seen.note("arena message", &value, "type");
+                }
                 Some(_) => {
                     let (id, command) = parse_command(&value.to_string());
                     let command = command
@@ -234,6 +250,7 @@ fn every_example_of_the_protocol_document_reads_as_its_type() {
     seen.check("room event", variant_names::<RoomEvent>("kind"));
     seen.check("game event", variant_names::<GameEvent>("kind"));
     seen.check("hall message", variant_names::<HallMessage>("type"));
+    seen.check("arena message", variant_names::<ArenaMessage>("type"));
     seen.check("welcome", &["welcome"]);
 }
 

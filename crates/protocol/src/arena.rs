@@ -125,45 +125,6 @@ pub enum ArenaMessage {
     },
 }
 
-/// What a client sends about arenas (§11). Each carries an `id` and is answered by one `ack`
-/// or `error` like every command.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum ArenaCommand {
-    /// The arenas upcoming, running and lately finished: answered with [`Arenas`].
-    Arenas,
-    /// Follow an arena's table: answered with its [`ArenaTable`] (the top 100 and the
-    /// asker's line), then `arena` messages as it changes and `arena_game` for the
-    /// follower's games. A connection follows one arena at a time.
-    ArenaSubscribe {
-        /// The arena's id.
-        arena: i64,
-    },
-    /// Stop following the arena.
-    ArenaUnsubscribe,
-    /// Take part (again): paired whenever free until the end or a withdrawal. Needs a
-    /// signed-in person or bot account; refused once the arena is over.
-    ArenaJoin {
-        /// The arena's id.
-        arena: i64,
-    },
-    /// Stop being paired; the points stay, a game being played counts.
-    ArenaWithdraw {
-        /// The arena's id.
-        arena: i64,
-    },
-    /// A page of an arena's table (the final standings once it is over): [`ArenaTable`].
-    ArenaStandings {
-        /// The arena's id.
-        arena: i64,
-        /// Lines to skip (default 0).
-        #[serde(default)]
-        offset: usize,
-        /// How many lines (1–100, default 100).
-        limit: Option<usize>,
-    },
-}
-
 /// The result of `arenas`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -202,15 +163,5 @@ mod tests {
         );
         let back: ArenaMessage = serde_json::from_str(&text).expect("reads");
         assert_eq!(back, message);
-        let command: ArenaCommand =
-            serde_json::from_str(r#"{"type":"arena_standings","arena":7}"#).expect("reads");
-        assert_eq!(
-            command,
-            ArenaCommand::ArenaStandings {
-                arena: 7,
-                offset: 0,
-                limit: None
-            }
-        );
     }
 }

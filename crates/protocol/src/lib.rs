@@ -22,7 +22,7 @@ pub use answer::{
     Rolled, Seated, SignedIn, Watching,
 };
 pub use arena::{
-    ArenaCommand, ArenaLine, ArenaMark, ArenaMessage, ArenaStatus, ArenaSummary, ArenaTable, Arenas,
+    ArenaLine, ArenaMark, ArenaMessage, ArenaStatus, ArenaSummary, ArenaTable, Arenas,
 };
 pub use command::{Command, HallCommand, RoomAction, RoomCommand};
 pub use error::{ErrorCode, ProtoError};
@@ -87,6 +87,8 @@ pub enum ServerMessage {
     Room(RoomMessage),
     /// A message of the hall list.
     Hall(HallMessage),
+    /// A message of a followed arena (`arena`, `arena_game`).
+    Arena(ArenaMessage),
     /// The greeting on connect.
     Welcome(Welcome),
 }
@@ -174,9 +176,9 @@ mod tests {
         assert!(!names_variant::<HallCommand>("type", "roll"));
         assert!(!names_variant::<RoomAction>("type", "ping"));
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
-        assert_eq!(variant_names::<HallCommand>("type").len(), 14);
+        assert_eq!(variant_names::<HallCommand>("type").len(), 20);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
-        assert_eq!(name_variants::<ErrorCode>().len(), 27);
+        assert_eq!(name_variants::<ErrorCode>().len(), 28);
         assert!(name_variants::<ErrorCode>().contains(&"banned"));
         assert!(name_variants::<ErrorCode>().contains(&"confirm_escape"));
     }

@@ -223,14 +223,15 @@ impl Arena {
     /// Forms the tables of this round from the free players (see [`pair`]) and marks their
     /// players busy; the hall then calls [`Arena::seated`] with each table's room. Nothing is
     /// paired before the start or after the end.
-    pub fn pair_round(&mut self, now: i64) -> Vec<Vec<i64>> {
+    /// Only players for whom `present` holds are seated (the hall: those it can reach now).
+    pub fn pair_round(&mut self, now: i64, present: impl Fn(i64) -> bool) -> Vec<Vec<i64>> {
         if now < self.starts_at || self.is_over(now) {
             return Vec::new();
         }
         let candidates: Vec<Candidate<'_>> = self
             .players
             .iter()
-            .filter(|e| e.active && e.playing.is_none())
+            .filter(|e| e.active && e.playing.is_none() && present(e.id))
             .filter_map(|e| {
                 Some(Candidate {
                     id: e.id,
@@ -423,7 +424,8 @@ impl Arena {
             .map(|s| self.line(s))
     }
 
-    fn line(&self, standing: &Standing) -> ArenaLine {
+    /// The wire's line of one line of [`Arena::standings`].
+    pub fn line(&self, standing: &Standing) -> ArenaLine {
         let entry = &self.players[self.index[&standing.id]];
         ArenaLine {
             rank: standing.rank,

@@ -1,0 +1,254 @@
+//! P-ARENA over real sockets: people join an arena, are paired into rooms, play, and the
+//! table's points change; an escaper is withdrawn; a game running at the end does not count;
+//! an arena survives a restart with its standings.
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+mod common;
+
+use common::{Client, TestHall, sqlite_url, test_config};
+use hangar_hall::arena::{NewArena, create_arena};
+use hangar_hall::store::StoredArena;
+use hangar_protocol::GameKind;
+use serde_json::{Value, json};
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+/// A Jungle arena running from now for `minutes`.
+async fn jungle_arena(hall: &TestHall, minutes: i64) -> i64 {
+    let new = NewArena {
+        name: "Jungle blitz".into(),
+        game: GameKind::Jungle,
+        starts_at: now_ms(),
+        minutes,
+        turn_seconds: 60,
+    };
+    create_arena(&hall.hall.store, &new).await.unwrap()
+}
+
+/// Both join the arena; the room the arena seats them in.
+async fn paired(a: &mut Client, b: &mut Client, arena: i64) -> String {
+    for client in [&mut *a, &mut *b] {
+        client
+            .ok(json!({"type": "arena_join", "arena": arena}))
+            .await;
+    }
+    let room = next_game(a, arena).await;
+    assert_eq!(
+        next_game(b, arena).await,
+        room,
+        "the two are paired together"
+    );
+    room
+}
+
+/// The client's next arena game: its room (the client is seated there and sent the room).
+async fn next_game(client: &mut Client, arena: i64) -> String {
+    let game = client
+        .wait_for(|v| v["type"] == "arena_game" && v["arena"] == arena)
+        .await;
+    let code = game["room"].as_str().unwrap().to_owned();
+    client.room = Some(code.clone());
+    code
+}
+
+/// Waits for an `arena` table in which the client's own line satisfies `pred`.
+async fn my_line(client: &mut Client, pred: impl Fn(&Value) -> bool) -> Value {
+    let table = client
+        .wait_for(|v| v["type"] == "arena" && pred(&v["me"]))
+        .await;
+    table["me"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_two_players_join_are_paired_play_and_score() {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    // The arena is listed (the hall takes it up within a round).
+    let mut listed = Value::Null;
+    for _ in 0..50 {
+        listed = a.ok(json!({"type": "arenas"})).await;
+        if listed["arenas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x["id"] == arena)
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(listed["arenas"][0]["status"], "running", "{listed}");
+    assert_eq!(listed["arenas"][0]["game"], "jungle");
+
+    let room_a = paired(&mut a, &mut b, arena).await;
+    // The first seated sees the game start (the second is sent the room with it started).
+    a.event("game_started").await;
+    // A plays the game out by resigning: B wins 2 points, A none.
+    a.ok(json!({"type": "resign", "room": room_a})).await;
+    let over = b.event("game_over").await;
+    assert_eq!(over["event"]["result"]["practice"], false, "a scored game");
+    let line_b = my_line(&mut b, |me| me["games"] == 1).await;
+    assert_eq!(
+        (line_b["points"].as_u64(), line_b["rank"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(line_b["recent"][0]["place"], 1);
+    let line_a = my_line(&mut a, |me| me["games"] == 1).await;
+    assert_eq!(
+        (line_a["points"].as_u64(), line_a["rank"].as_u64()),
+        (Some(0), Some(2))
+    );
+
+    // Both are free again: paired again (nobody else is free) in a new room.
+    let again_a = next_game(&mut a, arena).await;
+    let again_b = next_game(&mut b, arena).await;
+    assert_eq!(again_a, again_b);
+    assert_ne!(again_a, room_a, "a new room for each arena game");
+    let standings = a
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    assert_eq!(standings["total"], 2);
+    assert_eq!(standings["standings"][0]["name"], "b");
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_an_escaper_is_withdrawn_until_they_come_back() {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    // Listed after a round.
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    let room = paired(&mut a, &mut b, arena).await;
+    a.event("game_started").await;
+    a.ok(json!({"type": "leave_room", "room": room, "escape": true}))
+        .await;
+    let line_of_a = |table: &Value| {
+        table["standings"]
+            .as_array()
+            .and_then(|lines| lines.iter().find(|l| l["name"] == "a"))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let table = b
+        .wait_for(|v| v["type"] == "arena" && line_of_a(v)["games"] == 1)
+        .await;
+    assert_eq!(table["me"]["points"], 2, "B won: {table}");
+    let line_a = line_of_a(&table);
+    assert_eq!(line_a["points"], 0);
+    assert_eq!(line_a["active"], false, "withdrawn: {line_a}");
+    assert_eq!(line_a["recent"][0]["escaped"], true);
+    // Nobody is paired while A stays away: B waits.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let standings = b
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    assert_eq!(standings["me"]["room"], Value::Null, "{standings}");
+    // A comes back: both are paired again.
+    a.ok(json!({"type": "arena_join", "arena": arena})).await;
+    let again = next_game(&mut a, arena).await;
+    assert_eq!(next_game(&mut b, arena).await, again);
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_a_game_running_at_the_end_does_not_count() {
+    let hall = TestHall::start().await;
+    let starts_at = now_ms();
+    let state =
+        hangar_games::arena::Arena::new(GameKind::Jungle, starts_at, starts_at + 4_000, 5_000);
+    let arena = hall
+        .hall
+        .store
+        .create_arena(&StoredArena {
+            id: 0,
+            name: "short".into(),
+            game: "jungle".into(),
+            starts_at,
+            ends_at: starts_at + 4_000,
+            turn_seconds: 60,
+            state: serde_json::to_string(&state).unwrap(),
+            finished: false,
+        })
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    let room = paired(&mut a, &mut b, arena).await;
+    a.event("game_started").await;
+    // The clock runs out while the game runs.
+    let table = b
+        .wait_for(|v| v["type"] == "arena" && v["arena"]["status"] == "finished")
+        .await;
+    assert_eq!(table["me"]["games"], 0);
+    // The game still ends (scored as usual), and the arena does not count it.
+    a.ok(json!({"type": "resign", "room": room})).await;
+    b.event("game_over").await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let standings = b
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    assert_eq!(standings["arena"]["status"], "finished");
+    for line in standings["standings"].as_array().unwrap() {
+        assert_eq!(
+            (line["points"].as_u64(), line["games"].as_u64()),
+            (Some(0), Some(0)),
+            "{line}"
+        );
+    }
+    a.fails(json!({"type": "arena_join", "arena": arena}), "invalid")
+        .await;
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_survives_a_restart_with_its_standings() {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    let room = paired(&mut a, &mut b, arena).await;
+    a.event("game_started").await;
+    a.ok(json!({"type": "resign", "room": room})).await;
+    my_line(&mut b, |me| me["points"] == 2).await;
+    // Stored within a round.
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    a.close().await;
+    b.close().await;
+    let dir = hall.stop().await;
+    let config = test_config(sqlite_url(&dir));
+    let hall = TestHall::with(dir, config).await;
+    let mut c = hall.guest("c").await;
+    c.fails(json!({"type": "arena_standings", "arena": 999}), "no_arena")
+        .await;
+    let standings = c
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    let lines: Vec<(String, u64, u64)> = standings["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["name"].as_str().unwrap().to_owned(),
+                l["points"].as_u64().unwrap(),
+                l["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        lines.starts_with(&[("b".to_owned(), 2, 1), ("a".to_owned(), 0, 1)]),
+        "{lines:?}"
+    );
+    hall.stop().await;
+}
