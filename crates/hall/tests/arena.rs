@@ -252,3 +252,60 @@ async fn p_arena_survives_a_restart_with_its_standings() {
     );
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_a_schedule_makes_the_next_arena_ahead_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    config.arena_schedule = vec![
+        "jungle:60:30:15".parse().unwrap(),
+        "flight:120:60".parse().unwrap(),
+    ];
+    let hall = TestHall::with(dir, config.clone()).await;
+    let mut a = hall.guest("a").await;
+    let listed = |v: &Value| v["arenas"].as_array().map_or(0, Vec::len);
+    let mut arenas = Value::Null;
+    for _ in 0..50 {
+        arenas = a.ok(json!({"type": "arenas"})).await;
+        if listed(&arenas) == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let hour = 3_600_000;
+    let now = now_ms();
+    let by_game = |game: &str| {
+        arenas["arenas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["game"] == game)
+            .cloned()
+            .unwrap()
+    };
+    let jungle = by_game("jungle");
+    assert_eq!(jungle["status"], "upcoming", "{arenas}");
+    // The next full hour (made ahead, listed with its countdown).
+    let starts_at = jungle["starts_at"].as_i64().unwrap();
+    assert_eq!(starts_at % hour, 0);
+    assert!(
+        starts_at > now - 5_000 && starts_at <= now + hour,
+        "{starts_at} at {now}"
+    );
+    assert_eq!(jungle["turn_seconds"], 15);
+    let flight = by_game("flight");
+    assert_eq!(flight["starts_at"].as_i64().unwrap() % (2 * hour), 0);
+    assert_eq!(
+        flight["ends_at"].as_i64().unwrap() - flight["starts_at"].as_i64().unwrap(),
+        hour
+    );
+    // A restart makes no second copy of the arenas made already.
+    a.close().await;
+    let dir = hall.stop().await;
+    let hall = TestHall::with(dir, config).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut b = hall.guest("b").await;
+    let again = b.ok(json!({"type": "arenas"})).await;
+    assert_eq!(listed(&again), 2, "{again}");
+    hall.stop().await;
+}

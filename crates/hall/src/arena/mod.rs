@@ -5,6 +5,7 @@
 
 mod create;
 mod run;
+mod schedule;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -23,6 +24,7 @@ use crate::time::now_ms;
 
 pub use create::{MINUTES, NewArena, TURN_SECONDS, create_arena};
 pub use run::{COUNTDOWN_MS, load_new, run_arenas};
+pub use schedule::ArenaSchedule;
 
 /// Most lines in one table message or page.
 pub const TABLE_PAGE: usize = 100;
@@ -189,6 +191,14 @@ impl Arenas {
                 Err(e) => tracing::error!(arena = row.id, error = %e, "an arena could not be read"),
             }
         }
+    }
+
+    /// Whether an arena of this name and game starting then is known.
+    pub fn has(&self, name: &str, game: GameKind, starts_at: i64) -> bool {
+        let slots = self.slots.lock().expect("arenas lock");
+        slots
+            .values()
+            .any(|s| s.name == name && s.state.game == game && s.state.starts_at == starts_at)
     }
 
     /// The highest arena id known.

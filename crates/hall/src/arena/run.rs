@@ -1,4 +1,5 @@
-//! The arenas' loop (P-ARENA): twice a second it takes up new arenas from the store, ends
+//! The arenas' loop (P-ARENA): twice a second it makes the next arena of each schedule,
+//! takes up new arenas from the store, ends
 //! the arenas whose clock ran out, pairs the free players of the running ones into rooms,
 //! closes the rooms whose arena game is over, sends the followers the tables that changed
 //! and stores the arenas that changed.
@@ -9,7 +10,7 @@ use std::time::Duration;
 use hangar_protocol::{ArenaMessage, GameKind};
 use serde_json::json;
 
-use super::{LISTED_AFTER_END_MS, frame};
+use super::{LISTED_AFTER_END_MS, NewArena, create_arena, frame};
 use crate::accounts::Player;
 use crate::hall::Hall;
 use crate::outbox::Outbox;
@@ -58,8 +59,36 @@ pub async fn load_new(hall: &Hall) {
     }
 }
 
+/// Makes the next arena of each schedule of the hall's config, if it is not made yet.
+async fn schedule(hall: &Hall, now: i64) {
+    for schedule in &hall.config.arena_schedule {
+        let starts_at = schedule.next_start(now);
+        let name = schedule.name();
+        if hall.arenas.has(&name, schedule.game, starts_at) {
+            continue;
+        }
+        let new = NewArena {
+            name,
+            game: schedule.game,
+            starts_at,
+            minutes: schedule.minutes,
+            turn_seconds: schedule.turn_seconds,
+        };
+        match create_arena(&hall.store, &new).await {
+            Ok(id) => {
+                tracing::info!(arena = id, name = %new.name, starts_at, "scheduled arena made")
+            }
+            Err(e) => tracing::warn!(error = %e, "a scheduled arena could not be made"),
+        }
+    }
+}
+
 async fn round(hall: &Arc<Hall>) {
     load_new(hall).await;
+    if !hall.config.arena_schedule.is_empty() {
+        schedule(hall, now_ms()).await;
+        load_new(hall).await;
+    }
     let now = now_ms();
     let tables = pair(hall, now);
     for table in tables {
