@@ -309,3 +309,106 @@ async fn p_arena_a_schedule_makes_the_next_arena_ahead_once() {
     assert_eq!(listed(&again), 2, "{again}");
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_four_flight_players_share_a_table_of_four_and_score_by_place() {
+    let hall = TestHall::start().await;
+    let new = NewArena {
+        name: "Flight arena".into(),
+        game: GameKind::Flight,
+        starts_at: now_ms(),
+        minutes: 30,
+        turn_seconds: 60,
+    };
+    let arena = create_arena(&hall.hall.store, &new).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut players = Vec::new();
+    for name in ["p1", "p2", "p3", "p4"] {
+        let mut client = hall.guest(name).await;
+        client
+            .ok(json!({"type": "arena_join", "arena": arena}))
+            .await;
+        players.push(client);
+    }
+    let mut rooms = Vec::new();
+    for client in &mut players {
+        rooms.push(next_game(client, arena).await);
+    }
+    assert!(
+        rooms.iter().all(|r| *r == rooms[0]),
+        "one table of four: {rooms:?}"
+    );
+    let room = rooms[0].clone();
+    players[0].event("game_started").await;
+    // Auto-play plays every seat out (the places are the game's own).
+    for client in &mut players {
+        client
+            .ok(json!({"type": "autoplay", "room": room, "on": true}))
+            .await;
+    }
+    let over = players[3].event("game_over").await;
+    let result = &over["event"]["result"]["players"];
+    let mut expected: Vec<(String, u64)> = result
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| {
+            let place = line["rank"].as_u64().unwrap();
+            (line["name"].as_str().unwrap().to_owned(), 4 - place)
+        })
+        .collect();
+    expected.sort();
+    let table = players[3]
+        .wait_for(|v| v["type"] == "arena" && v["me"]["games"] == 1)
+        .await;
+    let mut got: Vec<(String, u64)> = table["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["name"].as_str().unwrap().to_owned(),
+                l["points"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got, expected, "3/2/1/0 by place: {table}");
+    assert!(
+        got.iter().any(|(_, points)| *points == 3),
+        "a winner: {table}"
+    );
+    assert_eq!(table["me"]["recent"][0]["of"], 4);
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_an_aborted_game_brings_no_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    config.fair.abort_decisions = 3;
+    let hall = TestHall::with(dir, config).await;
+    let arena = jungle_arena(&hall, 30).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    let room = paired(&mut a, &mut b, arena).await;
+    a.event("game_started").await;
+    // A resigns before making a decision of their own: the game is aborted (P-ABORT).
+    a.ok(json!({"type": "resign", "room": room})).await;
+    let over = b.event("game_over").await;
+    assert_eq!(over["event"]["result"]["aborted"], true);
+    // Both are free again (paired anew), and nobody scored.
+    next_game(&mut b, arena).await;
+    let standings = b
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    for line in standings["standings"].as_array().unwrap() {
+        assert_eq!(
+            (line["points"].as_u64(), line["games"].as_u64()),
+            (Some(0), Some(0)),
+            "{line}"
+        );
+    }
+    hall.stop().await;
+}

@@ -329,8 +329,13 @@ impl Arenas {
         let Some(slot) = slots.get_mut(&id) else {
             return;
         };
-        let table: Vec<Finish> = result
-            .players
+        // An aborted game (P-ABORT: too few decisions of their own) brings nobody points.
+        let counted_lines = if result.aborted {
+            &[][..]
+        } else {
+            &result.players[..]
+        };
+        let table: Vec<Finish> = counted_lines
             .iter()
             .filter_map(|line| {
                 Some(Finish {
