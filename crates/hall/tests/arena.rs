@@ -90,6 +90,23 @@ async fn p_arena_two_players_join_are_paired_play_and_score() {
     let room_a = paired(&mut a, &mut b, arena).await;
     // The first seated sees the game start (the second is sent the room with it started).
     a.event("game_started").await;
+    // A private room with no host and only people in it: never the hall's bots.
+    let snapshot = b
+        .wait_for(|v| v["type"] == "snapshot" && v["state"]["status"] == "playing")
+        .await;
+    let state = &snapshot["state"];
+    assert_eq!(
+        (state["private"].as_bool(), state["host"].as_i64()),
+        (Some(true), None)
+    );
+    assert_eq!(state["practice"], false);
+    for seat in state["seats"].as_array().unwrap() {
+        assert!(
+            seat["player"].is_object() && seat["bot"].is_null(),
+            "{seat}"
+        );
+    }
+    assert_eq!(b.player_id, state["seats"][1]["player"]["id"].as_i64());
     // A plays the game out by resigning: B wins 2 points, A none.
     a.ok(json!({"type": "resign", "room": room_a})).await;
     let over = b.event("game_over").await;
