@@ -429,3 +429,36 @@ async fn p_arena_an_aborted_game_brings_no_points() {
     }
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_a_player_holding_too_many_seats_is_withdrawn_not_seated() {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    // A sits in as many rooms as a player may.
+    for _ in 0..hangar_hall::hall::MAX_SEATS_PER_PLAYER {
+        a.create("jungle", json!({})).await;
+    }
+    for client in [&mut a, &mut b] {
+        client
+            .ok(json!({"type": "arena_join", "arena": arena}))
+            .await;
+    }
+    let table = b
+        .wait_for(|v| {
+            v["type"] == "arena"
+                && v["standings"]
+                    .as_array()
+                    .is_some_and(|l| l.iter().any(|x| x["name"] == "a" && x["active"] == false))
+        })
+        .await;
+    assert_eq!(table["me"]["active"], true, "B stays in: {table}");
+    assert_eq!(
+        table["me"]["room"],
+        Value::Null,
+        "and is free, not seated: {table}"
+    );
+    hall.stop().await;
+}

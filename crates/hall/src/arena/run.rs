@@ -157,6 +157,25 @@ fn pair(hall: &Hall, now: i64) -> Vec<ToSeat> {
 /// Opens a private room for a table and seats its players; their arena tells them first.
 async fn seat(hall: &Arc<Hall>, table: ToSeat, now: i64) {
     let ids: Vec<i64> = table.players.iter().map(|(p, _)| p.id).collect();
+    // One who holds seats in too many rooms cannot sit down: withdrawn (they join again once
+    // they have left a room), and the table's others are free again.
+    let over: Vec<i64> = ids
+        .iter()
+        .copied()
+        .filter(|&id| hall.check_seat_limit(id).is_err())
+        .collect();
+    if !over.is_empty() {
+        let mut slots = hall.arenas.slots.lock().expect("arenas lock");
+        if let Some(slot) = slots.get_mut(&table.arena) {
+            for &id in &over {
+                let _ = slot.state.withdraw(id);
+            }
+            slot.state.unseat(&ids, now);
+            slot.changed = true;
+            slot.unsaved = true;
+        }
+        return;
+    }
     let opened = open_room(
         hall.clone(),
         RoomSettings {
