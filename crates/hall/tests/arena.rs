@@ -462,3 +462,29 @@ async fn p_arena_a_player_holding_too_many_seats_is_withdrawn_not_seated() {
     );
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_no_one_meets_the_same_opponent_twice_in_a_row_when_another_is_free() {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    // A and B join first and are paired; C comes once they play.
+    let first = paired(&mut a, &mut b, arena).await;
+    let mut c = hall.guest("c").await;
+    c.ok(json!({"type": "arena_join", "arena": arena})).await;
+    a.event("game_started").await;
+    a.ok(json!({"type": "resign", "room": first})).await;
+    // Free again: B (2 points) meets C, not A again; A waits for the next free player.
+    let b_next = next_game(&mut b, arena).await;
+    let c_next = next_game(&mut c, arena).await;
+    assert_eq!(b_next, c_next, "B is paired with C");
+    assert_ne!(b_next, first);
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let standings = a
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    assert_eq!(standings["me"]["room"], Value::Null, "A waits: {standings}");
+    hall.stop().await;
+}
