@@ -69,5 +69,7 @@ if [[ -z "$ADDR" ]] || ! curl -fsS "http://$ADDR/health" >/dev/null 2>&1; then
 fi
 
 export HANGAR_URL="http://$ADDR"
+# For tests that act as the operator (`hangar admin`, e.g. making an arena) on this hall.
+export HANGAR_BIN="$HANGAR" HANGAR_DATABASE="sqlite:$WORK/hangar.db"
 echo "browser suite against $HANGAR_URL (server log: $LOG)"
 node --test --test-concurrency=1 ${E2E_TESTS:-./*.test.mjs}

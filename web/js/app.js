@@ -13,6 +13,7 @@ import { ReplayView } from './replay.js';
 import { ProfileView } from './profile.js';
 import { sound } from './sound.js';
 import { installChallenges } from './challenge.js';
+import { ArenaView } from './arena.js';
 
 const root = document.getElementById('app');
 
@@ -56,6 +57,8 @@ function route() {
     app.view = new ReplayView(app, Number(m[1]));
   } else if ((m = hash.match(/^#\/player\/(\d+)/))) {
     app.view = new ProfileView(app, Number(m[1]));
+  } else if ((m = hash.match(/^#\/arena\/(\d+)/))) {
+    app.view = new ArenaView(app, Number(m[1]));
   } else {
     app.view = new HallView(app);
   }
@@ -63,6 +66,20 @@ function route() {
   app.view.start?.();
   root.focus({ preventScroll: true });
 }
+
+// An arena seated the player (P-ARENA): the game opens by itself after the short countdown,
+// from whatever page the player is on (the arena's, or the room of the game just over).
+app.conn.on((msg) => {
+  if (msg.type !== 'arena_game') return;
+  app.arenaGame = msg;
+  toast(t('arena_next_game'), 'info');
+  setTimeout(() => {
+    if (app.arenaGame === msg) {
+      app.arenaGame = null;
+      location.hash = `#/room/${msg.room}`;
+    }
+  }, Math.max(0, msg.starts_at - Date.now()));
+});
 
 window.addEventListener('hashchange', route);
 document.getElementById('lang').addEventListener('click', () => setLang(currentLang() === 'zh' ? 'en' : 'zh'));

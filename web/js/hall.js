@@ -12,6 +12,7 @@ import { CLIENT_ID, apiFetch } from './net.js';
 import { signedIn } from './session.js';
 import { RulesPanel, optionHelp } from './rules.js';
 import { GUIDED, guidedDone, markGuidedDone, setGuidedRoom } from './guide.js';
+import { arenaTiming } from './arena.js';
 
 const COLOUR_NAMES = ['red', 'yellow', 'blue', 'green'];
 
@@ -56,6 +57,9 @@ export class HallView {
     this.gamesBox = h('div', { class: 'my-games', id: 'my-games' }, t('loading'));
     // Every die of the hall's finished games against a fair die (P-DICE-STATS).
     this.diceBox = h('div', { class: 'hall-dice', id: 'hall-dice' });
+    // The arenas (P-ARENA), each with a countdown to its start or end.
+    this.arenaBox = h('div', { class: 'arena-list', id: 'arena-list' }, t('loading'));
+    this.arenaTimer = setInterval(() => this.tickArenas(), 1000);
     this.unlisten = app.conn.on((msg) => this.onMessage(msg));
   }
 
@@ -66,6 +70,7 @@ export class HallView {
 
   destroy() {
     this.unlisten();
+    clearInterval(this.arenaTimer);
     if (this.app.conn.open) this.app.conn.send('hall_unsubscribe').catch(() => {});
   }
 
@@ -100,6 +105,14 @@ export class HallView {
     } else if (msg.type === 'hall_room_removed' && msg.game === this.game) {
       this.rooms.delete(msg.code);
       this.redraw();
+    }
+  }
+
+  /** The arenas' countdowns, every second. */
+  tickArenas() {
+    for (const a of this.arenas ?? []) {
+      const clock = this.arenaBox.querySelector(`.arena-clock[data-arena="${a.id}"]`);
+      if (clock) clock.textContent = arenaTiming(a);
     }
   }
 
@@ -141,6 +154,7 @@ export class HallView {
       v('div', { class: 'hall-grid' },
         v('section', { class: 'card rooms-card' }, tabs, v('h2', {}, t('rooms')), this.roomListView()),
         v('aside', { class: 'hall-side' },
+          v('section', { class: 'card' }, v('h2', {}, '🏟 ', t('arenas')), keep(this.arenaBox)),
           keep(this.rulesPanel()),
           v('section', { class: 'card' }, v('h2', {}, '🏆 ', t('leaderboard')), keep(this.leaderBox)),
           v('section', { class: 'card' }, v('h2', {}, '📜 ', t('my_games')), keep(this.gamesBox)),
@@ -286,6 +300,15 @@ export class HallView {
   }
 
   async loadSide() {
+    try {
+      const { arenas } = await this.app.conn.send('arenas');
+      this.arenas = arenas;
+      mount(this.arenaBox, arenas.length ? h('ul', { class: 'arena-rows' }, arenas.map((a) => h('li', { class: 'arena-row', 'data-arena': a.id },
+        h('a', { href: `#/arena/${a.id}` }, a.game === 'flight' ? '✈ ' : '🐘 ', a.name),
+        h('span', { class: 'chip arena-clock', 'data-arena': a.id }, arenaTiming(a))))) : h('p', { class: 'empty' }, t('no_arenas')));
+    } catch (err) {
+      mount(this.arenaBox, h('p', { class: 'empty' }, err.message));
+    }
     try {
       // This tab's game, by rating (P-RATING); names open the player's page (P-PROFILE).
       const game = this.game;

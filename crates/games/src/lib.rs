@@ -2,6 +2,7 @@
 //! engines only through [`GameSession`]. Nothing here knows the rules: it translates between
 //! the wire and the engines (`hangar-flight`, `hangar-jungle`) and draws dice from the seed.
 
+pub mod arena;
 pub mod engine_line;
 mod flight;
 mod jungle;

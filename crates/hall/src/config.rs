@@ -55,6 +55,8 @@ pub struct Config {
     /// The bearer token `/metrics` asks for (`--metrics-token`); `None`: `/metrics` answers
     /// only requests from loopback.
     pub metrics_token: Option<String>,
+    /// Arenas the hall makes by itself, again and again (`--arena-schedule`, P-ARENA).
+    pub arena_schedule: Vec<crate::arena::ArenaSchedule>,
 }
 
 /// When a game counts for scores and ratings (P-ABORT, docs/security.md "Fair play").
@@ -161,6 +163,7 @@ impl Default for Config {
             cluster: None,
             fair: FairPlay::default(),
             metrics_token: None,
+            arena_schedule: Vec::new(),
         }
     }
 }

@@ -85,6 +85,8 @@ pub struct Hall {
     pub guests: crate::guest_quota::GuestQuota,
     /// The open challenges made on this node (P-CHALLENGE).
     pub challenges: crate::challenges::Challenges,
+    /// The arena tournaments this node runs (P-ARENA).
+    pub arenas: crate::arena::Arenas,
 }
 
 impl Hall {
@@ -105,6 +107,7 @@ impl Hall {
             sessions: Arc::default(),
             guests,
             challenges: crate::challenges::Challenges::default(),
+            arenas: crate::arena::Arenas::default(),
         })
     }
 
@@ -521,5 +524,9 @@ impl RoomHost for Hall {
 
     fn answer_cache(&self, player: i64, client: &str) -> Arc<Mutex<AnswerCache>> {
         Hall::answer_cache(self, player, client)
+    }
+
+    fn game_over(&self, code: &str, result: &hangar_protocol::GameResult) {
+        self.arenas.game_over(code, result);
     }
 }

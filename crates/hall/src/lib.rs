@@ -8,6 +8,7 @@ pub mod accounts;
 pub mod admin;
 pub mod answers;
 pub mod api_limit;
+pub mod arena;
 pub mod challenges;
 pub mod cluster;
 pub mod config;

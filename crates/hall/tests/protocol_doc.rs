@@ -10,9 +10,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use hangar_games::record::RECORD_FORMAT;
 use hangar_protocol::{
-    Ack, Answer, ChallengeMessage, Command, ErrorCode, GameEvent, HallCommand, HallMessage,
-    OptionsCatalogue, PlayerView, RoomAction, RoomEvent, RoomMessage, Welcome, name_variants,
-    names_variant, parse_command, variant_names,
+    Ack, Answer, ArenaMessage, ChallengeMessage, Command, ErrorCode, GameEvent, HallCommand,
+    HallMessage, OptionsCatalogue, PlayerView, RoomAction, RoomEvent, RoomMessage, Welcome,
+    name_variants, names_variant, parse_command, variant_names,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -78,12 +78,16 @@ fn ack_name(ack: &Ack) -> &'static str {
         Ack::Seated(_) => "seated",
         Ack::Watching(_) => "watching",
         Ack::Rolled(_) => "rolled",
+        Ack::Arenas(_) => "arenas",
+        Ack::ArenaTable(_) => "arena_table",
         Ack::Done(_) => "done",
     }
 }
 
 /// Every result shape an ack may have, as [`ack_name`] names them.
-const ACKS: [&str; 15] = [
+const ACKS: [&str; 17] = [
+    "arenas",
+    "arena_table",
     "hall_page",
     "upgraded",
     "challenged",
@@ -124,6 +128,13 @@ fn answers_of(command: &Command) -> &'static [&'static str] {
             | HallCommand::CancelChallenge { .. } => &["done"],
             HallCommand::CreateRoom { .. } => &["joined"],
             HallCommand::QuickMatch { .. } => &["joined", "matched"],
+            HallCommand::Arenas => &["arenas"],
+            HallCommand::ArenaSubscribe { .. } | HallCommand::ArenaStandings { .. } => {
+                &["arena_table"]
+            }
+            HallCommand::ArenaUnsubscribe
+            | HallCommand::ArenaJoin { .. }
+            | HallCommand::ArenaWithdraw { .. } => &["done"],
         },
         Command::Room(command) => match command.action {
             RoomAction::JoinRoom { .. } => &["joined"],
@@ -221,6 +232,10 @@ fn every_example_of_the_protocol_document_reads_as_its_type() {
                     read::<ChallengeMessage>(line, &value);
                     seen.note("challenge message", &value, "type");
                 }
+                Some("arena" | "arena_game") => {
+                    read::<ArenaMessage>(line, &value);
+                    seen.note("arena message", &value, "type");
+                }
                 Some(_) => {
                     let (id, command) = parse_command(&value.to_string());
                     let command = command
@@ -260,6 +275,7 @@ fn every_example_of_the_protocol_document_reads_as_its_type() {
         "challenge message",
         variant_names::<ChallengeMessage>("type"),
     );
+    seen.check("arena message", variant_names::<ArenaMessage>("type"));
     seen.check("welcome", &["welcome"]);
 }
 

@@ -1,4 +1,5 @@
-//! `hangar admin`: ban a player, lift a ban, revoke a player's tokens, close a room — by
+//! `hangar admin`: ban a player, lift a ban, revoke a player's tokens, close a room, make an
+//! arena — by
 //! writing to the hall's database, which every running node polls (see `hangar_hall::admin`),
 //! so it works on a running hall or a whole cluster. Each command prints one JSON line saying
 //! what it did, and fails with a clear message (changing nothing) for an unknown name or room.
@@ -9,6 +10,8 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use hangar_hall::Store;
 use hangar_hall::accounts::Player;
+use hangar_hall::arena::{NewArena, create_arena};
+use hangar_protocol::GameKind;
 use serde_json::json;
 
 /// How long `close-room` waits for the node that runs the room to close it.
@@ -53,6 +56,34 @@ pub enum AdminCommand {
     /// List the accounts kept from before names were unique by look (P-ACCOUNT): each
     /// account whose name looks like an older account's, with that older one.
     NameCollisions,
+    /// Arena tournaments (P-ARENA).
+    Arena {
+        #[command(subcommand)]
+        command: ArenaAdmin,
+    },
+}
+
+/// `hangar admin arena …`.
+#[derive(Subcommand, Debug)]
+pub enum ArenaAdmin {
+    /// Make an arena: every running hall takes it up within a second and lists it.
+    Create {
+        /// `jungle` or `flight`.
+        #[arg(long)]
+        game: String,
+        /// When pairing starts: `now`, `+MINUTES` from now, or Unix milliseconds.
+        #[arg(long, default_value = "now")]
+        start: String,
+        /// How long it runs, 1–1440 minutes.
+        #[arg(long, default_value_t = 30)]
+        minutes: i64,
+        /// Its name (default: the game and the length, e.g. `Jungle arena, 30 min`).
+        #[arg(long)]
+        name: Option<String>,
+        /// Seconds per decision in its games, 5–120.
+        #[arg(long, default_value_t = 20)]
+        turn_seconds: u64,
+    },
 }
 
 /// Which player: by name (as the hall matches names: an account's name in any case or
@@ -123,6 +154,37 @@ async fn act(store: &Store, command: &AdminCommand) -> anyhow::Result<serde_json
                 .collect();
             json!({"done": "name_collisions", "collisions": pairs})
         }
+        AdminCommand::Arena {
+            command:
+                ArenaAdmin::Create {
+                    game,
+                    start,
+                    minutes,
+                    name,
+                    turn_seconds,
+                },
+        } => {
+            let kind = GameKind::from_name(game)
+                .with_context(|| format!("no game {game:?}: jungle or flight"))?;
+            let starts_at = start_time(start)?;
+            let name = name.clone().unwrap_or_else(|| {
+                let game = match kind {
+                    GameKind::Jungle => "Jungle",
+                    GameKind::Flight => "Flight",
+                };
+                format!("{game} arena, {minutes} min")
+            });
+            let new = NewArena {
+                name,
+                game: kind,
+                starts_at,
+                minutes: *minutes,
+                turn_seconds: *turn_seconds,
+            };
+            let id = create_arena(store, &new).await?;
+            json!({"done": "arena_create", "arena": id, "name": new.name, "game": game,
+                   "starts_at": starts_at, "ends_at": starts_at + minutes * 60_000})
+        }
         AdminCommand::CloseRoom { code } => {
             let code = code.to_ascii_uppercase();
             if !store.room_known(&code).await? {
@@ -145,6 +207,26 @@ async fn act(store: &Store, command: &AdminCommand) -> anyhow::Result<serde_json
             }
         }
     })
+}
+
+/// `--start`: `now`, `+MINUTES` from now, or Unix milliseconds.
+fn start_time(start: &str) -> anyhow::Result<i64> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .context("the clock is before 1970")?
+        .as_millis() as i64;
+    if start == "now" {
+        return Ok(now);
+    }
+    if let Some(minutes) = start.strip_prefix('+') {
+        let minutes: i64 = minutes
+            .parse()
+            .with_context(|| format!("--start {start}: +MINUTES"))?;
+        return Ok(now + minutes * 60_000);
+    }
+    start
+        .parse()
+        .with_context(|| format!("--start {start}: now, +MINUTES or Unix milliseconds"))
 }
 
 /// The one player `who` names.

@@ -235,3 +235,71 @@ async fn p_hall_a_closed_waiting_room_tells_its_members_and_leaves_the_list() {
         server.kill();
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_an_arena_made_by_the_operator_is_listed_by_the_running_hall() {
+    let dir = tempfile::tempdir().unwrap();
+    for db in databases(&dir).await {
+        let server = Server::start(&db, &[]).await;
+        let mut ana = guest(server.port, "ana").await;
+        // Bad settings are refused and make nothing.
+        assert!(admin_refused(&db, &["arena", "create", "--game", "chess"]).contains("no game"));
+        let refused = admin_refused(
+            &db,
+            &["arena", "create", "--game", "jungle", "--minutes", "0"],
+        );
+        assert!(refused.contains("1–1440 minutes"), "{refused}");
+        let refused = admin_refused(
+            &db,
+            &["arena", "create", "--game", "flight", "--start", "soon"],
+        );
+        assert!(refused.contains("--start"), "{refused}");
+        let listed = ana.ok(json!({"type": "arenas"})).await;
+        assert_eq!(listed["arenas"], json!([]), "{listed}");
+
+        let done = admin_ok(
+            &db,
+            &[
+                "arena",
+                "create",
+                "--game",
+                "flight",
+                "--start",
+                "+10",
+                "--minutes",
+                "45",
+            ],
+        );
+        assert_eq!(done["done"], "arena_create", "{done}");
+        let id = done["arena"].clone();
+        let mut arenas = json!([]);
+        for _ in 0..50 {
+            arenas = ana.ok(json!({"type": "arenas"})).await["arenas"].clone();
+            if arenas.as_array().unwrap().len() == 1 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        let arena = &arenas[0];
+        assert_eq!(arena["id"], id, "{arenas}");
+        assert_eq!(
+            (
+                arena["game"].as_str(),
+                arena["status"].as_str(),
+                arena["name"].as_str()
+            ),
+            (
+                Some("flight"),
+                Some("upcoming"),
+                Some("Flight arena, 45 min")
+            )
+        );
+        assert_eq!(
+            arena["ends_at"].as_i64().unwrap() - arena["starts_at"].as_i64().unwrap(),
+            45 * 60_000
+        );
+        // Players may join an upcoming arena; pairing waits for its start.
+        ana.ok(json!({"type": "arena_join", "arena": id})).await;
+        server.kill();
+    }
+}

@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::{ArenaTable, Arenas, GameStats, GameSummary, Ranked, RoomSummary};
 use super::{ErrorCode, Outcome, ProtoError};
-use super::{GameStats, GameSummary, Ranked, RoomSummary};
 use crate::{Challenge, PlayerView};
 
 /// The answer to one command: an `ack` with its result, or an `error`.
@@ -140,6 +140,11 @@ pub enum Ack {
     Watching(Watching),
     /// `roll`, `use_item`: the value the die gave.
     Rolled(Rolled),
+    /// `arenas`: the arenas listed (P-ARENA).
+    Arenas(Arenas),
+    /// `arena_subscribe`, `arena_standings`: an arena's table (boxed: it is the largest
+    /// shape by far, and every outcome would carry its size).
+    ArenaTable(Box<ArenaTable>),
     /// Every other command: nothing to give back (`{}`).
     Done(Done),
 }

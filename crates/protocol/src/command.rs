@@ -148,6 +148,38 @@ pub enum HallCommand {
         /// The challenge's id.
         challenge: String,
     },
+    /// The arenas upcoming, running and of the last day (P-ARENA, §11).
+    Arenas,
+    /// Follow an arena's table: answered with it (the top 100 and the asker's line), then
+    /// `arena` messages as it changes and `arena_game` for the follower's games. A
+    /// connection follows one arena at a time.
+    ArenaSubscribe {
+        /// The arena's id.
+        arena: i64,
+    },
+    /// Stop following the arena.
+    ArenaUnsubscribe,
+    /// Take part (again): paired whenever free until the end or a withdrawal, through this
+    /// connection, which follows the arena from then on. Refused once the arena is over.
+    ArenaJoin {
+        /// The arena's id.
+        arena: i64,
+    },
+    /// Stop being paired; the points stay, a game being played counts.
+    ArenaWithdraw {
+        /// The arena's id.
+        arena: i64,
+    },
+    /// A page of an arena's table (the final standings once it is over).
+    ArenaStandings {
+        /// The arena's id.
+        arena: i64,
+        /// Lines to skip (default 0).
+        #[serde(default)]
+        offset: usize,
+        /// How many lines (1–100, default 100).
+        limit: Option<usize>,
+    },
 }
 
 /// The default of `leaderboard`'s `bots`: bot accounts are listed.

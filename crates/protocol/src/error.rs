@@ -31,6 +31,8 @@ pub enum ErrorCode {
     NoRoom,
     /// No player has that id.
     NoPlayer,
+    /// No arena has that id (P-ARENA).
+    NoArena,
     /// The sender is not in that room (join or spectate first).
     NotInRoom,
     /// The seat is occupied.

@@ -5,6 +5,7 @@
 //! `kind`), and `tests/protocol_doc.rs` reads every example of the document as its type.
 
 mod answer;
+mod arena;
 mod challenge;
 mod command;
 mod error;
@@ -21,6 +22,9 @@ use serde::{Deserialize, Serialize};
 pub use answer::{
     Ack, Answer, Authed, Challenged, Done, HallPage, Joined, Leaderboard, Matched, MyGames, Pong,
     Profile, Rolled, Seated, SignedIn, Upgraded, Watching,
+};
+pub use arena::{
+    ArenaLine, ArenaMark, ArenaMessage, ArenaStatus, ArenaSummary, ArenaTable, Arenas,
 };
 pub use challenge::{Challenge, ChallengeEnd, ChallengeMessage, ChallengeSeat};
 pub use command::{Command, HallCommand, RoomAction, RoomCommand};
@@ -87,6 +91,8 @@ pub enum ServerMessage {
     Room(RoomMessage),
     /// A message of the hall list.
     Hall(HallMessage),
+    /// A message of a followed arena (`arena`, `arena_game`).
+    Arena(ArenaMessage),
     /// The greeting on connect.
     Welcome(Welcome),
     /// A challenge for the receiver, its room, or its end (P-CHALLENGE).
@@ -176,9 +182,9 @@ mod tests {
         assert!(!names_variant::<HallCommand>("type", "roll"));
         assert!(!names_variant::<RoomAction>("type", "ping"));
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
-        assert_eq!(variant_names::<HallCommand>("type").len(), 19);
+        assert_eq!(variant_names::<HallCommand>("type").len(), 25);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
-        assert_eq!(name_variants::<ErrorCode>().len(), 28);
+        assert_eq!(name_variants::<ErrorCode>().len(), 29);
         assert!(name_variants::<ErrorCode>().contains(&"banned"));
         assert!(name_variants::<ErrorCode>().contains(&"confirm_escape"));
     }

@@ -9,17 +9,20 @@ use crate::store::{ScoreLine, Scoring};
 use hangar_protocol::{EndReason, GameResult, RoomEvent};
 
 /// What members of a closed room are told.
-const CLOSED_MESSAGE: &str = "closed by the hall's administrators";
+pub(super) const CLOSED_MESSAGE: &str = "closed by the hall's administrators";
+
+/// What members of an arena's room are told when its game is over (P-ARENA).
+pub(super) const ARENA_MESSAGE: &str = "the arena game is over";
 
 impl Room {
     /// Closes the room; false (and the room left as it was) when a running game's result
     /// could not be stored.
-    pub(super) async fn close_by_admin(&mut self) -> bool {
+    pub(super) async fn close_by_admin(&mut self, reason: &str) -> bool {
         if self.game.is_some() && !self.end_game_closed().await {
             return false;
         }
         self.emit(RoomEvent::Closed {
-            reason: CLOSED_MESSAGE.to_owned(),
+            reason: reason.to_owned(),
         });
         self.flush();
         // The connections keep their handle; their next command finds the room gone.

@@ -179,6 +179,7 @@ impl Room {
         tracing::info!(room = %self.code, game_id, reason = ?result.reason, "game over");
         // A scored game between these people: their count for the day changed.
         self.pair_checked = None;
+        self.hall.game_over(&self.code, &result);
         self.announce_game_over(result, practice);
         for index in 0..self.seats.len() {
             let seat = &self.seats[index];

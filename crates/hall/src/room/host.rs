@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use hangar_protocol::{GameKind, ProtoError, RoomSummary};
+use hangar_protocol::{GameKind, GameResult, ProtoError, RoomSummary};
 
 use super::RoomHandle;
 use crate::answers::AnswerCache;
@@ -44,4 +44,8 @@ pub trait RoomHost: Send + Sync + 'static {
     fn set_seated(&self, player: i64, code: &str, seated: bool);
     /// The answers remembered for a player's client string (repeated ids run once).
     fn answer_cache(&self, player: i64, client: &str) -> Arc<Mutex<AnswerCache>>;
+    /// A game of room `code` ended and its result is stored (an arena counts it, P-ARENA).
+    fn game_over(&self, code: &str, result: &GameResult) {
+        let _ = (code, result);
+    }
 }

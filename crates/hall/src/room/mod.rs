@@ -55,8 +55,10 @@ enum RoomMsg {
     Detach {
         conn: ConnId,
     },
-    /// The hall's administrators close the room; true once it is closed.
+    /// The hall's administrators (or the room's arena) close the room; true once it is
+    /// closed. `reason` is what the members are told.
     Close {
+        reason: &'static str,
         reply: oneshot::Sender<bool>,
     },
 }
@@ -90,6 +92,10 @@ pub enum Order {
     /// Quick match found no room and opened this one: sit the sender as `Enter` does, ready,
     /// with bots to come if nobody else does (P-QUICK).
     QuickOpen,
+    /// An arena seats the player in its room (P-ARENA): the first free seat, ready at once,
+    /// no host (so no bot is ever added). The connection is sent the room, not an answer: it
+    /// asked for nothing (the arena told it of the game).
+    ArenaSeat,
 }
 
 /// A room's answer to a request.
@@ -183,11 +189,21 @@ impl RoomHandle {
     /// without score changes, the members are told and the room goes. False when the room
     /// could not be closed (its result could not be stored), or is not this node's.
     pub async fn close_by_admin(&self) -> bool {
+        self.close(close::CLOSED_MESSAGE).await
+    }
+
+    /// Closes a room of this node whose arena game is over (P-ARENA): its players are free
+    /// for their next game.
+    pub async fn close_after_arena_game(&self) -> bool {
+        self.close(close::ARENA_MESSAGE).await
+    }
+
+    async fn close(&self, reason: &'static str) -> bool {
         let Route::Local(tx) = &self.route else {
             return false;
         };
         let (reply, wait) = oneshot::channel();
-        if tx.send(RoomMsg::Close { reply }).is_err() {
+        if tx.send(RoomMsg::Close { reason, reply }).is_err() {
             // Its task has ended: the room is gone already.
             return true;
         }
@@ -530,6 +546,7 @@ impl Room {
                 } = request;
                 // A failed quick join is not the client's business: the hall tries elsewhere.
                 let quiet_errors = order == Order::QuickJoin;
+                let quiet_answer = order == Order::ArenaSeat;
                 self.command_ref = client.map(|client| (client, id));
                 let outcome = self.command(&outbox, player, order).await;
                 self.command_ref = None;
@@ -542,7 +559,7 @@ impl Room {
                 let frame = Utf8Bytes::from(answer_frame(id, &outcome));
                 // The answer, then what the command caused, leave together.
                 let mut direct = Vec::new();
-                if outcome.is_ok() || !quiet_errors {
+                if (outcome.is_ok() || !quiet_errors) && !quiet_answer {
                     direct.push(frame.clone());
                 }
                 if outcome.is_ok() {
@@ -556,8 +573,8 @@ impl Room {
                 self.persist_waiting().await;
                 self.flush();
             }
-            RoomMsg::Close { reply } => {
-                let closed = self.close_by_admin().await;
+            RoomMsg::Close { reason, reply } => {
+                let closed = self.close_by_admin(reason).await;
                 let _ = reply.send(closed);
             }
         }
@@ -596,6 +613,7 @@ impl Room {
                 let joined = self.join(outbox, player, None, None).await;
                 return self.quick_seated(joined).await;
             }
+            Order::ArenaSeat => return self.arena_seated(outbox, player).await,
             Order::Command(action) => action,
         };
         match action {

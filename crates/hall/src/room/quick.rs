@@ -1,11 +1,14 @@
 //! Quick match that always starts (P-QUICK): a player who comes by quick match is ready at
 //! once, and when no other person has joined for a while (10 s by default,
 //! `hangar serve --quick-bots-after-seconds`) bots of middle strength fill the empty seats and
-//! the game starts — a practice game (P-PRACTICE), since bots sit in it.
+//! the game starts — a practice game (P-PRACTICE), since bots sit in it. An arena's room
+//! (P-ARENA) seats its players the same way, ready, and never with bots.
 
 use tokio::time::Instant;
 
 use super::{Room, Seat, Status};
+use crate::accounts::Player;
+use crate::outbox::Outbox;
 use crate::time::now_ms;
 use hangar_games::quick_bot_level;
 use hangar_protocol::{Ack, ErrorCode, Outcome, ProtoError, RoomEvent};
@@ -62,6 +65,26 @@ impl Room {
             self.publish();
         }
         Ok(Ack::DONE)
+    }
+
+    /// An arena seats a player (P-ARENA): ready at once, and the room has no host, so nobody
+    /// adds a bot; the game starts when the last player of the table sits down.
+    pub(super) async fn arena_seated(&mut self, outbox: &Outbox, player: Player) -> Outcome {
+        let joined = self.join(outbox, player, None, None).await;
+        self.host = None;
+        let seat = match &joined {
+            Ok(Ack::Joined(joined)) => joined.seat,
+            _ => None,
+        };
+        if let Some(seat) = seat
+            && !self.seats[seat].ready
+        {
+            self.seats[seat].ready = true;
+            self.emit(RoomEvent::Ready { seat, ready: true });
+            self.publish();
+            self.maybe_start().await;
+        }
+        joined
     }
 
     /// The wait ran out: bots take the empty seats (if a person still waits) and the game

@@ -3,6 +3,7 @@
 //! handles identity and hall commands itself, hands room commands to the room's task, and
 //! writes queued frames in batches.
 
+mod arenas;
 mod challenges;
 mod gate;
 mod identity;
@@ -310,6 +311,7 @@ pub async fn serve_socket(
         peers.connection_closed(outbox.id);
     }
     hall.unsubscribe(outbox.id);
+    hall.arenas.unfollow(outbox.id);
     if let Some(player) = &conn.player {
         conn.sessions.signed_out(player.id, outbox.id);
     }
@@ -412,6 +414,8 @@ impl Conn {
                     | HallCommand::MyGames { .. }
                     | HallCommand::Profile { .. }
                     | HallCommand::HallPage { .. }
+                    | HallCommand::Arenas
+                    | HallCommand::ArenaStandings { .. }
             )
         );
         let (frame, action) = match command {
@@ -530,6 +534,16 @@ impl Conn {
                 self.hall.unsubscribe(self.outbox.id);
                 Ok(Ack::DONE).into()
             }
+            HallCommand::Arenas => self.arenas().into(),
+            HallCommand::ArenaSubscribe { arena } => self.arena_subscribe(arena).into(),
+            HallCommand::ArenaUnsubscribe => self.arena_unsubscribe().into(),
+            HallCommand::ArenaJoin { arena } => self.arena_join(arena).await.into(),
+            HallCommand::ArenaWithdraw { arena } => self.arena_withdraw(arena).into(),
+            HallCommand::ArenaStandings {
+                arena,
+                offset,
+                limit,
+            } => self.arena_standings(arena, offset, limit).into(),
         }
     }
 

@@ -95,6 +95,7 @@ pub fn test_config(database: String) -> Config {
             ..hangar_hall::FairPlay::default()
         },
         metrics_token: None,
+        arena_schedule: Vec::new(),
     }
 }
 

@@ -120,6 +120,16 @@ pub struct ServeArgs {
     /// answers only requests from the machine itself (loopback).
     #[arg(long, env = "HANGAR_METRICS_TOKEN")]
     pub metrics_token: Option<String>,
+    /// An arena the hall makes by itself, again and again (P-ARENA), as
+    /// GAME:EVERY:MINUTES[:TURN_SECONDS]: `jungle:60:30:15` is an hourly 30-minute Jungle
+    /// blitz, `flight:120:60` a flight arena every two hours. Repeat the flag for several;
+    /// single-node halls only.
+    #[arg(
+        long = "arena-schedule",
+        env = "HANGAR_ARENA_SCHEDULE",
+        value_delimiter = ','
+    )]
+    pub arena_schedule: Vec<hangar_hall::arena::ArenaSchedule>,
     /// How long the answers of a client are kept for repeated ids after its last connection
     /// closed, in seconds.
     #[arg(long, env = "HANGAR_ANSWER_WINDOW_SECONDS", default_value_t = 60)]
@@ -204,6 +214,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             pair_games_per_day: args.pair_games_per_day,
         },
         metrics_token: args.metrics_token.clone().filter(|t| !t.is_empty()),
+        arena_schedule: args.arena_schedule.clone(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(args.workers.map_or_else(default_workers, usize::from))

@@ -1,0 +1,490 @@
+//! P-ARENA over real sockets: people join an arena, are paired into rooms, play, and the
+//! table's points change; an escaper is withdrawn; a game running at the end does not count;
+//! an arena survives a restart with its standings.
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+mod common;
+
+use common::{Client, TestHall, sqlite_url, test_config};
+use hangar_hall::arena::{NewArena, create_arena};
+use hangar_hall::store::StoredArena;
+use hangar_protocol::GameKind;
+use serde_json::{Value, json};
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+/// A Jungle arena running from now for `minutes`.
+async fn jungle_arena(hall: &TestHall, minutes: i64) -> i64 {
+    let new = NewArena {
+        name: "Jungle blitz".into(),
+        game: GameKind::Jungle,
+        starts_at: now_ms(),
+        minutes,
+        turn_seconds: 60,
+    };
+    create_arena(&hall.hall.store, &new).await.unwrap()
+}
+
+/// Both join the arena; the room the arena seats them in.
+async fn paired(a: &mut Client, b: &mut Client, arena: i64) -> String {
+    for client in [&mut *a, &mut *b] {
+        client
+            .ok(json!({"type": "arena_join", "arena": arena}))
+            .await;
+    }
+    let room = next_game(a, arena).await;
+    assert_eq!(
+        next_game(b, arena).await,
+        room,
+        "the two are paired together"
+    );
+    room
+}
+
+/// The client's next arena game: its room (the client is seated there and sent the room).
+async fn next_game(client: &mut Client, arena: i64) -> String {
+    let game = client
+        .wait_for(|v| v["type"] == "arena_game" && v["arena"] == arena)
+        .await;
+    let code = game["room"].as_str().unwrap().to_owned();
+    client.room = Some(code.clone());
+    code
+}
+
+/// Waits for an `arena` table in which the client's own line satisfies `pred`.
+async fn my_line(client: &mut Client, pred: impl Fn(&Value) -> bool) -> Value {
+    let table = client
+        .wait_for(|v| v["type"] == "arena" && pred(&v["me"]))
+        .await;
+    table["me"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_two_players_join_are_paired_play_and_score() {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    // The arena is listed (the hall takes it up within a round).
+    let mut listed = Value::Null;
+    for _ in 0..50 {
+        listed = a.ok(json!({"type": "arenas"})).await;
+        if listed["arenas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x["id"] == arena)
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(listed["arenas"][0]["status"], "running", "{listed}");
+    assert_eq!(listed["arenas"][0]["game"], "jungle");
+
+    let room_a = paired(&mut a, &mut b, arena).await;
+    // The first seated sees the game start (the second is sent the room with it started).
+    a.event("game_started").await;
+    // A private room with no host and only people in it: never the hall's bots.
+    let snapshot = b
+        .wait_for(|v| v["type"] == "snapshot" && v["state"]["status"] == "playing")
+        .await;
+    let state = &snapshot["state"];
+    assert_eq!(
+        (state["private"].as_bool(), state["host"].as_i64()),
+        (Some(true), None)
+    );
+    assert_eq!(state["practice"], false);
+    for seat in state["seats"].as_array().unwrap() {
+        assert!(
+            seat["player"].is_object() && seat["bot"].is_null(),
+            "{seat}"
+        );
+    }
+    assert_eq!(b.player_id, state["seats"][1]["player"]["id"].as_i64());
+    // A plays the game out by resigning: B wins 2 points, A none.
+    a.ok(json!({"type": "resign", "room": room_a})).await;
+    let over = b.event("game_over").await;
+    assert_eq!(over["event"]["result"]["practice"], false, "a scored game");
+    let line_b = my_line(&mut b, |me| me["games"] == 1).await;
+    assert_eq!(
+        (line_b["points"].as_u64(), line_b["rank"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(line_b["recent"][0]["place"], 1);
+    let line_a = my_line(&mut a, |me| me["games"] == 1).await;
+    assert_eq!(
+        (line_a["points"].as_u64(), line_a["rank"].as_u64()),
+        (Some(0), Some(2))
+    );
+
+    // Both are free again: paired again (nobody else is free) in a new room.
+    let again_a = next_game(&mut a, arena).await;
+    let again_b = next_game(&mut b, arena).await;
+    assert_eq!(again_a, again_b);
+    assert_ne!(again_a, room_a, "a new room for each arena game");
+    let standings = a
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    assert_eq!(standings["total"], 2);
+    assert_eq!(standings["standings"][0]["name"], "b");
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_an_escaper_is_withdrawn_until_they_come_back() {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    // Listed after a round.
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    let room = paired(&mut a, &mut b, arena).await;
+    a.event("game_started").await;
+    a.ok(json!({"type": "leave_room", "room": room, "escape": true}))
+        .await;
+    let line_of_a = |table: &Value| {
+        table["standings"]
+            .as_array()
+            .and_then(|lines| lines.iter().find(|l| l["name"] == "a"))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let table = b
+        .wait_for(|v| v["type"] == "arena" && line_of_a(v)["games"] == 1)
+        .await;
+    assert_eq!(table["me"]["points"], 2, "B won: {table}");
+    let line_a = line_of_a(&table);
+    assert_eq!(line_a["points"], 0);
+    assert_eq!(line_a["active"], false, "withdrawn: {line_a}");
+    assert_eq!(line_a["recent"][0]["escaped"], true);
+    // Nobody is paired while A stays away: B waits.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let standings = b
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    assert_eq!(standings["me"]["room"], Value::Null, "{standings}");
+    // A comes back: both are paired again.
+    a.ok(json!({"type": "arena_join", "arena": arena})).await;
+    let again = next_game(&mut a, arena).await;
+    assert_eq!(next_game(&mut b, arena).await, again);
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_a_game_running_at_the_end_does_not_count() {
+    let hall = TestHall::start().await;
+    let starts_at = now_ms();
+    let state =
+        hangar_games::arena::Arena::new(GameKind::Jungle, starts_at, starts_at + 4_000, 5_000);
+    let arena = hall
+        .hall
+        .store
+        .create_arena(&StoredArena {
+            id: 0,
+            name: "short".into(),
+            game: "jungle".into(),
+            starts_at,
+            ends_at: starts_at + 4_000,
+            turn_seconds: 60,
+            state: serde_json::to_string(&state).unwrap(),
+            finished: false,
+        })
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    let room = paired(&mut a, &mut b, arena).await;
+    a.event("game_started").await;
+    // The clock runs out while the game runs.
+    let table = b
+        .wait_for(|v| v["type"] == "arena" && v["arena"]["status"] == "finished")
+        .await;
+    assert_eq!(table["me"]["games"], 0);
+    // The game still ends (scored as usual), and the arena does not count it.
+    a.ok(json!({"type": "resign", "room": room})).await;
+    b.event("game_over").await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let standings = b
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    assert_eq!(standings["arena"]["status"], "finished");
+    for line in standings["standings"].as_array().unwrap() {
+        assert_eq!(
+            (line["points"].as_u64(), line["games"].as_u64()),
+            (Some(0), Some(0)),
+            "{line}"
+        );
+    }
+    a.fails(json!({"type": "arena_join", "arena": arena}), "invalid")
+        .await;
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_survives_a_restart_with_its_standings() {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    let room = paired(&mut a, &mut b, arena).await;
+    a.event("game_started").await;
+    a.ok(json!({"type": "resign", "room": room})).await;
+    my_line(&mut b, |me| me["points"] == 2).await;
+    // Stored within a round.
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    a.close().await;
+    b.close().await;
+    let dir = hall.stop().await;
+    let config = test_config(sqlite_url(&dir));
+    let hall = TestHall::with(dir, config).await;
+    let mut c = hall.guest("c").await;
+    c.fails(json!({"type": "arena_standings", "arena": 999}), "no_arena")
+        .await;
+    let standings = c
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    let lines: Vec<(String, u64, u64)> = standings["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["name"].as_str().unwrap().to_owned(),
+                l["points"].as_u64().unwrap(),
+                l["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        lines.starts_with(&[("b".to_owned(), 2, 1), ("a".to_owned(), 0, 1)]),
+        "{lines:?}"
+    );
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_a_schedule_makes_the_next_arena_ahead_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    config.arena_schedule = vec![
+        "jungle:60:30:15".parse().unwrap(),
+        "flight:120:60".parse().unwrap(),
+    ];
+    let hall = TestHall::with(dir, config.clone()).await;
+    let mut a = hall.guest("a").await;
+    let listed = |v: &Value| v["arenas"].as_array().map_or(0, Vec::len);
+    let mut arenas = Value::Null;
+    for _ in 0..50 {
+        arenas = a.ok(json!({"type": "arenas"})).await;
+        if listed(&arenas) == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let hour = 3_600_000;
+    let now = now_ms();
+    let by_game = |game: &str| {
+        arenas["arenas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["game"] == game)
+            .cloned()
+            .unwrap()
+    };
+    let jungle = by_game("jungle");
+    assert_eq!(jungle["status"], "upcoming", "{arenas}");
+    // The next full hour (made ahead, listed with its countdown).
+    let starts_at = jungle["starts_at"].as_i64().unwrap();
+    assert_eq!(starts_at % hour, 0);
+    assert!(
+        starts_at > now - 5_000 && starts_at <= now + hour,
+        "{starts_at} at {now}"
+    );
+    assert_eq!(jungle["turn_seconds"], 15);
+    let flight = by_game("flight");
+    assert_eq!(flight["starts_at"].as_i64().unwrap() % (2 * hour), 0);
+    assert_eq!(
+        flight["ends_at"].as_i64().unwrap() - flight["starts_at"].as_i64().unwrap(),
+        hour
+    );
+    // A restart makes no second copy of the arenas made already.
+    a.close().await;
+    let dir = hall.stop().await;
+    let hall = TestHall::with(dir, config).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut b = hall.guest("b").await;
+    let again = b.ok(json!({"type": "arenas"})).await;
+    assert_eq!(listed(&again), 2, "{again}");
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_four_flight_players_share_a_table_of_four_and_score_by_place() {
+    let hall = TestHall::start().await;
+    let new = NewArena {
+        name: "Flight arena".into(),
+        game: GameKind::Flight,
+        starts_at: now_ms(),
+        minutes: 30,
+        turn_seconds: 60,
+    };
+    let arena = create_arena(&hall.hall.store, &new).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut players = Vec::new();
+    for name in ["p1", "p2", "p3", "p4"] {
+        let mut client = hall.guest(name).await;
+        client
+            .ok(json!({"type": "arena_join", "arena": arena}))
+            .await;
+        players.push(client);
+    }
+    let mut rooms = Vec::new();
+    for client in &mut players {
+        rooms.push(next_game(client, arena).await);
+    }
+    assert!(
+        rooms.iter().all(|r| *r == rooms[0]),
+        "one table of four: {rooms:?}"
+    );
+    let room = rooms[0].clone();
+    players[0].event("game_started").await;
+    // Auto-play plays every seat out (the places are the game's own).
+    for client in &mut players {
+        client
+            .ok(json!({"type": "autoplay", "room": room, "on": true}))
+            .await;
+    }
+    let over = players[3].event("game_over").await;
+    let result = &over["event"]["result"]["players"];
+    let mut expected: Vec<(String, u64)> = result
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| {
+            let place = line["rank"].as_u64().unwrap();
+            (line["name"].as_str().unwrap().to_owned(), 4 - place)
+        })
+        .collect();
+    expected.sort();
+    let table = players[3]
+        .wait_for(|v| v["type"] == "arena" && v["me"]["games"] == 1)
+        .await;
+    let mut got: Vec<(String, u64)> = table["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["name"].as_str().unwrap().to_owned(),
+                l["points"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got, expected, "3/2/1/0 by place: {table}");
+    assert!(
+        got.iter().any(|(_, points)| *points == 3),
+        "a winner: {table}"
+    );
+    assert_eq!(table["me"]["recent"][0]["of"], 4);
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_an_aborted_game_brings_no_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    config.fair.abort_decisions = 3;
+    let hall = TestHall::with(dir, config).await;
+    let arena = jungle_arena(&hall, 30).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    let room = paired(&mut a, &mut b, arena).await;
+    a.event("game_started").await;
+    // A resigns before making a decision of their own: the game is aborted (P-ABORT).
+    a.ok(json!({"type": "resign", "room": room})).await;
+    let over = b.event("game_over").await;
+    assert_eq!(over["event"]["result"]["aborted"], true);
+    // Both are free again (paired anew), and nobody scored.
+    next_game(&mut b, arena).await;
+    let standings = b
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    for line in standings["standings"].as_array().unwrap() {
+        assert_eq!(
+            (line["points"].as_u64(), line["games"].as_u64()),
+            (Some(0), Some(0)),
+            "{line}"
+        );
+    }
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_a_player_holding_too_many_seats_is_withdrawn_not_seated() {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    // A sits in as many rooms as a player may.
+    for _ in 0..hangar_hall::hall::MAX_SEATS_PER_PLAYER {
+        a.create("jungle", json!({})).await;
+    }
+    for client in [&mut a, &mut b] {
+        client
+            .ok(json!({"type": "arena_join", "arena": arena}))
+            .await;
+    }
+    let table = b
+        .wait_for(|v| {
+            v["type"] == "arena"
+                && v["standings"]
+                    .as_array()
+                    .is_some_and(|l| l.iter().any(|x| x["name"] == "a" && x["active"] == false))
+        })
+        .await;
+    assert_eq!(table["me"]["active"], true, "B stays in: {table}");
+    assert_eq!(
+        table["me"]["room"],
+        Value::Null,
+        "and is free, not seated: {table}"
+    );
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_no_one_meets_the_same_opponent_twice_in_a_row_when_another_is_free() {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    // A and B join first and are paired; C comes once they play.
+    let first = paired(&mut a, &mut b, arena).await;
+    let mut c = hall.guest("c").await;
+    c.ok(json!({"type": "arena_join", "arena": arena})).await;
+    a.event("game_started").await;
+    a.ok(json!({"type": "resign", "room": first})).await;
+    // Free again: B (2 points) meets C, not A again; A waits for the next free player.
+    let b_next = next_game(&mut b, arena).await;
+    let c_next = next_game(&mut c, arena).await;
+    assert_eq!(b_next, c_next, "B is paired with C");
+    assert_ne!(b_next, first);
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let standings = a
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    assert_eq!(standings["me"]["room"], Value::Null, "A waits: {standings}");
+    hall.stop().await;
+}
