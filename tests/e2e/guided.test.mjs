@@ -106,8 +106,10 @@ test('P-PRACTICE/J-RANK: a guided first Jungle game: how to move, then what the 
     if (capture) assert.equal(hint, 'j_capture');
     else assert.ok(['j_first', 'j_move', 'j_leap'].includes(hint), `hint ${hint}`);
     const plies = Number(await page.locator('.jungle-board').getAttribute('data-plies'));
-    // The bot's last move has finished sliding: the pieces stand still under the click.
-    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    // The bot's last move has finished sliding: the pieces stand still under the click (the
+    // board's own animations; the turn timer's bar moves all the time).
+    await page.waitForFunction(() => document.querySelector('.jungle-board')
+      .getAnimations({ subtree: true }).every((a) => a.playState !== 'running'));
     // A person clicks the animal standing on a square that can move, then one of its dots.
     const from = await page.locator('.jungle-board .movable-from').first().getAttribute('data-square');
     await page.locator(`.jungle-board .piece[data-square="${from}"]`).click();

@@ -16,7 +16,8 @@ export function botName(level) {
  */
 export function resultName(p) {
   if (p.player_id) return p.name;
-  return botName(p.bot ?? String(p.name || '').replace(/^bot:/, ''));
+  // A record's seat names the level in `bot`; a result line's `bot` only marks bot accounts.
+  return botName(typeof p.bot === 'string' ? p.bot : String(p.name || '').replace(/^bot:/, ''));
 }
 
 /** A link to a player's profile page (P-PROFILE). */
