@@ -40,8 +40,8 @@ test('P-CHAT/P-REMATCH: chat reaches the other player beside the board, the rema
   // Both look at the board, the top of the page.
   for (const page of [ana, bo]) await page.evaluate(() => scrollTo(0, 0));
 
-  // Odo says something: Nia, whose chat box is below the fold, sees it beside the board with an
-  // unread count, without scrolling.
+  // Odo says something: Nia sees it beside the board with an unread count, without scrolling
+  // (whether her chat box is in view or below the fold: how long her side column is).
   await bo.locator('.chat-form input').fill('hello Nia');
   await bo.locator('.chat-form input').press('Enter');
   // Odo goes back to the board (the chat box no longer has the keyboard).
@@ -49,7 +49,6 @@ test('P-CHAT/P-REMATCH: chat reaches the other player beside the board, the rema
   const bubble = ana.locator('.chat-bubble', { hasText: 'hello Nia' });
   await bubble.waitFor();
   assert.ok(await inViewport(bubble), 'the chat bubble is in view at 1280×800');
-  assert.ok(!(await inViewport(ana.locator('#chat-lines'))), 'the chat box itself is below the fold');
   assert.equal(await ana.locator('#chat-jump .unread-badge').textContent(), '1');
   assert.equal(await ana.locator('#chat-jump').getAttribute('aria-label'), 'Chat: 1 unread');
   // The chat button opens the chat with the keyboard in it; the line counts as read.
