@@ -148,6 +148,26 @@ fn frame(message: &ArenaMessage) -> Utf8Bytes {
     Utf8Bytes::from(serde_json::to_string(message).expect("an arena message serialises"))
 }
 
+/// Makes the connection of `outbox` follow arena `id` (which must exist) and no other: a
+/// connection follows one arena at a time. The arena's slot.
+fn follow_only<'a>(
+    slots: &'a mut HashMap<i64, Slot>,
+    id: i64,
+    outbox: &Outbox,
+    player: Option<Player>,
+) -> &'a mut Slot {
+    for slot in slots.values_mut() {
+        slot.followers.remove(&outbox.id);
+    }
+    let slot = slots.get_mut(&id).expect("the arena exists");
+    let follower = Follower {
+        outbox: outbox.clone(),
+        player,
+    };
+    slot.followers.insert(outbox.id, follower);
+    slot
+}
+
 fn no_arena(id: i64) -> ProtoError {
     ProtoError::new(ErrorCode::NoArena, format!("no arena {id}"))
 }
@@ -250,17 +270,7 @@ impl Arenas {
         if !slots.contains_key(&id) {
             return Err(no_arena(id));
         }
-        for slot in slots.values_mut() {
-            slot.followers.remove(&outbox.id);
-        }
-        let slot = slots.get_mut(&id).expect("checked above");
-        slot.followers.insert(
-            outbox.id,
-            Follower {
-                outbox: outbox.clone(),
-                player: player.cloned(),
-            },
-        );
+        let slot = follow_only(&mut slots, id, outbox, player.cloned());
         Ok(slot.table(0, TABLE_PAGE, player.map(|p| p.id), now_ms()))
     }
 
@@ -291,17 +301,7 @@ impl Arenas {
         slot.state
             .join(player.id, &player.name, player.bot, rating, now)
             .map_err(|e| ProtoError::new(ErrorCode::Invalid, e.to_string()))?;
-        for other in slots.values_mut() {
-            other.followers.remove(&outbox.id);
-        }
-        let slot = slots.get_mut(&id).expect("checked above");
-        slot.followers.insert(
-            outbox.id,
-            Follower {
-                outbox: outbox.clone(),
-                player: Some(player.clone()),
-            },
-        );
+        let slot = follow_only(&mut slots, id, outbox, Some(player.clone()));
         slot.changed = true;
         slot.unsaved = true;
         Ok(())
