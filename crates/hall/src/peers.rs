@@ -1,12 +1,14 @@
 //! The other nodes of a cluster as the hall sees them: the hall defines what it needs of
 //! them here, and `crate::cluster` provides it. A hall of one node has none.
 
+use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
+use crate::arena::ArenaRequest;
 use crate::challenges::ChallengeEvent;
 use crate::outbox::ConnId;
 use crate::room::RemoteRooms;
-use hangar_protocol::{GameKind, RoomSummary};
+use hangar_protocol::{GameKind, Outcome, RoomSummary};
 
 /// This node's way to the others.
 pub trait Peers: RemoteRooms {
@@ -20,6 +22,12 @@ pub trait Peers: RemoteRooms {
     fn signed_out_everywhere(&self, player: i64);
     /// An open challenge changed on this node: every node's copy follows (P-CHALLENGE).
     fn publish_challenge(&self, event: ChallengeEvent);
+    /// Runs an arena command of a connection of this node in the arena that node `node`
+    /// runs (P-ARENA); the arena reaches the connection through its stand-in there.
+    fn forward_arena<'a>(&'a self, node: &'a str, request: ArenaRequest) -> BoxFuture<'a, Outcome>;
+    /// An arena of this node seated the connection `conn` in room `code` of this node: if the
+    /// connection is another node's (a stand-in here), its leaving leaves the room too.
+    fn seated_by_arena(&self, conn: ConnId, code: &str);
 }
 
 /// A change of one room in the hall list.

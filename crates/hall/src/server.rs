@@ -59,7 +59,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         });
     }
     // The arenas first: a restored room's game that ends counts in its arena (P-ARENA).
-    crate::arena::load_new(&hall).await;
+    let arenas = crate::arena::load_new(&hall).await;
     let running = hall.store.running_games().await?;
     let mut restored = 0;
     for game in &running {
@@ -78,6 +78,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
             tracing::error!(room = %room.code, error = %e, "a waiting room could not be restored");
         }
     }
+    crate::arena::settle_missed(&hall, &arenas).await;
     Ok(Running {
         addr,
         hall,
@@ -97,10 +98,7 @@ impl Running {
         let sweep = tokio::spawn(sweep_answers(self.hall.clone()));
         let admin = tokio::spawn(crate::admin::watch_orders(self.hall.clone()));
         let cluster = self.cluster.clone();
-        // Arenas run on a single node only: a cluster has no arena leases yet.
-        let arenas = cluster
-            .is_none()
-            .then(|| tokio::spawn(crate::arena::run_arenas(self.hall.clone())));
+        let arenas = tokio::spawn(crate::arena::run_arenas(self.hall.clone()));
         // A cluster node that lost its lease stops like a drained one (its rooms are another
         // node's now), and says so in its exit status.
         let fenced = Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -128,9 +126,7 @@ impl Running {
         report.abort();
         sweep.abort();
         admin.abort();
-        if let Some(arenas) = arenas {
-            arenas.abort();
-        }
+        arenas.abort();
         if fenced.load(std::sync::atomic::Ordering::Relaxed) {
             self.hall.store.close().await;
             anyhow::bail!("this node lost its cluster lease; another node owns its rooms now");

@@ -18,6 +18,7 @@ use hangar_games::rating::Skill;
 use hangar_protocol::GameKind;
 
 mod admin;
+mod arena_owners;
 mod arenas;
 mod backup;
 mod batch;
@@ -37,7 +38,7 @@ mod writer;
 pub use bots::BotRefusal;
 
 pub use admin::{AdminOrder, OrderKind};
-pub use arenas::StoredArena;
+pub use arenas::{RoomGame, StoredArena};
 pub use backup::backup;
 pub use cluster::{NodeScope, SEQ_RANGE};
 pub use health::DEFAULT_FAILURE_BOUND;

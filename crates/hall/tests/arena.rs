@@ -27,7 +27,7 @@ async fn jungle_arena(hall: &TestHall, minutes: i64) -> i64 {
         minutes,
         turn_seconds: 60,
     };
-    create_arena(&hall.hall.store, &new).await.unwrap()
+    create_arena(&hall.hall.store, &new).await.unwrap().unwrap()
 }
 
 /// Both join the arena; the room the arena seats them in.
@@ -196,6 +196,7 @@ async fn p_arena_a_game_running_at_the_end_does_not_count() {
             finished: false,
         })
         .await
+        .unwrap()
         .unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
     let mut a = hall.guest("a").await;
@@ -270,6 +271,95 @@ async fn p_arena_survives_a_restart_with_its_standings() {
     hall.stop().await;
 }
 
+/// The stored state of arena `id`.
+async fn stored_state(hall: &TestHall, id: i64) -> String {
+    let stored = hall.hall.store.arenas_after(id - 1, 0).await.unwrap();
+    stored[0].state.clone()
+}
+
+/// The standings of arena `id` as (name, points, games), and whether a room is shown for
+/// anyone (a player seated in a game).
+async fn standings(c: &mut Client, arena: i64) -> (Vec<(String, u64, u64)>, bool) {
+    let table = c
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    let lines = table["standings"].as_array().unwrap();
+    let seated = lines.iter().any(|l| !l["room"].is_null());
+    let lines = lines
+        .iter()
+        .map(|l| {
+            (
+                l["name"].as_str().unwrap().to_owned(),
+                l["points"].as_u64().unwrap(),
+                l["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    (lines, seated)
+}
+
+/// A hall whose arena game between A and B was played and stored, then stopped with the
+/// arena's state as it was stored when the game was seated (`edit` changes it): as if its
+/// node died after the room stored the result and before the arena stored what it counted.
+async fn arena_that_missed_its_game(edit: impl Fn(String, &str) -> String) -> (TestHall, i64) {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    // Taken up within a round.
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    let room = paired(&mut a, &mut b, arena).await;
+    a.event("game_started").await;
+    // Stored before anyone sat down.
+    let seated = stored_state(&hall, arena).await;
+    assert!(seated.contains(&room), "{seated}");
+    a.ok(json!({"type": "resign", "room": room})).await;
+    my_line(&mut b, |me| me["points"] == 2).await;
+    a.close().await;
+    b.close().await;
+    // Nobody follows: the arena changes no more once it has stored the game.
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    assert_ne!(stored_state(&hall, arena).await, seated);
+    hall.hall
+        .store
+        .save_arena(arena, edit(seated, &room), false)
+        .await
+        .unwrap();
+    let dir = hall.stop().await;
+    let config = test_config(sqlite_url(&dir));
+    (TestHall::with(dir, config).await, arena)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_counts_a_game_it_missed_when_taken_up_again() {
+    let (hall, arena) = arena_that_missed_its_game(|state, _| state).await;
+    let mut c = hall.guest("c").await;
+    let (lines, seated) = standings(&mut c, arena).await;
+    assert!(
+        lines.starts_with(&[("b".to_owned(), 2, 1), ("a".to_owned(), 0, 1)]),
+        "the stored result counts: {lines:?}"
+    );
+    assert!(!seated, "both are free again");
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_frees_the_players_of_a_room_that_never_played() {
+    // The arena stored a room whose game never started (its node died in between).
+    let (hall, arena) =
+        arena_that_missed_its_game(|state, room| state.replace(room, "NEVER1")).await;
+    let mut c = hall.guest("c").await;
+    let (lines, seated) = standings(&mut c, arena).await;
+    assert!(
+        lines
+            .iter()
+            .all(|(_, points, games)| (*points, *games) == (0, 0)),
+        "nothing counted: {lines:?}"
+    );
+    assert!(!seated, "both are free again");
+    hall.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_arena_a_schedule_makes_the_next_arena_ahead_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -337,7 +427,7 @@ async fn p_arena_four_flight_players_share_a_table_of_four_and_score_by_place() 
         minutes: 30,
         turn_seconds: 60,
     };
-    let arena = create_arena(&hall.hall.store, &new).await.unwrap();
+    let arena = create_arena(&hall.hall.store, &new).await.unwrap().unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
     let mut players = Vec::new();
     for name in ["p1", "p2", "p3", "p4"] {

@@ -181,7 +181,12 @@ async fn act(store: &Store, command: &AdminCommand) -> anyhow::Result<serde_json
                 minutes: *minutes,
                 turn_seconds: *turn_seconds,
             };
-            let id = create_arena(store, &new).await?;
+            let id = create_arena(store, &new).await?.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "an arena named {:?} of {game} starting then exists already",
+                    new.name
+                )
+            })?;
             json!({"done": "arena_create", "arena": id, "name": new.name, "game": game,
                    "starts_at": starts_at, "ends_at": starts_at + minutes * 60_000})
         }

@@ -7,32 +7,12 @@
 
 mod hall_common;
 
-use std::process::{Command, Output};
-
 use futures_util::SinkExt;
-use hall_common::{Client, PLAYED, Server, closed, databases, guest, http_get, play, start_game};
+use hall_common::{
+    Client, PLAYED, Server, admin, admin_ok, closed, databases, guest, http_get, play, start_game,
+};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
-
-/// Runs `hangar admin --database DB ARGS…`.
-fn admin(database: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hangar"))
-        .args(["admin", "--database", database])
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-/// Runs an admin command that must succeed: its JSON line.
-fn admin_ok(database: &str, args: &[&str]) -> Value {
-    let out = admin(database, args);
-    assert!(
-        out.status.success(),
-        "hangar admin {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 /// Runs an admin command that must fail: its message.
 fn admin_refused(database: &str, args: &[&str]) -> String {

@@ -7,26 +7,9 @@
 
 mod hall_common;
 
-use std::process::Command;
-
 use hall_common::cluster::{cluster_parts, node};
-use hall_common::{Client, closed, guest, play, start_game_on};
-use serde_json::{Value, json};
-
-/// Runs an admin command that must succeed: its JSON line.
-fn admin_ok(database: &str, args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_hangar"))
-        .args(["admin", "--database", database])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "hangar admin {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use hall_common::{Client, admin_ok, closed, guest, play, start_game_on};
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_account_admin_orders_reach_every_node_of_a_cluster() {

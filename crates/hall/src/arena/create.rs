@@ -27,8 +27,9 @@ pub struct NewArena {
     pub turn_seconds: u64,
 }
 
-/// Checks and stores a new arena; its id. Bad settings are refused and nothing is stored.
-pub async fn create_arena(store: &Store, new: &NewArena) -> anyhow::Result<i64> {
+/// Checks and stores a new arena; its id, or `None` when an arena of the same name, game and
+/// start exists already. Bad settings are refused and nothing is stored.
+pub async fn create_arena(store: &Store, new: &NewArena) -> anyhow::Result<Option<i64>> {
     let name = new.name.trim();
     if name.is_empty() || name.chars().count() > 60 {
         anyhow::bail!("an arena's name has 1–60 characters");

@@ -4,11 +4,15 @@
 //! counts the games' results as the rooms report them.
 
 mod create;
+mod orders;
+mod route;
 mod run;
 mod schedule;
+mod take_up;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use axum::extract::ws::Utf8Bytes;
 use hangar_games::arena::{Arena, Finish};
@@ -23,8 +27,11 @@ use crate::store::StoredArena;
 use crate::time::now_ms;
 
 pub use create::{MINUTES, NewArena, TURN_SECONDS, create_arena};
-pub use run::{COUNTDOWN_MS, load_new, run_arenas};
+pub use orders::{ArenaOrder, ArenaRequest};
+pub use route::{arena_command, arena_unfollow};
+pub use run::{COUNTDOWN_MS, run_arenas};
 pub use schedule::ArenaSchedule;
+pub use take_up::{load_new, settle_missed, take_up_owned};
 
 /// Most lines in one table message or page.
 pub const TABLE_PAGE: usize = 100;
@@ -34,6 +41,9 @@ pub const TABLE_WAIT_MS: i64 = 5_000;
 
 /// How long after its end an arena stays listed (its final standings), ms.
 pub const LISTED_AFTER_END_MS: i64 = 24 * 3600 * 1000;
+
+/// How often a cluster node reads the other nodes' arenas for its list (ms).
+pub const ELSEWHERE_EVERY_MS: i64 = 2_000;
 
 /// A connection that follows an arena.
 struct Follower {
@@ -168,7 +178,8 @@ fn follow_only<'a>(
     slot
 }
 
-fn no_arena(id: i64) -> ProtoError {
+/// The error of a command for an arena that is not known.
+pub(crate) fn no_arena(id: i64) -> ProtoError {
     ProtoError::new(ErrorCode::NoArena, format!("no arena {id}"))
 }
 
@@ -181,10 +192,17 @@ pub fn arena_rating(game: GameKind, rating: f64) -> i32 {
     }
 }
 
-/// The arenas of this node.
+/// The arenas of this node, and (cluster mode) those the other nodes run.
 #[derive(Default)]
 pub struct Arenas {
+    /// The arenas this node runs.
     slots: Mutex<HashMap<i64, Slot>>,
+    /// The arenas other nodes of a cluster run, as last stored (for the hall's list).
+    elsewhere: Mutex<HashMap<i64, ArenaSummary>>,
+    /// When `elsewhere` was last read (Unix ms).
+    elsewhere_read: AtomicI64,
+    /// Connections of this node that follow an arena of another node: that node.
+    followed_elsewhere: Mutex<HashMap<ConnId, String>>,
     /// The arena of each room an arena seated.
     rooms: Mutex<HashMap<String, i64>>,
     /// Rooms whose arena game is over: closed by the next round of [`run_arenas`].
@@ -192,33 +210,87 @@ pub struct Arenas {
 }
 
 impl Arenas {
-    /// Takes up stored arenas (at start, and new ones as `hangar admin arena create` adds
-    /// them); ones already known are left as they are.
-    pub fn load(&self, stored: &[StoredArena]) {
+    /// Takes up stored arenas to run them here (at start, new ones as `hangar admin arena
+    /// create` adds them, and a cluster's arenas this node claims or takes over); ones
+    /// already run here are left as they are.
+    /// The ids taken up.
+    pub fn load(&self, stored: &[StoredArena]) -> Vec<i64> {
+        let mut loaded = Vec::new();
         let mut slots = self.slots.lock().expect("arenas lock");
         let mut rooms = self.rooms.lock().expect("arena rooms lock");
+        let mut elsewhere = self.elsewhere.lock().expect("arenas elsewhere lock");
         for row in stored {
             if slots.contains_key(&row.id) {
                 continue;
             }
+            elsewhere.remove(&row.id);
             match Slot::from_stored(row) {
                 Ok(slot) => {
                     for code in slot.state.running().keys() {
                         rooms.insert(code.clone(), slot.id);
                     }
                     slots.insert(row.id, slot);
+                    loaded.push(row.id);
                 }
                 Err(e) => tracing::error!(arena = row.id, error = %e, "an arena could not be read"),
             }
         }
+        loaded
     }
 
-    /// Whether an arena of this name and game starting then is known.
+    /// Replaces what is known of the arenas other nodes run (cluster mode): their stored
+    /// rows, those this node runs left out.
+    pub fn set_elsewhere(&self, stored: &[StoredArena]) {
+        let now = now_ms();
+        let slots = self.slots.lock().expect("arenas lock");
+        let listed = stored
+            .iter()
+            .filter(|row| !slots.contains_key(&row.id))
+            .filter_map(|row| match Slot::from_stored(row) {
+                Ok(slot) => Some((row.id, slot.summary(now))),
+                Err(e) => {
+                    tracing::error!(arena = row.id, error = %e, "an arena could not be read");
+                    None
+                }
+            })
+            .collect();
+        *self.elsewhere.lock().expect("arenas elsewhere lock") = listed;
+    }
+
+    /// Whether the other nodes' arenas are due to be read again; if so, they count as read now.
+    pub fn elsewhere_due(&self, now: i64) -> bool {
+        let last = self.elsewhere_read.load(Ordering::Relaxed);
+        now - last >= ELSEWHERE_EVERY_MS
+            && self
+                .elsewhere_read
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+    }
+
+    /// Whether this node runs arena `id`.
+    pub fn runs(&self, id: i64) -> bool {
+        self.slots.lock().expect("arenas lock").contains_key(&id)
+    }
+
+    /// The game of arena `id`, wherever it runs.
+    pub fn game_of(&self, id: i64) -> Option<GameKind> {
+        if let Some(slot) = self.slots.lock().expect("arenas lock").get(&id) {
+            return Some(slot.state.game);
+        }
+        let elsewhere = self.elsewhere.lock().expect("arenas elsewhere lock");
+        elsewhere.get(&id).map(|summary| summary.game)
+    }
+
+    /// Whether an arena of this name and game starting then is known, wherever it runs.
     pub fn has(&self, name: &str, game: GameKind, starts_at: i64) -> bool {
         let slots = self.slots.lock().expect("arenas lock");
+        let elsewhere = self.elsewhere.lock().expect("arenas elsewhere lock");
         slots
             .values()
             .any(|s| s.name == name && s.state.game == game && s.state.starts_at == starts_at)
+            || elsewhere
+                .values()
+                .any(|s| s.name == name && s.game == game && s.starts_at == starts_at)
     }
 
     /// The highest arena id known.
@@ -227,14 +299,25 @@ impl Arenas {
         slots.keys().copied().max().unwrap_or(0)
     }
 
-    /// The arenas listed: running, then upcoming by start, then finished of the last day.
+    /// The arenas listed, wherever they run: running, then upcoming by start, then finished
+    /// of the last day.
     pub fn list(&self) -> Vec<ArenaSummary> {
         let now = now_ms();
         let slots = self.slots.lock().expect("arenas lock");
+        let elsewhere = self.elsewhere.lock().expect("arenas elsewhere lock");
         let mut list: Vec<ArenaSummary> = slots
             .values()
-            .filter(|s| s.state.ends_at + LISTED_AFTER_END_MS > now)
             .map(|s| s.summary(now))
+            .chain(elsewhere.values().cloned().map(|mut summary| {
+                // Stored up to a round ago: the clock says whether it is over now.
+                if now >= summary.ends_at {
+                    summary.status = ArenaStatus::Finished;
+                } else if now >= summary.starts_at {
+                    summary.status = ArenaStatus::Running;
+                }
+                summary
+            }))
+            .filter(|s| s.ends_at + LISTED_AFTER_END_MS > now)
             .collect();
         let order = |s: &ArenaSummary| match s.status {
             ArenaStatus::Running => 0,
@@ -274,12 +357,19 @@ impl Arenas {
         Ok(slot.table(0, TABLE_PAGE, player.map(|p| p.id), now_ms()))
     }
 
-    /// A connection stops following (it closed, or asked).
-    pub fn unfollow(&self, conn: ConnId) {
+    /// A connection stops following the arena it follows here (it closed, or asked); the
+    /// node of the arena it followed elsewhere, which has yet to be told.
+    pub fn unfollow(&self, conn: ConnId) -> Option<String> {
         let mut slots = self.slots.lock().expect("arenas lock");
         for slot in slots.values_mut() {
             slot.followers.remove(&conn);
         }
+        drop(slots);
+        let mut elsewhere = self
+            .followed_elsewhere
+            .lock()
+            .expect("arenas followed lock");
+        elsewhere.remove(&conn)
     }
 
     /// A player joins arena `id` from this connection, which then follows the arena: the
@@ -322,13 +412,11 @@ impl Arenas {
     /// A room's game ended: if an arena seated it, the result counts there (when it ended in
     /// time) and the room is closed next round.
     pub fn game_over(&self, code: &str, result: &GameResult) {
-        let Some(id) = self.rooms.lock().expect("arena rooms lock").remove(code) else {
-            return;
-        };
-        let mut slots = self.slots.lock().expect("arenas lock");
-        let Some(slot) = slots.get_mut(&id) else {
-            return;
-        };
+        self.game_over_at(code, result, now_ms());
+    }
+
+    /// A room's game ended at `at` (Unix ms), as [`Arenas::game_over`].
+    pub fn game_over_at(&self, code: &str, result: &GameResult, at: i64) {
         // An aborted game (P-ABORT: too few decisions of their own) brings nobody points.
         let counted_lines = if result.aborted {
             &[][..]
@@ -345,13 +433,35 @@ impl Arenas {
                 })
             })
             .collect();
-        for line in &result.players {
-            if let (Some(player), Some(change)) = (line.player_id, line.rating) {
-                let rating = arena_rating(slot.state.game, change.after.rating);
-                slot.state.set_rating(player, rating);
-            }
+        let ratings: Vec<(i64, f64)> = result
+            .players
+            .iter()
+            .filter_map(|line| Some((line.player_id?, line.rating.as_ref()?.after.rating)))
+            .collect();
+        self.settle(code, &table, &ratings, at);
+    }
+
+    /// A room an arena seated never started its game (its node died first): its players are
+    /// free again, with nothing counted, and the room is closed next round.
+    pub fn never_played(&self, code: &str) {
+        self.settle(code, &[], &[], now_ms());
+    }
+
+    /// The game of room `code` is settled with `table` at `at`; `ratings` are the players'
+    /// ratings after it.
+    fn settle(&self, code: &str, table: &[Finish], ratings: &[(i64, f64)], at: i64) {
+        let Some(id) = self.rooms.lock().expect("arena rooms lock").remove(code) else {
+            return;
+        };
+        let mut slots = self.slots.lock().expect("arenas lock");
+        let Some(slot) = slots.get_mut(&id) else {
+            return;
+        };
+        for &(player, rating) in ratings {
+            let rating = arena_rating(slot.state.game, rating);
+            slot.state.set_rating(player, rating);
         }
-        let counted = slot.state.finished(code, &table, now_ms());
+        let counted = slot.state.finished(code, table, at);
         tracing::info!(arena = id, room = code, counted, "arena game over");
         slot.changed = true;
         slot.unsaved = true;
@@ -360,5 +470,14 @@ impl Arenas {
             .lock()
             .expect("arena closing lock")
             .push(code.to_owned());
+    }
+
+    /// The rooms of the games arenas `ids` seated and have not seen end.
+    pub fn running_rooms(&self, ids: &[i64]) -> Vec<String> {
+        let slots = self.slots.lock().expect("arenas lock");
+        ids.iter()
+            .filter_map(|id| slots.get(id))
+            .flat_map(|slot| slot.state.running().keys().cloned())
+            .collect()
     }
 }

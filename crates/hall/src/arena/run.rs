@@ -10,7 +10,8 @@ use std::time::Duration;
 use hangar_protocol::{ArenaMessage, GameKind};
 use serde_json::json;
 
-use super::{LISTED_AFTER_END_MS, NewArena, create_arena, frame};
+use super::take_up::{load_new, settle_missed, take_up_owned};
+use super::{NewArena, create_arena, frame};
 use crate::accounts::Player;
 use crate::hall::Hall;
 use crate::outbox::Outbox;
@@ -46,19 +47,6 @@ pub async fn run_arenas(hall: Arc<Hall>) {
     }
 }
 
-/// Takes up the arenas stored after the last known one (and, at start, every listed one).
-pub async fn load_new(hall: &Hall) {
-    let after = hall.arenas.last_id();
-    match hall
-        .store
-        .arenas_after(after, now_ms() - LISTED_AFTER_END_MS)
-        .await
-    {
-        Ok(stored) => hall.arenas.load(&stored),
-        Err(e) => tracing::warn!(error = %e, "arenas could not be read"),
-    }
-}
-
 /// Makes the next arena of each schedule of the hall's config, if it is not made yet.
 async fn schedule(hall: &Hall, now: i64) {
     for schedule in &hall.config.arena_schedule {
@@ -75,19 +63,29 @@ async fn schedule(hall: &Hall, now: i64) {
             turn_seconds: schedule.turn_seconds,
         };
         match create_arena(&hall.store, &new).await {
-            Ok(id) => {
+            Ok(Some(id)) => {
                 tracing::info!(arena = id, name = %new.name, starts_at, "scheduled arena made")
             }
+            // Another node of the cluster made it a moment before.
+            Ok(None) => {}
             Err(e) => tracing::warn!(error = %e, "a scheduled arena could not be made"),
         }
     }
 }
 
 async fn round(hall: &Arc<Hall>) {
-    load_new(hall).await;
+    // A cluster's arenas each run on one node, which claims them (P-ARENA).
+    let take_up = async || {
+        let new = match hall.peers() {
+            Some(_) => take_up_owned(hall).await,
+            None => load_new(hall).await,
+        };
+        settle_missed(hall, &new).await;
+    };
+    take_up().await;
     if !hall.config.arena_schedule.is_empty() {
         schedule(hall, now_ms()).await;
-        load_new(hall).await;
+        take_up().await;
     }
     let now = now_ms();
     let tables = pair(hall, now);
@@ -196,18 +194,42 @@ async fn seat(hall: &Arc<Hall>, table: ToSeat, now: i64) {
         }
     };
     let code = handle.code().to_owned();
-    {
-        let mut slots = hall.arenas.slots.lock().expect("arenas lock");
-        if let Some(slot) = slots.get_mut(&table.arena) {
-            slot.state.seated(&code, &ids);
-            slot.changed = true;
-            slot.unsaved = true;
+    if let Some(peers) = hall.peers() {
+        for (_, outbox) in &table.players {
+            peers.seated_by_arena(outbox.id, &code);
         }
+    }
+    let seated = {
+        let mut slots = hall.arenas.slots.lock().expect("arenas lock");
         hall.arenas
             .rooms
             .lock()
             .expect("arena rooms lock")
             .insert(code.clone(), table.arena);
+        slots.get_mut(&table.arena).map(|slot| {
+            slot.state.seated(&code, &ids);
+            slot.changed = true;
+            (
+                serde_json::to_string(&slot.state).expect("an arena serialises"),
+                slot.finished,
+            )
+        })
+    };
+    // Stored before anyone sits down: a node that dies from here on leaves an arena that
+    // knows the room, and settles its game when taken up again (`settle_missed`).
+    if let Some((state, finished)) = seated
+        && let Err(e) = hall.store.save_arena(table.arena, state, finished).await
+    {
+        tracing::warn!(arena = table.arena, error = %e, "an arena could not be stored");
+        if let Some(slot) = hall
+            .arenas
+            .slots
+            .lock()
+            .expect("arenas lock")
+            .get_mut(&table.arena)
+        {
+            slot.unsaved = true;
+        }
     }
     for (seat, (player, outbox)) in table.players.into_iter().enumerate() {
         outbox.send(frame(&ArenaMessage::ArenaGame {

@@ -10,7 +10,7 @@ use tokio::sync::oneshot;
 
 use super::wire::{Detach, Record, RemoteAnswer, RemoteCommand};
 use super::{Cluster, FORWARD_TIMEOUT};
-use crate::outbox::ConnId;
+use crate::outbox::{ConnId, Outbox};
 use crate::room::{Answered, RoomClosed, RoomRequest};
 use hangar_protocol::{Answer, ErrorCode, Outcome, ProtoError, error_frame};
 
@@ -24,15 +24,6 @@ impl Cluster {
         request: RoomRequest,
     ) -> Result<Answered, RoomClosed> {
         let outbox = request.outbox.clone();
-        {
-            let mut conns = self.conns.lock().expect("conns lock");
-            let entry = conns
-                .entry(outbox.id)
-                .or_insert_with(|| (outbox.clone(), HashSet::new()));
-            if !entry.1.contains(node) {
-                entry.1.insert(node.to_owned());
-            }
-        }
         let id = request.id;
         let command = RemoteCommand {
             code: code.to_owned(),
@@ -42,30 +33,16 @@ impl Cluster {
             id,
             order: request.order,
         };
-        let (answer_to, answer) = oneshot::channel();
-        self.pending
-            .lock()
-            .expect("pending lock")
-            .insert((outbox.id, id), (node.to_owned(), answer_to));
-        let started = std::time::Instant::now();
-        // A command that found the link full is not waited for: the node is stalled.
-        let answer = if self.links.send(node, Record::Command(command)) {
-            tokio::time::timeout(FORWARD_TIMEOUT, answer).await
-        } else {
-            Ok(Ok(RemoteAnswer::Unavailable))
-        };
-        crate::metrics::round_trip(started.elapsed());
-        self.pending
-            .lock()
-            .expect("pending lock")
-            .remove(&(outbox.id, id));
-        match answer {
-            Ok(Ok(RemoteAnswer::Answered { outcome, frame })) => Ok(Answered {
+        match self
+            .exchange(node, &outbox, id, Record::Command(command))
+            .await
+        {
+            Some(RemoteAnswer::Answered { outcome, frame }) => Ok(Answered {
                 outcome,
                 frame: Utf8Bytes::from(frame),
             }),
-            Ok(Ok(RemoteAnswer::NoRoom)) => Err(RoomClosed),
-            Ok(Ok(RemoteAnswer::Unavailable) | Err(_)) | Err(_) => {
+            Some(RemoteAnswer::NoRoom) => Err(RoomClosed),
+            Some(RemoteAnswer::Unavailable | RemoteAnswer::Arena(_)) | None => {
                 // The owner did not answer (gone, stopping, or cut off): nothing is known to
                 // have happened; the client may send the same command again.
                 let error = ProtoError::new(
@@ -80,6 +57,44 @@ impl Cluster {
                 })
             }
         }
+    }
+
+    /// Sends `record`, command `id` of the connection of `outbox`, to `node` and waits for its
+    /// answer; `None` when none came in time (or the link to the node is full).
+    pub(super) async fn exchange(
+        &self,
+        node: &str,
+        outbox: &Outbox,
+        id: u64,
+        record: Record,
+    ) -> Option<RemoteAnswer> {
+        {
+            let mut conns = self.conns.lock().expect("conns lock");
+            let entry = conns
+                .entry(outbox.id)
+                .or_insert_with(|| (outbox.clone(), HashSet::new()));
+            if !entry.1.contains(node) {
+                entry.1.insert(node.to_owned());
+            }
+        }
+        let (answer_to, answer) = oneshot::channel();
+        self.pending
+            .lock()
+            .expect("pending lock")
+            .insert((outbox.id, id), (node.to_owned(), answer_to));
+        let started = std::time::Instant::now();
+        // A command that found the link full is not waited for: the node is stalled.
+        let answer = if self.links.send(node, record) {
+            tokio::time::timeout(FORWARD_TIMEOUT, answer).await
+        } else {
+            Ok(Ok(RemoteAnswer::Unavailable))
+        };
+        crate::metrics::round_trip(started.elapsed());
+        self.pending
+            .lock()
+            .expect("pending lock")
+            .remove(&(outbox.id, id));
+        answer.ok().and_then(Result::ok)
     }
 
     /// A connection of this node leaves room `code` of `node` (`None`: every room there).
@@ -114,6 +129,11 @@ impl Cluster {
                         let answer = me.run_command(&from, command).await;
                         me.links.send(&from, Record::Answer { conn, id, answer });
                     });
+                }
+                Record::Arena(command) => {
+                    let (conn, id) = (command.conn, command.id);
+                    let answer = self.run_arena_command(from, command);
+                    self.links.send(from, Record::Answer { conn, id, answer });
                 }
                 Record::Answer { conn, id, answer } => {
                     let waiting = self

@@ -13,6 +13,7 @@
 //! gone: stand-ins of its connections are dropped (the players are away, P-DISCONNECT), and
 //! connections in its rooms are closed with 1012 so that their clients come back and resume.
 
+mod arenas;
 mod commands;
 mod link;
 mod stand_in;
@@ -27,6 +28,7 @@ use async_nats::Client;
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, oneshot, watch};
 
+use crate::arena::ArenaRequest;
 use crate::challenges::ChallengeEvent;
 use crate::hall::Hall;
 use crate::outbox::{ConnId, Outbox};
@@ -34,6 +36,7 @@ use crate::peers::{ListingChange, Peers};
 use crate::room::{Answered, RemoteRooms, RoomClosed, RoomRequest};
 use crate::sessions::{SIGNED_OUT_CODE, SIGNED_OUT_REASON};
 use futures_util::future::BoxFuture;
+use hangar_protocol::Outcome;
 use link::{Links, inbox_subject};
 use wire::{
     CHALLENGE_SUBJECT, GONE_SUBJECT, HELLO_SUBJECT, LISTING_SUBJECT, NodeMessage, RemoteAnswer,
@@ -292,5 +295,13 @@ impl Peers for Cluster {
 
     fn publish_challenge(&self, event: ChallengeEvent) {
         Cluster::publish_challenge(self, event);
+    }
+
+    fn forward_arena<'a>(&'a self, node: &'a str, request: ArenaRequest) -> BoxFuture<'a, Outcome> {
+        Box::pin(Cluster::forward_arena(self, node, request))
+    }
+
+    fn seated_by_arena(&self, conn: ConnId, code: &str) {
+        Cluster::seated_by_arena(self, conn, code);
     }
 }

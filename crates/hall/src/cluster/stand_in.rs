@@ -75,6 +75,10 @@ impl Cluster {
         }
         drop(stand_ins);
         if let Some(hall) = self.hall() {
+            if detach.code.is_none() {
+                // The connection closed: it follows no arena of this node either.
+                let _ = hall.arenas.unfollow(id);
+            }
             for code in leaving {
                 if let Some(room) = hall.local_room(&code) {
                     room.detach(id);

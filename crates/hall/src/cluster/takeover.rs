@@ -34,6 +34,7 @@ impl Cluster {
         };
         if let Some(hall) = self.hall() {
             for (outbox, rooms) in gone {
+                let _ = hall.arenas.unfollow(outbox.id);
                 for code in rooms {
                     if let Some(room) = hall.local_room(&code) {
                         room.detach(outbox.id);
@@ -107,9 +108,16 @@ impl Cluster {
         if unowned && let Ok(codes) = hall.store.adopt_unowned_rooms().await {
             adopted.extend(codes);
         }
+        // The arenas first: an adopted room's game that ends counts in its arena (P-ARENA).
+        let arenas = if unowned || !taken_over.is_empty() {
+            crate::arena::take_up_owned(hall).await
+        } else {
+            Vec::new()
+        };
         for code in adopted {
             rebuild(hall, &code).await;
         }
+        crate::arena::settle_missed(hall, &arenas).await;
         // Only now are the players told to come back: their rooms are here to take them.
         for node in taken_over {
             let body = NodeMessage::Gone { node }.encode();

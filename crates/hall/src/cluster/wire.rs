@@ -11,6 +11,7 @@ use axum::extract::ws::Utf8Bytes;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::accounts::Player;
+use crate::arena::ArenaOrder;
 use crate::challenges::ChallengeEvent;
 use crate::outbox::ConnId;
 use crate::peers::ListingChange;
@@ -89,7 +90,22 @@ pub struct RemoteCommand {
     pub order: Order,
 }
 
-/// The owner's answer to a [`RemoteCommand`].
+/// A command for an arena the receiving node runs (P-ARENA).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ArenaCommand {
+    /// The arena.
+    pub arena: i64,
+    /// The sender's connection on the sending node.
+    pub conn: ConnId,
+    /// The signed-in player, if any.
+    pub player: Option<WirePlayer>,
+    /// The command's id.
+    pub id: u64,
+    /// What to do.
+    pub order: ArenaOrder,
+}
+
+/// The owner's answer to a [`RemoteCommand`] or an [`ArenaCommand`].
 #[derive(Debug, Serialize, Deserialize)]
 pub enum RemoteAnswer {
     /// The room answered (the frame is already sent to the connection with its events).
@@ -99,7 +115,9 @@ pub enum RemoteAnswer {
         /// The answer frame as the room sent it.
         frame: String,
     },
-    /// No such room on that node (closed, or moved).
+    /// What an arena command did (the asker's node writes the answer frame).
+    Arena(Outcome),
+    /// No such room (or arena) on that node (closed, or moved).
     NoRoom,
     /// The node is stopping (drained or fenced): nothing was done.
     Unavailable,
@@ -119,6 +137,8 @@ pub struct Detach {
 pub enum Record {
     /// A command for a room of the receiving node.
     Command(RemoteCommand),
+    /// A command for an arena of the receiving node.
+    Arena(ArenaCommand),
     /// The answer to command `id` of connection `conn`.
     Answer {
         /// The connection that sent the command.

@@ -273,7 +273,7 @@ impl Store {
     }
 
     /// Takes over the rooms of `dead` (its lease ran out), in one fenced transaction: its row
-    /// goes (so it can never write again), its rooms become this node's, their games' journal
+    /// goes (so it can never write again), its rooms and arenas become this node's, their games' journal
     /// rows move into chunks, and what is left of its journal range is deleted. Returns the
     /// codes adopted, or `None` if another node was first.
     pub async fn adopt_rooms_of(&self, dead: &str) -> Result<Option<Vec<String>>, StoreError> {
@@ -301,6 +301,12 @@ impl Store {
                         .await?;
                 let codes = codes_of(&rows)?;
                 chunk_adopted(conn, &codes).await?;
+                // Its arenas come along, so that their rooms' games count where they run.
+                sqlx::query("UPDATE arena_owners SET node = $1 WHERE node = $2")
+                    .bind(&me)
+                    .bind(&dead)
+                    .execute(&mut *conn)
+                    .await?;
                 sqlx::query("DELETE FROM journal WHERE seq >= $1 AND seq < $2")
                     .bind(base)
                     .bind(base + SEQ_RANGE)

@@ -1,7 +1,8 @@
-//! The arena commands of a connection (P-ARENA, `docs/protocol.md` §11).
+//! The arena commands of a connection (P-ARENA, `docs/protocol.md` §11), run where the
+//! arena runs (`crate::arena::arena_command`).
 
 use super::{Conn, internal};
-use crate::arena::TABLE_PAGE;
+use crate::arena::{ArenaOrder, ArenaRequest, TABLE_PAGE, arena_command, arena_unfollow, no_arena};
 use hangar_games::rating::Skill;
 use hangar_protocol::{Ack, Arenas, Outcome};
 
@@ -13,59 +14,60 @@ impl Conn {
         }))
     }
 
-    /// `arena_subscribe`: follow an arena; its table now.
-    pub(super) fn arena_subscribe(&self, arena: i64) -> Outcome {
-        self.hall
-            .arenas
-            .follow(arena, &self.outbox, self.player.as_ref())
-            .map(|table| Ack::ArenaTable(Box::new(table)))
-    }
-
     /// `arena_unsubscribe`.
-    pub(super) fn arena_unsubscribe(&self) -> Outcome {
-        self.hall.arenas.unfollow(self.outbox.id);
-        Ok(Ack::DONE)
+    pub(super) async fn arena_unsubscribe(&self, id: u64) -> Outcome {
+        arena_unfollow(&self.hall, &self.outbox, id).await
     }
 
     /// `arena_join`: the player takes part through this connection, with their rating of the
     /// arena's game (P-RATING; the starting one before any rated game).
-    pub(super) async fn arena_join(&self, arena: i64) -> Outcome {
-        let player = self.require_player()?.clone();
-        let game = self.hall.arenas.table(arena, 0, 1, None)?.arena.game;
+    pub(super) async fn arena_join(&self, id: u64, arena: i64) -> Outcome {
+        let player = self.require_player()?.id;
+        let game = self
+            .hall
+            .arenas
+            .game_of(arena)
+            .ok_or_else(|| no_arena(arena))?;
         let ratings = self
             .hall
             .store
-            .ratings_of(game, &[player.id])
+            .ratings_of(game, &[player])
             .await
             .map_err(internal)?;
         let rating = ratings
-            .get(&player.id)
+            .get(&player)
             .copied()
             .unwrap_or(Skill::initial(game).rating);
-        self.hall
-            .arenas
-            .join(arena, &self.outbox, &player, rating)?;
-        Ok(Ack::DONE)
-    }
-
-    /// `arena_withdraw`.
-    pub(super) fn arena_withdraw(&self, arena: i64) -> Outcome {
-        let player = self.require_player()?.id;
-        self.hall.arenas.withdraw(arena, player)?;
-        Ok(Ack::DONE)
+        self.arena_order(id, arena, ArenaOrder::Join { rating })
+            .await
     }
 
     /// `arena_standings`: a page of the table, with the asker's line.
-    pub(super) fn arena_standings(
+    pub(super) async fn arena_standings(
         &self,
+        id: u64,
         arena: i64,
         offset: usize,
         limit: Option<usize>,
     ) -> Outcome {
-        let me = self.player.as_ref().map(|p| p.id);
-        self.hall
-            .arenas
-            .table(arena, offset, limit.unwrap_or(TABLE_PAGE), me)
-            .map(|table| Ack::ArenaTable(Box::new(table)))
+        let limit = limit.unwrap_or(TABLE_PAGE);
+        self.arena_order(id, arena, ArenaOrder::Table { offset, limit })
+            .await
+    }
+
+    /// Runs command `id` of this connection in arena `arena`, wherever it runs. Joining and
+    /// withdrawing need a signed-in player.
+    pub(super) async fn arena_order(&self, id: u64, arena: i64, order: ArenaOrder) -> Outcome {
+        if matches!(order, ArenaOrder::Join { .. } | ArenaOrder::Withdraw) {
+            self.require_player()?;
+        }
+        let request = ArenaRequest {
+            arena,
+            outbox: self.outbox.clone(),
+            player: self.player.clone(),
+            id,
+            order,
+        };
+        arena_command(&self.hall, request).await
     }
 }

@@ -26,6 +26,7 @@ use tokio::time::Instant;
 
 use crate::accounts::Player;
 use crate::answers::AnswerCache;
+use crate::arena::ArenaOrder;
 use crate::hall::{HALL_PAGE, Hall};
 use crate::outbox::{Out, Outbox};
 use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
@@ -311,7 +312,8 @@ pub async fn serve_socket(
         peers.connection_closed(outbox.id);
     }
     hall.unsubscribe(outbox.id);
-    hall.arenas.unfollow(outbox.id);
+    // An arena of another node lets the connection go with its stand-in there (above).
+    let _ = hall.arenas.unfollow(outbox.id);
     if let Some(player) = &conn.player {
         conn.sessions.signed_out(player.id, outbox.id);
     }
@@ -535,15 +537,20 @@ impl Conn {
                 Ok(Ack::DONE).into()
             }
             HallCommand::Arenas => self.arenas().into(),
-            HallCommand::ArenaSubscribe { arena } => self.arena_subscribe(arena).into(),
-            HallCommand::ArenaUnsubscribe => self.arena_unsubscribe().into(),
-            HallCommand::ArenaJoin { arena } => self.arena_join(arena).await.into(),
-            HallCommand::ArenaWithdraw { arena } => self.arena_withdraw(arena).into(),
+            HallCommand::ArenaSubscribe { arena } => {
+                self.arena_order(id, arena, ArenaOrder::Follow).await.into()
+            }
+            HallCommand::ArenaUnsubscribe => self.arena_unsubscribe(id).await.into(),
+            HallCommand::ArenaJoin { arena } => self.arena_join(id, arena).await.into(),
+            HallCommand::ArenaWithdraw { arena } => self
+                .arena_order(id, arena, ArenaOrder::Withdraw)
+                .await
+                .into(),
             HallCommand::ArenaStandings {
                 arena,
                 offset,
                 limit,
-            } => self.arena_standings(arena, offset, limit).into(),
+            } => self.arena_standings(id, arena, offset, limit).await.into(),
         }
     }
 

@@ -9,7 +9,7 @@ mod postgres;
 pub use postgres::{fresh_postgres, under_ci};
 
 use std::io::BufRead;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -486,4 +486,24 @@ pub async fn http_get(port: u16, path: &str) -> (u16, Value) {
         body = &rest[..usize::from_str_radix(size.trim(), 16).unwrap()];
     }
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// Runs `hangar admin --database DB ARGS…`.
+pub fn admin(database: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .args(["admin", "--database", database])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Runs an admin command that must succeed: its JSON line.
+pub fn admin_ok(database: &str, args: &[&str]) -> Value {
+    let out = admin(database, args);
+    assert!(
+        out.status.success(),
+        "hangar admin {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
 }
