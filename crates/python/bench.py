@@ -35,7 +35,8 @@ def vector_rate(make, seconds):
     rng = np.random.default_rng(0)
     noise = rng.random((venv.num_envs, venv.masks.shape[1]), dtype=np.float32)
     # The loop's own buffers (`step_into`), as a training loop that keeps its arrays would.
-    buffers = [np.array(b) for b in (venv.obs, venv.masks, venv.rewards, venv.terminated, venv.truncated, venv.to_move)]
+    own = (venv.obs, venv.masks, venv.rewards, venv.terminated, venv.truncated, venv.to_move)
+    buffers = [np.array(b) for b in own]
     masks = buffers[1]
 
     def batch():
