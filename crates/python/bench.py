@@ -3,12 +3,12 @@
     python crates/python/bench.py [--seconds 2] [--envs 256]
 
 Measures steps per second (one agent decision = one step) for each game: the vector env on one
-thread and on every core, the PettingZoo AEC env (one step per Python call, through `last()`
+thread and on every core (writing into the loop's own numpy buffers with `step_into`), the PettingZoo AEC env (one step per Python call, through `last()`
 and a masked random choice), and the plain-Python reference loop: the same Rust game core
 stepped one call at a time from Python, without PettingZoo's bookkeeping. Beside them, in the
 same run, two outside references when installed: LUDOpy (`pip install ludopy`, the one Ludo
 package on PyPI; a step is one turn, one die roll) and PettingZoo's own chess env
-(`pip install chess`; the same AEC loop as ours).
+(`pip install chess pygame`; the same AEC loop as ours).
 """
 
 import argparse
@@ -34,11 +34,15 @@ def vector_rate(make, seconds):
     venv = make()
     rng = np.random.default_rng(0)
     noise = rng.random((venv.num_envs, venv.masks.shape[1]), dtype=np.float32)
+    # The loop's own buffers (`step_into`), as a training loop that keeps its arrays would.
+    own = (venv.obs, venv.masks, venv.rewards, venv.terminated, venv.truncated, venv.to_move)
+    buffers = [np.array(b) for b in own]
+    masks = buffers[1]
 
     def batch():
         # A masked random action per game: the largest noise among legal actions.
         for _ in range(20):
-            venv.step(np.argmax(venv.masks * noise, axis=1))
+            venv.step_into(np.argmax(masks * noise, axis=1), *buffers)
             rng.random(out=noise, dtype=np.float32)
         return 20 * venv.num_envs
 
@@ -100,7 +104,8 @@ def ludopy_rate(seconds):
 
 
 def chess_rate(seconds):
-    """PettingZoo's chess env through the AEC loop (None when python-chess is not installed)."""
+    """PettingZoo's chess env through the AEC loop (None when python-chess or pygame, which
+    PettingZoo's chess module imports, is not installed)."""
     try:
         from pettingzoo.classic import chess_v6
     except ImportError:

@@ -136,7 +136,10 @@ impl<E: Env> Batch<E> {
         for (game, &seed) in self.games.iter_mut().zip(seeds) {
             game.reset(seed);
         }
-        self.step_with(None, out)
+        let Batch { games, pool } = self;
+        let parallel = pool.is_some();
+        in_pool(pool.as_ref(), || write_all(games, None, out, parallel));
+        Ok(())
     }
 
     /// Plays `actions[i]` in game `i`, then writes what follows. Refuses the whole batch,
@@ -150,90 +153,108 @@ impl<E: Env> Batch<E> {
                 expected: self.games.len(),
             });
         }
-        let illegal =
-            |(game, &a): (&E, &i64)| usize::try_from(a).map_or(true, |a| !game.is_legal(a));
-        let bad = match &self.pool {
-            Some(pool) => pool.install(|| {
-                self.games
-                    .par_iter()
-                    .zip(actions.par_iter())
-                    .with_min_len(MIN_GAMES_PER_TASK)
-                    .position_any(illegal)
-            }),
-            None => self.games.iter().zip(actions).position(illegal),
-        };
-        if let Some(index) = bad {
-            let error = match usize::try_from(actions[index]) {
-                _ if self.games[index].terminated() => StepError::Over,
-                Ok(a) => StepError::Illegal(a),
-                Err(_) => StepError::Illegal(usize::MAX),
-            };
-            return Err(BatchError::Action { index, error });
-        }
-        self.step_with(Some(actions), out)
+        let Batch { games, pool } = self;
+        let parallel = pool.is_some();
+        // One entry into the pool for the check and the step: every entry wakes the workers,
+        // which for small batches cost more than the stepping.
+        in_pool(pool.as_ref(), || {
+            if let Some(index) = first_illegal(games, actions, parallel) {
+                let error = match usize::try_from(actions[index]) {
+                    _ if games[index].terminated() => StepError::Over,
+                    Ok(a) => StepError::Illegal(a),
+                    Err(_) => StepError::Illegal(usize::MAX),
+                };
+                return Err(BatchError::Action { index, error });
+            }
+            write_all(games, Some(actions), out, parallel);
+            Ok(())
+        })
     }
+}
 
-    fn step_with(
-        &mut self,
-        actions: Option<&[i64]>,
-        out: Buffers<'_, E::Obs>,
-    ) -> Result<(), BatchError> {
-        let n = self.games.len() as u64;
-        let agents = self.games.first().map_or(1, |g| g.agents()).max(1);
-        let Buffers {
-            obs,
-            masks,
-            rewards,
-            terminated,
-            truncated,
-            to_move,
-        } = out;
-        let games = &mut self.games;
-        let one = |(i, (game, obs, mask, reward, term, trunc, mover)): (usize, Slot<'_, E>)| {
-            let action = actions.map(|a| a[i]);
-            step_one(
-                game,
-                action,
-                n,
-                Out {
-                    obs,
-                    mask,
-                    reward,
-                    term,
-                    trunc,
-                    mover,
-                },
-            );
-        };
-        match &self.pool {
-            Some(pool) => pool.install(|| {
-                (
-                    games.par_iter_mut(),
-                    obs.par_chunks_mut(E::OBS_LEN),
-                    masks.par_chunks_mut(E::ACTIONS),
-                    rewards.par_chunks_mut(agents),
-                    terminated.par_iter_mut(),
-                    truncated.par_iter_mut(),
-                    to_move.par_iter_mut(),
-                )
-                    .into_par_iter()
-                    .enumerate()
-                    .with_min_len(MIN_GAMES_PER_TASK)
-                    .for_each(one)
-            }),
-            None => games
-                .iter_mut()
-                .zip(obs.chunks_mut(E::OBS_LEN))
-                .zip(masks.chunks_mut(E::ACTIONS))
-                .zip(rewards.chunks_mut(agents))
-                .zip(terminated.iter_mut())
-                .zip(truncated.iter_mut())
-                .zip(to_move.iter_mut())
-                .map(|((((((g, o), m), r), te), tr), mv)| (g, o, m, r, te, tr, mv))
-                .enumerate()
-                .for_each(one),
-        }
-        Ok(())
+/// Runs `body` on `pool` if there is one (where rayon's parallel iterators use it), else on
+/// the calling thread.
+fn in_pool<R: Send>(pool: Option<&ThreadPool>, body: impl FnOnce() -> R + Send) -> R {
+    match pool {
+        Some(pool) => pool.install(body),
+        None => body(),
+    }
+}
+
+/// The first game (in parallel: any game) whose action is not legal.
+fn first_illegal<E: Env>(games: &[E], actions: &[i64], parallel: bool) -> Option<usize> {
+    let illegal = |(game, &a): (&E, &i64)| usize::try_from(a).map_or(true, |a| !game.is_legal(a));
+    if parallel {
+        games
+            .par_iter()
+            .zip(actions.par_iter())
+            .with_min_len(MIN_GAMES_PER_TASK)
+            .position_any(illegal)
+    } else {
+        games.iter().zip(actions).position(illegal)
+    }
+}
+
+/// Steps every game by its action (all checked legal), or with no actions only writes what
+/// each game's agent to move sees.
+fn write_all<E: Env>(
+    games: &mut [E],
+    actions: Option<&[i64]>,
+    out: Buffers<'_, E::Obs>,
+    parallel: bool,
+) {
+    let n = games.len() as u64;
+    let agents = games.first().map_or(1, |g| g.agents()).max(1);
+    let Buffers {
+        obs,
+        masks,
+        rewards,
+        terminated,
+        truncated,
+        to_move,
+    } = out;
+    let one = |(i, (game, obs, mask, reward, term, trunc, mover)): (usize, Slot<'_, E>)| {
+        let action = actions.map(|a| a[i]);
+        step_one(
+            game,
+            action,
+            n,
+            Out {
+                obs,
+                mask,
+                reward,
+                term,
+                trunc,
+                mover,
+            },
+        );
+    };
+    if parallel {
+        (
+            games.par_iter_mut(),
+            obs.par_chunks_mut(E::OBS_LEN),
+            masks.par_chunks_mut(E::ACTIONS),
+            rewards.par_chunks_mut(agents),
+            terminated.par_iter_mut(),
+            truncated.par_iter_mut(),
+            to_move.par_iter_mut(),
+        )
+            .into_par_iter()
+            .enumerate()
+            .with_min_len(MIN_GAMES_PER_TASK)
+            .for_each(one);
+    } else {
+        games
+            .iter_mut()
+            .zip(obs.chunks_mut(E::OBS_LEN))
+            .zip(masks.chunks_mut(E::ACTIONS))
+            .zip(rewards.chunks_mut(agents))
+            .zip(terminated.iter_mut())
+            .zip(truncated.iter_mut())
+            .zip(to_move.iter_mut())
+            .map(|((((((g, o), m), r), te), tr), mv)| (g, o, m, r, te, tr, mv))
+            .enumerate()
+            .for_each(one);
     }
 }
 

@@ -9,7 +9,7 @@
 use hangar_bots::jungle::{JungleBot, choose_move};
 use hangar_dice::Dice;
 use hangar_jungle::{
-    Color, DrawReason, Game, Move, MoveList, Outcome, Position, Rules, SQUARES, Square,
+    Color, DrawReason, Game, MAX_MOVES, Move, MoveList, Outcome, Position, Rules, SQUARES, Square,
 };
 
 use crate::env::{Env, StepError};
@@ -53,6 +53,19 @@ pub struct JungleEnv {
     game: Game,
     /// The moves allowed now: legal and not refused by J-REPEAT.
     moves: MoveList,
+    /// The action of each of `moves`, in the same order (every action is below 256): the
+    /// mask and the action-to-move lookup of every step read them instead of recomputing.
+    actions: [u8; MAX_MOVES],
+}
+
+/// Bits of the filter of recent positions in [`JungleEnv::list_moves`]: at most 201
+/// positions since the last capture (J-DRAW) set under 5% of 4096 bits.
+const RECENT_BITS: usize = 4096;
+
+/// The bit of a position hash in the filter of recent positions.
+fn recent_bit(hash: u64) -> (usize, u64) {
+    let bit = (hash as usize) % RECENT_BITS;
+    (bit / 64, 1 << (bit % 64))
 }
 
 impl JungleEnv {
@@ -69,6 +82,7 @@ impl JungleEnv {
             seed,
             game: Game::from_position(position),
             moves: MoveList::new(),
+            actions: [0; MAX_MOVES],
         };
         env.list_moves();
         env
@@ -94,13 +108,31 @@ impl JungleEnv {
         &self.moves
     }
 
+    /// Lists the allowed moves and their actions. J-REPEAT refuses a quiet move to a
+    /// position seen twice since the last capture; `Game::is_refused` counts that over the
+    /// recent positions, move by move, which was the largest cost of a step. A bit filter of
+    /// the recent positions' hashes rules out nearly every move at once; only a move whose
+    /// hash passes the filter is asked of the game, so the list is exactly the game's.
     fn list_moves(&mut self) {
         self.moves = MoveList::new();
         if self.game.outcome().is_some() {
             return;
         }
-        for &m in &self.game.position().legal_moves() {
-            if !self.game.is_refused(m) {
+        let mut recent = [0u64; RECENT_BITS / 64];
+        for &hash in self.game.recent_hashes() {
+            let (word, bit) = recent_bit(hash);
+            recent[word] |= bit;
+        }
+        let position = self.game.position();
+        let turn = position.turn();
+        for &m in &position.legal_moves() {
+            let may_repeat = !position.is_capture(m) && {
+                let (word, bit) = recent_bit(position.hash_after(m));
+                recent[word] & bit != 0
+            };
+            if !(may_repeat && self.game.is_refused(m)) {
+                // Actions are below JUNGLE_ACTIONS = 252: they fit a byte.
+                self.actions[self.moves.len()] = action_of_move(m, turn) as u8;
                 self.moves.push(m);
             }
         }
@@ -108,11 +140,9 @@ impl JungleEnv {
 
     /// The allowed move of an action, if any.
     fn move_of(&self, action: usize) -> Option<Move> {
-        let turn = self.game.turn();
-        self.moves
-            .iter()
-            .copied()
-            .find(|&m| action_of_move(m, turn) == action)
+        let actions = &self.actions[..self.moves.len()];
+        let index = actions.iter().position(|&a| usize::from(a) == action)?;
+        Some(self.moves[index])
     }
 }
 
@@ -177,9 +207,8 @@ impl Env for JungleEnv {
 
     fn mask(&self, out: &mut [u8]) {
         out.fill(0);
-        let turn = self.game.turn();
-        for &m in &self.moves {
-            out[action_of_move(m, turn)] = 1;
+        for &a in &self.actions[..self.moves.len()] {
+            out[usize::from(a)] = 1;
         }
     }
 
@@ -194,6 +223,9 @@ impl Env for JungleEnv {
 
 #[cfg(test)]
 mod tests {
+    use hangar_dice::Seed;
+    use hangar_jungle::START_TEXT;
+
     use super::*;
 
     #[test]
@@ -203,6 +235,48 @@ mod tests {
         // Yellow's rat a7 stepping down to a6 is "up" from g3 in yellow's view.
         let down: Move = "a7a6".parse().expect("a move");
         assert_eq!(action_of_move(down, Color::Yellow), 4 * (62 - 42));
+    }
+
+    /// The env's filtered list of allowed moves is the game's `legal_moves` (which asks
+    /// J-REPEAT of every move), and the mask marks exactly their actions, ply by ply over
+    /// random games; endgames with few pieces repeat positions often, so refusals occur.
+    #[test]
+    fn allowed_moves_are_the_games_through_repetitions() {
+        let starts = [
+            "l5t/7/r5e/7/7/7/E5R/7/T5L r",
+            "7/3l3/7/7/7/7/7/3L3/7 r",
+            START_TEXT,
+        ];
+        let mut refusals = 0;
+        for (index, text) in starts.into_iter().enumerate() {
+            let position: Position = text.parse().expect("a position");
+            let mut env = JungleEnv::from_position(position, 0);
+            let mut dice = Dice::new(Seed::from_u64(index as u64));
+            for _ in 0..20 {
+                env.reset(0);
+                while env.game().outcome().is_none() {
+                    let game = env.game();
+                    let expected = game.legal_moves();
+                    assert_eq!(env.legal_moves(), expected.as_slice());
+                    let all = game.position().legal_moves().len();
+                    refusals += all - expected.len();
+                    let mut mask = [0u8; JUNGLE_ACTIONS];
+                    env.mask(&mut mask);
+                    let mut actions: Vec<usize> =
+                        (0..JUNGLE_ACTIONS).filter(|&a| mask[a] == 1).collect();
+                    let mut wanted: Vec<usize> = expected
+                        .iter()
+                        .map(|&m| action_of_move(m, game.turn()))
+                        .collect();
+                    wanted.sort_unstable();
+                    assert_eq!(actions, wanted);
+                    let pick = dice.roll_below(actions.len() as u32) as usize;
+                    let action = actions.swap_remove(pick);
+                    env.step(action).expect("an allowed action");
+                }
+            }
+        }
+        assert!(refusals > 0, "no J-REPEAT refusal came up");
     }
 
     #[test]

@@ -5,6 +5,8 @@ import pytest
 
 from hangar_env import FlightVectorEnv, JungleVectorEnv, flight_v0, jungle_v0
 
+ENDGAME = "l5t/7/r5e/7/7/7/E5R/7/T5L r"
+
 
 @pytest.mark.parametrize(
     "make_vector, make_single, obs_key",
@@ -18,6 +20,12 @@ from hangar_env import FlightVectorEnv, JungleVectorEnv, flight_v0, jungle_v0
             lambda n, threads: JungleVectorEnv(n, seed=100, num_threads=threads),
             lambda: jungle_v0.raw_env(),
             "jungle",
+        ),
+        (
+            # An endgame (train_jungle.py's): games end within the test's steps.
+            lambda n, threads: JungleVectorEnv(n, seed=100, num_threads=threads, position=ENDGAME),
+            lambda: jungle_v0.raw_env(position=ENDGAME),
+            "jungle endgame",
         ),
     ],
 )

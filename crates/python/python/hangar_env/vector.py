@@ -73,16 +73,17 @@ class FlightVectorEnv(_VectorEnv):
 
 
 class JungleVectorEnv(_VectorEnv):
-    """N Jungle games: observations uint8 (N, 9, 7, 16), masks (N, 252), rewards (N, 2)."""
+    """N Jungle games: observations uint8 (N, 9, 7, 16), masks (N, 252), rewards (N, 2).
+    `position` (position text, as `jungle_v0.env` takes it) starts every game from there."""
 
     obs_dtype = np.uint8
 
-    def __init__(self, num_envs, seed=0, num_threads=0, **options):
+    def __init__(self, num_envs, seed=0, num_threads=0, position=None, **options):
         unknown = set(options) - set(JUNGLE_OPTIONS)
         if unknown:
             raise TypeError(f"unknown jungle options {sorted(unknown)}")
         self.num_envs = int(num_envs)
         seeds = [(seed_value(seed) + i) % 2**64 for i in range(self.num_envs)]
-        self._core = JungleVector(seeds, option_pairs(options), int(num_threads))
+        self._core = JungleVector(seeds, option_pairs(options), int(num_threads), position)
         self._allocate((9, 7, 16), 2, JungleCore.ACTIONS)
         self.reset(seed_value(seed))

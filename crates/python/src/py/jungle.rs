@@ -12,7 +12,7 @@ use crate::jungle_obs::{JUNGLE_CHANNELS, JUNGLE_OBS};
 use crate::text::jungle_text;
 
 /// Jungle's rules from (key, value) options (`order`, `elephant_takes_rat`, `leopard_leaps`).
-pub(crate) fn parse_rules(options: &[(String, String)]) -> PyResult<Rules> {
+fn parse_rules(options: &[(String, String)]) -> PyResult<Rules> {
     let mut rules = Rules::default();
     for (key, value) in options {
         rules
@@ -20,6 +20,26 @@ pub(crate) fn parse_rules(options: &[(String, String)]) -> PyResult<Rules> {
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
     Ok(rules)
+}
+
+/// A Jungle env under the rules `options`, starting every game from `position` (position
+/// text; the start position if `None`).
+pub(crate) fn jungle_env(
+    options: &[(String, String)],
+    position: Option<&str>,
+) -> PyResult<JungleEnv> {
+    let rules = parse_rules(options)?;
+    Ok(match position {
+        Some(text) => {
+            let position: Position =
+                text.parse()
+                    .map_err(|e: hangar_jungle::ParsePositionError| {
+                        PyValueError::new_err(e.to_string())
+                    })?;
+            JungleEnv::from_position(position.with_rules(rules), 0)
+        }
+        None => JungleEnv::new(rules, 0),
+    })
 }
 
 /// One game of Jungle: agent 0 red (moves first), agent 1 yellow.
@@ -41,19 +61,9 @@ impl JungleCore {
     #[new]
     #[pyo3(signature = (options, position=None))]
     fn new(options: Vec<(String, String)>, position: Option<&str>) -> PyResult<Self> {
-        let rules = parse_rules(&options)?;
-        let env = match position {
-            Some(text) => {
-                let position: Position =
-                    text.parse()
-                        .map_err(|e: hangar_jungle::ParsePositionError| {
-                            PyValueError::new_err(e.to_string())
-                        })?;
-                JungleEnv::from_position(position.with_rules(rules), 0)
-            }
-            None => JungleEnv::new(rules, 0),
-        };
-        Ok(JungleCore { env })
+        Ok(JungleCore {
+            env: jungle_env(&options, position)?,
+        })
     }
 
     /// Number of actions.

@@ -6,7 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::flight::settings;
-use super::jungle::parse_rules;
+use super::jungle::jungle_env;
 use crate::batch::{Batch, Buffers};
 use crate::env::Env;
 use crate::flight_env::FlightEnv;
@@ -146,11 +146,17 @@ pub struct JungleVector {
 
 #[pymethods]
 impl JungleVector {
-    /// `len(seeds)` games under the rules `options`, on `threads` threads (0: one per core).
+    /// `len(seeds)` games under the rules `options`, each starting from `position` (position
+    /// text; the start position if `None`), on `threads` threads (0: one per core).
     #[new]
-    #[pyo3(signature = (seeds, options, threads))]
-    fn new(seeds: Vec<u64>, options: Vec<(String, String)>, threads: usize) -> PyResult<Self> {
-        let template = JungleEnv::new(parse_rules(&options)?, 0);
+    #[pyo3(signature = (seeds, options, threads, position=None))]
+    fn new(
+        seeds: Vec<u64>,
+        options: Vec<(String, String)>,
+        threads: usize,
+        position: Option<&str>,
+    ) -> PyResult<Self> {
+        let template = jungle_env(&options, position)?;
         let batch = Batch::new(template, &seeds, threads).map_err(PyValueError::new_err)?;
         Ok(JungleVector { batch })
     }
