@@ -53,6 +53,8 @@ struct Incoming<'a> {
     code: Option<&'a str>,
     /// The room's version after an event or at a snapshot.
     v: Option<u64>,
+    /// Whether an ack answers a command that had already run (a repeated id).
+    repeat: Option<bool>,
     #[serde(borrow)]
     event: Option<EventHead<'a>>,
     /// A snapshot's room (sent on a resume when the missed events are no longer kept).
@@ -207,6 +209,10 @@ struct Table {
     resent: Option<u64>,
     /// Whether auto-play is on for this seat, as the room's `autoplay` events say.
     autoplay: bool,
+    /// Whether a snapshot showed this seat's turn while a command awaited its answer: the
+    /// turn is played once the answer shows the command will bring no event (a repeat, or
+    /// a refusal), unless a `turn` event came meanwhile.
+    snapshot_turn: bool,
     /// Whether the time is up: finish the running game, start no other.
     draining: bool,
     need_roll: bool,
@@ -227,6 +233,7 @@ impl Table {
             pending: None,
             resent: None,
             autoplay: false,
+            snapshot_turn: false,
             draining: false,
             need_roll: true,
             latencies: Vec::new(),
@@ -294,20 +301,14 @@ impl Table {
             self.v = v;
         }
         match frame.kind {
-            "ack" => {
-                self.read_ack(frame.id, stats);
-                Step::Nothing
-            }
+            "ack" => self.read_ack(frame.id, frame.repeat == Some(true), stats),
             "error" if frame.code == Some("unavailable") && self.is_pending(frame.id) => {
                 // The room's node did not answer (stopped or died; its rooms are moving):
                 // nothing was done, and the same command may be sent again.
                 stats.retried.fetch_add(1, Ordering::Relaxed);
                 Step::Retry
             }
-            "error" => {
-                self.read_error(frame.id, text, stats);
-                Step::Nothing
-            }
+            "error" => self.read_error(frame.id, text, stats),
             "snapshot" => self.read_snapshot(frame.state),
             "event" => match frame.event {
                 Some(event) => self.read_event(event, stats),
@@ -317,14 +318,17 @@ impl Table {
         }
     }
 
-    /// An acknowledgement: the answered action is counted and timed.
-    fn read_ack(&mut self, id: Option<u64>, stats: &Stats) {
+    /// An acknowledgement: the answered action is counted and timed. A repeat (the command
+    /// had run before a snapshot showed the game) is followed by no event of it: the
+    /// snapshot's turn is then this seat's to play.
+    fn read_ack(&mut self, id: Option<u64>, repeat: bool, stats: &Stats) -> Step {
         let answered = self.pending.take_if(|p| id == Some(p.id));
+        let step = self.turn_after_answer(answered.is_some() && repeat);
         let Some(Pending {
             sent, action: true, ..
         }) = answered
         else {
-            return;
+            return step;
         };
         let micros = sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
         if self.draining {
@@ -336,19 +340,32 @@ impl Table {
             self.latencies.push(micros);
             stats.actions.fetch_add(1, Ordering::Relaxed);
         }
+        step
+    }
+
+    /// What to do once the command awaiting its answer is answered: play the turn a snapshot
+    /// showed (`snapshot_turn`) when `its_turn`, i.e. when no event of the command will follow.
+    fn turn_after_answer(&mut self, its_turn: bool) -> Step {
+        if std::mem::take(&mut self.snapshot_turn) && its_turn {
+            Step::Act
+        } else {
+            Step::Nothing
+        }
     }
 
     /// A refusal: an error, unless it refused a command sent again that auto-play had
     /// overtaken ([`SeatMoves::judge`]).
-    fn read_error(&mut self, id: Option<u64>, text: &str, stats: &Stats) {
+    /// A refused command changed nothing: the turn a snapshot showed is still to be played.
+    fn read_error(&mut self, id: Option<u64>, text: &str, stats: &Stats) -> Step {
         let refused = self.pending.take().filter(|p| id == Some(p.id));
+        let step = self.turn_after_answer(refused.is_some());
         let resent = refused
             .filter(|p| self.resent == Some(p.id))
             .map(|p| p.seen.judge());
         match resent {
             Some(Refusal::AutoPlayed) => {
                 stats.resent_auto_played.fetch_add(1, Ordering::Relaxed);
-                return;
+                return step;
             }
             Some(Refusal::Unseen) => {
                 stats.resent_refused.fetch_add(1, Ordering::Relaxed);
@@ -367,6 +384,7 @@ impl Table {
             };
             eprintln!("error{again}: {text}");
         }
+        step
     }
 
     /// A room event: follows the game, and this seat's actions and auto-play.
@@ -387,7 +405,12 @@ impl Table {
                 self.autoplay = event.on == Some(true);
                 Step::Nothing
             }
-            "turn" if mine => {
+            "turn" => {
+                // A later turn than the snapshot's.
+                self.snapshot_turn = false;
+                if !mine {
+                    return Step::Nothing;
+                }
                 self.need_roll = event.need == Some("roll");
                 Step::Act
             }
@@ -442,7 +465,7 @@ impl Table {
         self.in_game = true;
         self.awaiting_start = false;
         match state.turn {
-            Some(turn) if turn.seat == self.seat && self.pending.is_none() => {
+            Some(turn) if turn.seat == self.seat => {
                 self.need_roll = turn.need == "roll";
                 if let Some(first) = state
                     .game
@@ -451,7 +474,14 @@ impl Table {
                 {
                     self.plane = first;
                 }
-                Step::Act
+                // With a command sent again awaiting its answer, the turn is played once that
+                // answer says no event of the command will come (see `read_ack`).
+                self.snapshot_turn = self.pending.is_some();
+                if self.snapshot_turn {
+                    Step::Nothing
+                } else {
+                    Step::Act
+                }
             }
             _ => Step::Nothing,
         }
@@ -705,7 +735,7 @@ mod tests {
     use serde_json::{Value, json};
     use tokio_tungstenite::tungstenite::Utf8Bytes;
 
-    use super::{Stats, Table, seat_of_moved, version_of};
+    use super::{Stats, Step, Table, seat_of_moved, version_of};
 
     /// Seat 1 of the tables below.
     const ME: usize = 1;
@@ -876,6 +906,37 @@ mod tests {
         table.read(&rolled(41, ME, None), &stats);
         table.read(&refused(ROLL, "not_your_turn"), &stats);
         assert_eq!(counts(&stats), (1, 0, 0, 0));
+    }
+
+    /// Seat 1's roll sent again into a room rebuilt on another node: the snapshot shows the
+    /// seat on turn to move (the roll had run); then the roll's answer, `answer`. What the
+    /// table does after it, and whether it is then to roll.
+    fn after_snapshot_then(answer: &str) -> (Step, bool) {
+        let stats = Stats::default();
+        let mut table = Table::new(ME);
+        table.in_game = true;
+        table.sent(ROLL, true, Utf8Bytes::from_static(r#"{"type":"roll"}"#));
+        assert!(table.rejoined().is_some());
+        let snapshot = json!({"type": "snapshot", "room": "K7QX2M", "v": 1_765_000_000_000_u64,
+            "state": {"status": "playing", "seats": [], "turn": {"seat": ME, "need": "move"},
+            "game": {"moves": [{"plane": 3, "to": 20}]}}});
+        assert!(matches!(
+            table.read(&snapshot.to_string(), &stats),
+            Step::Nothing
+        ));
+        let step = table.read(answer, &stats);
+        assert_eq!(table.plane, 3, "the plane the snapshot offers");
+        (step, table.need_roll)
+    }
+
+    #[test]
+    fn after_a_snapshot_a_repeat_answer_lets_the_seat_play_the_snapshots_turn() {
+        let repeat =
+            format!(r#"{{"type":"ack","id":{ROLL},"result":{{"value":2}},"repeat":true}}"#);
+        assert!(matches!(after_snapshot_then(&repeat), (Step::Act, false)));
+        // Run now: its own events follow, with the turn to play.
+        let ran = format!(r#"{{"type":"ack","id":{ROLL},"result":{{"value":2}}}}"#);
+        assert!(matches!(after_snapshot_then(&ran), (Step::Nothing, _)));
     }
 
     #[test]
