@@ -2,6 +2,8 @@
 //! (a node of a cluster killed or stopped) comes back on another node and resumes where it
 //! was: `auth` with its token, `join_room` with the last version it saw, the command that was
 //! waiting for its answer sent again with the same id (answered as a repeat if it was done).
+//! A refusal of that command is an error unless the room's events show auto-play moving the
+//! seat on before it ran ([`SeatMoves`]).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
