@@ -688,9 +688,11 @@ fn figure(report: &str, line_start: &str, label: &str) -> u64 {
 /// P-DURABLE across nodes under `hangar load` (issue: "kill -9 of the node that owns rooms
 /// mid-game under load"): the swarm's tables spread over three nodes (each room on its first
 /// player's node) and one node is killed with SIGKILL while they play. The clients whose
-/// connections broke come back on the other nodes and resume by version; every game is played
-/// to its end with no error; no game is left running in the store, and every record replays
-/// (`hangar verify`'s check) and holds at least the actions the swarm saw acknowledged.
+/// connections broke come back on the other nodes and resume by version, sending their
+/// unanswered commands again (none is refused unless auto-play had moved the seat on); every
+/// game is played to its end with no error; no game is left running in the store, and every
+/// record replays (`hangar verify`'s check) and holds at least the actions the swarm saw
+/// acknowledged.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_durable_hangar_load_over_three_nodes_survives_the_kill_of_one() {
     use std::io::BufRead;
@@ -734,11 +736,20 @@ async fn p_durable_hangar_load_over_three_nodes_survives_the_kill_of_one() {
         .await
         .unwrap();
     report.extend(lines.iter().map(|line| line + "\n"));
+    // The report, for whoever reads the test's output (`--nocapture`).
+    eprintln!("{report}");
     assert!(status.success(), "hangar load: {status}\n{report}");
     assert_eq!(figure(&report, "errors", "errors"), 0, "{report}");
     assert!(
         figure(&report, "reconnections", "reconnections") > 0,
         "the kill broke connections, which came back:\n{report}"
+    );
+    // A command sent again is answered as a repeat wherever it arrives, or refused only
+    // because auto-play had moved the seat on before it ran: no other refusal.
+    assert_eq!(
+        figure(&report, "sent again", "refused as errors:"),
+        0,
+        "{report}"
     );
     let games = figure(&report, "games started", "started");
     assert!(games >= 6, "{report}");

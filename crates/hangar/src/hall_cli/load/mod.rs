@@ -81,9 +81,15 @@ struct Stats {
     start_latencies: Mutex<Vec<u32>>,
     /// Connections that broke and came back (a node stopped or died).
     resumed: AtomicU64,
-    /// Commands sent again after a reconnection and refused: the turn had been played for
-    /// the seat meanwhile.
+    /// Commands sent again (after a reconnection, or `unavailable`) and refused although
+    /// auto-play had not been seen moving the seat on: counted in `errors` too.
     resent_refused: AtomicU64,
+    /// Of those, the ones refused after a snapshot, which hides whether auto-play moved the
+    /// seat or the command ran: counted as errors, since nothing shows the refusal is right.
+    resent_unseen: AtomicU64,
+    /// Commands sent again and refused because auto-play (or the turn timer) had moved the
+    /// seat on before they ran: not errors.
+    resent_auto_played: AtomicU64,
     /// Commands answered `unavailable` (their room's node did not answer) and sent again.
     retried: AtomicU64,
 }
@@ -422,11 +428,18 @@ async fn run(args: &LoadArgs) -> anyhow::Result<()> {
     }
     println!("errors          {}", stats.errors.load(Ordering::Relaxed));
     let resumed = stats.resumed.load(Ordering::Relaxed);
+    let retried = stats.retried.load(Ordering::Relaxed);
     if resumed > 0 {
         println!(
-            "reconnections   {resumed} connections broke and resumed on another node; {} commands answered unavailable were sent again; {} sent again were refused (played for the seat meanwhile)",
-            stats.retried.load(Ordering::Relaxed),
-            stats.resent_refused.load(Ordering::Relaxed)
+            "reconnections   {resumed} connections broke and resumed on another node; {retried} commands answered unavailable were sent again"
+        );
+    }
+    if resumed > 0 || retried > 0 {
+        println!(
+            "sent again      refused as errors: {} ({} of them after a snapshot, which cannot tell whether auto-play moved the seat); refused because auto-play had moved for the seat: {} (not errors)",
+            stats.resent_refused.load(Ordering::Relaxed),
+            stats.resent_unseen.load(Ordering::Relaxed),
+            stats.resent_auto_played.load(Ordering::Relaxed)
         );
     }
     if args.finish {
