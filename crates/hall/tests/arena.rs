@@ -46,6 +46,19 @@ async fn paired(a: &mut Client, b: &mut Client, arena: i64) -> String {
     room
 }
 
+/// A 30-minute Jungle arena, taken up by the hall, and A and B in their first game of it:
+/// the arena, A, B and the game's room.
+async fn playing_pair(hall: &TestHall) -> (i64, Client, Client, String) {
+    let arena = jungle_arena(hall, 30).await;
+    // Taken up within a round.
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    let room = paired(&mut a, &mut b, arena).await;
+    a.event("game_started").await;
+    (arena, a, b, room)
+}
+
 /// The client's next arena game: its room (the client is seated there and sent the room).
 async fn next_game(client: &mut Client, arena: i64) -> String {
     let game = client
@@ -139,13 +152,7 @@ async fn p_arena_two_players_join_are_paired_play_and_score() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_arena_an_escaper_is_withdrawn_until_they_come_back() {
     let hall = TestHall::start().await;
-    let arena = jungle_arena(&hall, 30).await;
-    // Listed after a round.
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-    let mut a = hall.guest("a").await;
-    let mut b = hall.guest("b").await;
-    let room = paired(&mut a, &mut b, arena).await;
-    a.event("game_started").await;
+    let (arena, mut a, mut b, room) = playing_pair(&hall).await;
     a.ok(json!({"type": "leave_room", "room": room, "escape": true}))
         .await;
     let line_of_a = |table: &Value| {
@@ -231,12 +238,7 @@ async fn p_arena_a_game_running_at_the_end_does_not_count() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_arena_survives_a_restart_with_its_standings() {
     let hall = TestHall::start().await;
-    let arena = jungle_arena(&hall, 30).await;
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-    let mut a = hall.guest("a").await;
-    let mut b = hall.guest("b").await;
-    let room = paired(&mut a, &mut b, arena).await;
-    a.event("game_started").await;
+    let (arena, mut a, mut b, room) = playing_pair(&hall).await;
     a.ok(json!({"type": "resign", "room": room})).await;
     my_line(&mut b, |me| me["points"] == 2).await;
     // Stored within a round.
@@ -249,21 +251,7 @@ async fn p_arena_survives_a_restart_with_its_standings() {
     let mut c = hall.guest("c").await;
     c.fails(json!({"type": "arena_standings", "arena": 999}), "no_arena")
         .await;
-    let standings = c
-        .ok(json!({"type": "arena_standings", "arena": arena}))
-        .await;
-    let lines: Vec<(String, u64, u64)> = standings["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| {
-            (
-                l["name"].as_str().unwrap().to_owned(),
-                l["points"].as_u64().unwrap(),
-                l["games"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let (lines, _) = standings(&mut c, arena).await;
     assert!(
         lines.starts_with(&[("b".to_owned(), 2, 1), ("a".to_owned(), 0, 1)]),
         "{lines:?}"
@@ -303,13 +291,7 @@ async fn standings(c: &mut Client, arena: i64) -> (Vec<(String, u64, u64)>, bool
 /// node died after the room stored the result and before the arena stored what it counted.
 async fn arena_that_missed_its_game(edit: impl Fn(String, &str) -> String) -> (TestHall, i64) {
     let hall = TestHall::start().await;
-    let arena = jungle_arena(&hall, 30).await;
-    // Taken up within a round.
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-    let mut a = hall.guest("a").await;
-    let mut b = hall.guest("b").await;
-    let room = paired(&mut a, &mut b, arena).await;
-    a.event("game_started").await;
+    let (arena, mut a, mut b, room) = playing_pair(&hall).await;
     // Stored before anyone sat down.
     let seated = stored_state(&hall, arena).await;
     assert!(seated.contains(&room), "{seated}");
@@ -495,12 +477,7 @@ async fn p_arena_an_aborted_game_brings_no_points() {
     let mut config = test_config(sqlite_url(&dir));
     config.fair.abort_decisions = 3;
     let hall = TestHall::with(dir, config).await;
-    let arena = jungle_arena(&hall, 30).await;
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-    let mut a = hall.guest("a").await;
-    let mut b = hall.guest("b").await;
-    let room = paired(&mut a, &mut b, arena).await;
-    a.event("game_started").await;
+    let (arena, mut a, mut b, room) = playing_pair(&hall).await;
     // A resigns before making a decision of their own: the game is aborted (P-ABORT).
     a.ok(json!({"type": "resign", "room": room})).await;
     let over = b.event("game_over").await;
