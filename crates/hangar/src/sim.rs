@@ -12,6 +12,36 @@ pub enum Game {
     Jungle,
 }
 
+/// The rules and the seed of games played offline (`hangar sim`, `hangar match`).
+#[derive(Args, Debug)]
+pub struct GameSettings {
+    /// Master seed of the dice, the seating and the bots' draws: the same seed gives the same
+    /// games whatever the thread count.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rules preset (flight: `traditional` or `improved`).
+    #[arg(long = "rules")]
+    pub preset: Option<String>,
+    /// A rule option `key=value`, repeatable; applied after the preset.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+}
+
+impl GameSettings {
+    /// The flight rule options: the preset's, then each `--option`.
+    pub fn flight_options(&self) -> anyhow::Result<hangar_flight::Options> {
+        crate::flight_cli::parse_options(self.preset.as_deref(), &self.options)
+    }
+
+    /// The Jungle rules: Jungle has one preset (`standard`), then each `--option`.
+    pub fn jungle_rules(&self) -> anyhow::Result<hangar_jungle::Rules> {
+        if let Some(preset) = self.preset.as_deref().filter(|&p| p != "standard") {
+            anyhow::bail!("jungle has no rules preset {preset:?}; use --option key=value");
+        }
+        crate::jungle_cli::parse_rules(&self.options)
+    }
+}
+
 /// Arguments of `hangar sim`.
 #[derive(Args, Debug)]
 pub struct SimArgs {
@@ -29,15 +59,9 @@ pub struct SimArgs {
     /// Number of games to play.
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
-    /// Master seed: the same seed gives the same games whatever the thread count.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Rules preset (flight: `traditional` or `improved`).
-    #[arg(long)]
-    pub rules: Option<String>,
-    /// A rule option `key=value`, repeatable; applied after the preset.
-    #[arg(long = "option", value_name = "KEY=VALUE")]
-    pub options: Vec<String>,
+    /// The rules and the master seed.
+    #[command(flatten)]
+    pub settings: GameSettings,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,

@@ -4,22 +4,12 @@
 //! are set over its own instead of replacing them.
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod cli_common;
+
+use cli_common::hangar;
+use std::process::Output;
 
 use serde_json::Value;
-
-fn hangar(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hangar"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
 
 fn json(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {

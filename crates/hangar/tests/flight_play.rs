@@ -2,21 +2,12 @@
 
 #![allow(clippy::unwrap_used)] // Tests fail loudly on any error.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod cli_common;
+
+use cli_common::hangar;
 
 fn play(args: &[&str], input: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hangar"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The game may end (or quit) before reading everything: a closed pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let output = child.wait_with_output().unwrap();
+    let output = hangar(&[&["play"], args].concat(), input);
     (
         output.status.success(),
         String::from_utf8(output.stdout).unwrap(),

@@ -1,8 +1,9 @@
 //! `hangar rules flight`: JSON in, JSON out, run as a real process (docs/flight-json.md).
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod cli_common;
+
+use cli_common::hangar;
 
 use serde_json::{Value, json};
 
@@ -12,19 +13,7 @@ fn rules(request: &Value) -> (bool, Value) {
 }
 
 fn rules_text(text: &str) -> (bool, Value) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hangar"))
-        .args(["rules", "flight"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = hangar(&["rules", "flight"], text);
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
     (out.status.success(), answer)
 }

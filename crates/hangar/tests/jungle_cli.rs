@@ -1,26 +1,11 @@
 //! The Jungle commands of the `hangar` binary, run as a user would: perft, rules jungle,
 //! sim --game jungle and play --game jungle.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod cli_common;
 
-fn hangar(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hangar"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the hangar binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin accepts the input");
-    child.wait_with_output().expect("hangar finishes")
-}
+use std::process::Output;
+
+use cli_common::hangar;
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()

@@ -6,10 +6,12 @@
 //! record verifies and replays too, and one with a move changed is refused.
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
+mod cli_common;
+
 mod hall_common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use cli_common::hangar;
+use std::process::Command;
 
 use hall_common::{Server, guest, http_get};
 use hangar_dice::Seed;
@@ -89,19 +91,7 @@ async fn p_fair_dice_verify_and_p_record_replay_on_a_served_record() {
     );
 
     // `-` reads the record from standard input, as piped from the API.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hangar"))
-        .args(["verify", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(record.to_string().as_bytes())
-        .unwrap();
-    let piped = child.wait_with_output().unwrap();
+    let piped = hangar(&["verify", "-"], record.to_string());
     assert!(piped.status.success());
     assert_eq!(String::from_utf8(piped.stdout).unwrap(), out);
 

@@ -3,8 +3,9 @@
 //! with that seed — the same calls `hangar sim` and the hall make.
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod cli_common;
+
+use cli_common::hangar;
 
 use hangar_bots::flight::parse_bot;
 use hangar_bots::jungle::{JungleBot, JunglePlayer};
@@ -13,20 +14,7 @@ use hangar_flight::{NoEvents, Phase, Preset, Table};
 use serde_json::{Value, json};
 
 fn rules(game: &str, request: &Value) -> (bool, Value) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hangar"))
-        .args(["rules", game])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(request.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = hangar(&["rules", game], request.to_string());
     (
         out.status.success(),
         serde_json::from_slice(&out.stdout).unwrap(),

@@ -45,7 +45,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    let master = Seed::from_u64(args.seed);
+    let master = Seed::from_u64(args.settings.seed);
     let label = format!("hangar match: engine `{}`", args.engine);
     let mut engine = Engine::new(&args.engine, &label);
     let timeout = Duration::from_millis(args.move_ms);
@@ -55,7 +55,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             if !(2..=4).contains(&args.seats) {
                 bail!("--seats must be 2, 3 or 4 for flight");
             }
-            let options = crate::flight_cli::parse_options(args.rules.as_deref(), &args.options)?;
+            let options = args.settings.flight_options()?;
             let against = parse_bot(&args.against).context("--against")?;
             for index in 0..args.games {
                 let seed = master.derive(index);
@@ -74,13 +74,10 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             }
         }
         Game::Jungle => {
-            if args.rules.is_some() {
-                bail!("jungle has no rules preset; use --option key=value");
-            }
             if args.seats != 2 {
                 bail!("jungle is played by two: leave out --seats");
             }
-            let rules = crate::jungle_cli::parse_rules(&args.options)?;
+            let rules = args.settings.jungle_rules()?;
             let against: JungleBot = args.against.parse().context("--against")?;
             for index in 0..args.games {
                 played.push(jungle_game(
@@ -290,7 +287,7 @@ fn report(args: &MatchArgs, played: &[Played], stats: EngineStats) -> anyhow::Re
             "engine": args.engine,
             "against": args.against,
             "seats": args.seats,
-            "seed": args.seed,
+            "seed": args.settings.seed,
             "result": totals,
             "score": elo.score,
             "elo": finite(elo.elo),
@@ -313,7 +310,7 @@ fn report(args: &MatchArgs, played: &[Played], stats: EngineStats) -> anyhow::Re
         args.engine,
         args.against,
         played.len(),
-        args.seed
+        args.settings.seed
     );
     println!("{head}");
     for (line, _) in &rows {

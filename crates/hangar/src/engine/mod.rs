@@ -10,7 +10,7 @@ mod supervisor;
 
 use clap::Args;
 
-use crate::sim::Game;
+use crate::sim::{Game, GameSettings};
 
 /// Arguments of `hangar match`.
 #[derive(Args, Debug)]
@@ -32,15 +32,9 @@ pub struct MatchArgs {
     /// Players at a flight table, the engine included (2–4; jungle is always 2).
     #[arg(long, default_value_t = 2)]
     pub seats: usize,
-    /// Master seed of the dice, the seating and the bots' draws.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Rules preset (flight: `traditional` or `improved`).
-    #[arg(long)]
-    pub rules: Option<String>,
-    /// A rule option `key=value`, repeatable; applied after the preset.
-    #[arg(long = "option", value_name = "KEY=VALUE")]
-    pub options: Vec<String>,
+    /// The rules and the master seed.
+    #[command(flatten)]
+    pub settings: GameSettings,
     /// The engine's time per decision in milliseconds (`clock_ms` of each line); a later
     /// answer is not waited for and auto-play chooses.
     #[arg(long, default_value_t = 2000)]

@@ -84,16 +84,17 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     if !(2..=4).contains(&args.players) {
         anyhow::bail!("flight is for 2 to 4 players, not {}", args.players);
     }
-    let options = parse_options(args.rules.as_deref(), &args.options)?;
+    let options = args.settings.flight_options()?;
     let bots = seat_bots(&args.bots, args.players, args.clock)?;
     let bot_refs: Vec<&dyn FlightBot> = bots.iter().map(|b| b.as_ref()).collect();
     // Refuse impossible settings (e.g. teams with 3 players) before starting threads.
-    play_game(options, &bot_refs, Seed::from_u64(args.seed)).map_err(anyhow::Error::from)?;
+    play_game(options, &bot_refs, Seed::from_u64(args.settings.seed))
+        .map_err(anyhow::Error::from)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let master = Seed::from_u64(args.seed);
+    let master = Seed::from_u64(args.settings.seed);
     let bar = progress_bar(args.games);
     let start = Instant::now();
     let outcomes = run_indexed(
@@ -116,8 +117,8 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         &outcomes,
         &ReportContext {
             bot_names: &display_names,
-            seed: args.seed,
-            rules: describe(args.rules.as_deref(), &args.options),
+            seed: args.settings.seed,
+            rules: describe(args.settings.preset.as_deref(), &args.settings.options),
             threads,
             seconds,
         },

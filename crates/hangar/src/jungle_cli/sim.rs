@@ -16,7 +16,6 @@ use hangar_dice::{Dice, Seed};
 use hangar_jungle::{Color, Game, Outcome, Rules};
 use serde::Serialize;
 
-use super::perft::parse_rules;
 use crate::sim::SimArgs;
 
 /// Random plies at the start of each game (one pair of moves per side), so that
@@ -136,10 +135,7 @@ fn play_one(index: u64, master: Seed, rules: Rules, players: &mut [JunglePlayer;
 
 /// Runs `hangar sim --game jungle`.
 pub fn run(args: &SimArgs) -> anyhow::Result<()> {
-    if let Some(preset) = args.rules.as_deref().filter(|&p| p != "standard") {
-        bail!("jungle has no rules preset {preset:?}; use --option key=value");
-    }
-    let rules = parse_rules(&args.options)?;
+    let rules = args.settings.jungle_rules()?;
     let specs: Vec<&str> = args.bots.split(',').map(str::trim).collect();
     let [first, second] = specs[..] else {
         bail!(
@@ -158,7 +154,7 @@ pub fn run(args: &SimArgs) -> anyhow::Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    let master = Seed::from_u64(args.seed);
+    let master = Seed::from_u64(args.settings.seed);
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -202,7 +198,7 @@ pub fn run(args: &SimArgs) -> anyhow::Result<()> {
         game: "jungle",
         bots: bots.map(|b| b.to_string()),
         games: n,
-        seed: args.seed,
+        seed: args.settings.seed,
         rules,
         opening_plies: OPENING_PLIES,
         wins: wilson(count(Score::Win), n),
