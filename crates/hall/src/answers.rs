@@ -11,6 +11,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use hangar_protocol::{Ack, ErrorCode, Outcome};
 use tokio::time::Instant;
 
 /// How many answered command ids are remembered per player and client.
@@ -30,46 +31,34 @@ pub const MAX_CLIENT_BYTES: usize = 64;
 /// oldest of them).
 pub const CLIENTS_PER_PLAYER: usize = 8;
 
-/// The frame of an ack with an empty result, the answer of most game actions.
-fn empty_ack(id: u64) -> String {
-    format!(r#"{{"type":"ack","id":{id},"result":{{}}}}"#)
+/// Whether an answer is kept for its command id: a command refused because nothing could be
+/// stored or reached (`internal`, `unavailable`) changed nothing and runs again when sent again.
+pub fn worth_remembering(outcome: &Outcome) -> bool {
+    !matches!(outcome, Err(e) if matches!(e.code, ErrorCode::Internal | ErrorCode::Unavailable))
 }
 
-/// Whether `frame` is [`empty_ack`]`(id)`, read in place: it is asked of every answer kept.
-fn is_empty_ack(id: u64, frame: &str) -> bool {
-    frame
-        .strip_prefix(r#"{"type":"ack","id":"#)
-        .and_then(|rest| rest.strip_suffix(r#","result":{}}"#))
-        .is_some_and(|digits| {
-            digits.bytes().all(|b| b.is_ascii_digit()) && digits.parse() == Ok(id)
-        })
-}
-
-/// One remembered answer, kept at its exact size: the frame that was sent lives in a buffer
-/// sized for serialising (a roll's 40-byte ack in 128 bytes), which a cache of 32 answers per
-/// client would otherwise hold on to.
+/// One remembered answer, typed (a repeat is written from it with `"repeat": true`).
 #[derive(Debug)]
 enum Kept {
-    /// An ack with an empty result (most game actions): its frame is remade from the id.
-    EmptyAck,
-    /// Any other answer frame.
-    Frame(Box<str>),
+    /// An ack with an empty result (most game actions): nothing to hold.
+    Done,
+    /// Any other outcome, and the bytes its frame took (what the budget counts).
+    Outcome(Box<Outcome>, usize),
 }
 
 impl Kept {
-    fn of(id: u64, frame: &str) -> Kept {
-        if is_empty_ack(id, frame) {
-            Kept::EmptyAck
-        } else {
-            Kept::Frame(frame.into())
+    fn of(outcome: &Outcome, frame_len: usize) -> Kept {
+        match outcome {
+            Ok(Ack::Done(_)) => Kept::Done,
+            other => Kept::Outcome(Box::new(other.clone()), frame_len),
         }
     }
 
-    /// Bytes held for it.
+    /// Bytes counted for it.
     fn bytes(&self) -> usize {
         match self {
-            Kept::EmptyAck => 0,
-            Kept::Frame(frame) => frame.len(),
+            Kept::Done => 0,
+            Kept::Outcome(_, bytes) => *bytes,
         }
     }
 }
@@ -79,7 +68,7 @@ impl Kept {
 pub struct AnswerCache {
     /// The answers, oldest first (at most [`REMEMBERED_IDS`]: room for them is made once).
     answers: VecDeque<(u64, Kept)>,
-    /// Sum of the kept frames' lengths.
+    /// Sum of the kept answers' frame lengths.
     bytes: usize,
     /// Most bytes kept; the oldest answers are forgotten beyond it.
     budget: usize,
@@ -98,27 +87,28 @@ impl AnswerCache {
         }
     }
 
-    /// The answer frame already sent for `id`, if any.
-    pub fn get(&self, id: u64) -> Option<String> {
+    /// The outcome already answered for `id`, if any.
+    pub fn get(&self, id: u64) -> Option<Outcome> {
         self.answers
             .iter()
             .find(|(known, _)| *known == id)
             .map(|(_, kept)| match kept {
-                Kept::EmptyAck => empty_ack(id),
-                Kept::Frame(frame) => frame.to_string(),
+                Kept::Done => Ok(Ack::DONE),
+                Kept::Outcome(outcome, _) => (**outcome).clone(),
             })
     }
 
-    /// Remembers the answer frame of `id`, forgetting the oldest beyond the limits. A frame
-    /// larger than the whole budget is not remembered (the id would run again).
-    pub fn put(&mut self, id: u64, frame: &str) {
-        if frame.len() > self.budget {
+    /// Remembers the outcome of `id`, whose frame took `frame_len` bytes, forgetting the
+    /// oldest beyond the limits. An answer larger than the whole budget is not remembered
+    /// (the id would run again).
+    pub fn put(&mut self, id: u64, outcome: &Outcome, frame_len: usize) {
+        if frame_len > self.budget {
             return;
         }
         if self.answers.capacity() == 0 {
             self.answers.reserve_exact(REMEMBERED_IDS);
         }
-        let kept = Kept::of(id, frame);
+        let kept = Kept::of(outcome, frame_len);
         // The oldest go before the new one comes, so that the ring never grows past its room.
         while self.answers.len() >= REMEMBERED_IDS
             || (!self.answers.is_empty() && self.bytes + kept.bytes() > self.budget)
@@ -131,7 +121,7 @@ impl AnswerCache {
         self.answers.push_back((id, kept));
     }
 
-    /// Bytes of the frames kept.
+    /// Bytes of the answers kept (their frames' lengths).
     pub fn bytes(&self) -> usize {
         self.bytes
     }
@@ -188,7 +178,7 @@ impl AnswerMemory {
 
     /// The answer remembered for id `id` of a player's client, if that client has a memory
     /// here (none is made).
-    pub fn peek(&self, player: i64, client: &str, id: u64) -> Option<String> {
+    pub fn peek(&self, player: i64, client: &str, id: u64) -> Option<Outcome> {
         let caches = self.caches.lock().expect("caches lock");
         let cache = caches.get(&(player, client.to_owned()))?;
         cache.lock().expect("cache lock").get(id)
@@ -235,16 +225,18 @@ impl AnswerMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hangar_protocol::ProtoError;
 
-    fn frame(len: usize) -> String {
-        "x".repeat(len)
+    /// An answer whose frame took `len` bytes.
+    fn answer(len: usize) -> Outcome {
+        Err(ProtoError::new(ErrorCode::Illegal, "x".repeat(len)))
     }
 
     #[test]
     fn the_oldest_answers_go_beyond_the_byte_budget() {
         let mut cache = AnswerCache::new(1000);
         for id in 0..10 {
-            cache.put(id, &frame(300));
+            cache.put(id, &answer(300), 300);
         }
         assert!(cache.bytes() <= 1000);
         assert!(cache.get(9).is_some() && cache.get(7).is_some());
@@ -252,10 +244,10 @@ mod tests {
     }
 
     #[test]
-    fn a_frame_larger_than_the_budget_is_not_kept() {
+    fn an_answer_larger_than_the_budget_is_not_kept() {
         let mut cache = AnswerCache::new(100);
-        cache.put(1, &frame(50));
-        cache.put(2, &frame(101));
+        cache.put(1, &answer(50), 50);
+        cache.put(2, &answer(101), 101);
         assert!(cache.get(1).is_some());
         assert!(cache.get(2).is_none());
     }
@@ -264,7 +256,7 @@ mod tests {
     fn at_most_the_last_ids_are_kept() {
         let mut cache = AnswerCache::new(usize::MAX);
         for id in 0..(REMEMBERED_IDS as u64 + 5) {
-            cache.put(id, &frame(1));
+            cache.put(id, &answer(1), 1);
         }
         assert!(cache.get(4).is_none());
         assert!(cache.get(5).is_some());
@@ -273,29 +265,33 @@ mod tests {
     #[test]
     fn an_empty_ack_is_kept_as_a_mark_and_given_back_whole() {
         let mut cache = AnswerCache::new(usize::MAX);
-        let ack = r#"{"type":"ack","id":7,"result":{}}"#;
-        cache.put(7, ack);
-        cache.put(8, r#"{"type":"ack","id":8,"result":{"room":"K7QX2M"}}"#);
-        assert_eq!(cache.get(7).as_deref(), Some(ack));
-        assert_eq!(
-            cache.get(8).as_deref(),
-            Some(r#"{"type":"ack","id":8,"result":{"room":"K7QX2M"}}"#)
-        );
-        // Only the frame that is not an empty ack costs bytes.
+        cache.put(7, &Ok(Ack::DONE), 33);
+        let room = Ok(Ack::Matched(hangar_protocol::Matched {
+            room: "K7QX2M".to_owned(),
+            seat: 1,
+            created: false,
+        }));
+        cache.put(8, &room, 48);
+        assert_eq!(cache.get(7), Some(Ok(Ack::DONE)));
+        assert_eq!(cache.get(8), Some(room));
+        // Only the answer that is not an empty ack costs bytes.
         assert_eq!(cache.bytes(), 48);
-        // The mark is only for the id it was given under.
-        cache.put(9, r#"{"type":"ack","id":7,"result":{}}"#);
-        assert_eq!(
-            cache.get(9).as_deref(),
-            Some(r#"{"type":"ack","id":7,"result":{}}"#)
-        );
+    }
+
+    #[test]
+    fn answers_to_try_again_are_not_worth_remembering() {
+        for code in [ErrorCode::Internal, ErrorCode::Unavailable] {
+            assert!(!worth_remembering(&Err(ProtoError::new(code, "later"))));
+        }
+        assert!(worth_remembering(&answer(3)));
+        assert!(worth_remembering(&Ok(Ack::DONE)));
     }
 
     #[test]
     fn the_ring_of_answers_never_grows_past_its_room() {
         let mut cache = AnswerCache::new(usize::MAX);
         for id in 0..200 {
-            cache.put(id, &frame(10));
+            cache.put(id, &answer(10), 10);
         }
         assert_eq!(cache.answers.len(), REMEMBERED_IDS);
         assert!(cache.answers.capacity() < 2 * REMEMBERED_IDS);

@@ -71,14 +71,6 @@ impl Answer {
         serde_json::to_string(self).expect("an answer serialises")
     }
 
-    /// A remembered answer frame read back (every remembered frame is one this server wrote;
-    /// anything else reads as an `internal` error).
-    pub fn read(frame: &str) -> Answer {
-        serde_json::from_str(frame).unwrap_or_else(|e| {
-            Answer::error(None, &ProtoError::new(ErrorCode::Internal, e.to_string()))
-        })
-    }
-
     /// The id of the command answered (`None` for an error about an unreadable message).
     pub fn id(&self) -> Option<u64> {
         match self {
@@ -92,15 +84,6 @@ impl Answer {
         match self {
             Answer::Ack { result, .. } => Ok(result),
             Answer::Error { code, message, .. } => Err(ProtoError::new(code, message)),
-        }
-    }
-
-    /// A remembered answer frame sent again for a repeated id, marked as a repeat.
-    pub fn repeat_frame(frame: &str) -> String {
-        match serde_json::from_str::<Answer>(frame) {
-            Ok(answer) => answer.repeated().to_text(),
-            // Every remembered frame is an answer this server wrote; sent as it was otherwise.
-            Err(_) => frame.to_owned(),
         }
     }
 }

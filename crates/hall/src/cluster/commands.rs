@@ -10,9 +10,10 @@ use tokio::sync::oneshot;
 
 use super::wire::{Detach, Record, RemoteAnswer, RemoteCommand};
 use super::{Cluster, FORWARD_TIMEOUT};
+use crate::answers::worth_remembering;
 use crate::outbox::{ConnId, Outbox};
 use crate::room::{Answered, RoomClosed, RoomRequest};
-use hangar_protocol::{Answer, ErrorCode, Outcome, ProtoError, error_frame};
+use hangar_protocol::{Answer, ErrorCode, ProtoError, error_frame};
 
 impl Cluster {
     /// Runs a command in room `code` of `node` for a connection of this node; the room sends
@@ -175,15 +176,11 @@ impl Cluster {
         // commands that asked for its actions), sent again by a client whose acknowledgement
         // was lost with the old owner: answered as a repeat, not run twice.
         if let (Some(player), Some(client)) = (&command.player, &command.client)
-            && let Some(frame) = hall.answers.peek(player.id, client, command.id)
+            && let Some(outcome) = hall.answers.peek(player.id, client, command.id)
         {
-            let answer = Answer::read(&frame).repeated();
-            let frame = answer.to_text();
+            let frame = Answer::new(command.id, &outcome).repeated().to_text();
             stand_in.send(Utf8Bytes::from(frame.clone()));
-            return RemoteAnswer::Answered {
-                outcome: answer.into_outcome(),
-                frame,
-            };
+            return RemoteAnswer::Answered { outcome, frame };
         }
         let asker = command
             .player
@@ -206,10 +203,11 @@ impl Cluster {
                     && worth_remembering(&answered.outcome)
                 {
                     let cache = hall.answers.cache(player, &client);
-                    cache
-                        .lock()
-                        .expect("cache lock")
-                        .put(command.id, answered.frame.as_str());
+                    cache.lock().expect("cache lock").put(
+                        command.id,
+                        &answered.outcome,
+                        answered.frame.len(),
+                    );
                     hall.answers.release(cache);
                 }
                 RemoteAnswer::Answered {
@@ -220,10 +218,4 @@ impl Cluster {
             Err(RoomClosed) => RemoteAnswer::NoRoom,
         }
     }
-}
-
-/// Whether an answer is kept for its command id: a command refused because nothing could be
-/// stored or reached (`internal`, `unavailable`) changed nothing and runs again when sent again.
-fn worth_remembering(outcome: &Outcome) -> bool {
-    !matches!(outcome, Err(e) if matches!(e.code, ErrorCode::Internal | ErrorCode::Unavailable))
 }

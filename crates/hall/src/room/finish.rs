@@ -300,11 +300,11 @@ impl Room {
             // The command that asked for it is answered as a repeat if its client sends it
             // again (it may have lost the acknowledgement in the crash).
             if let (Some(cmd), Some(player)) = (&logged.cmd, room.seats[logged.seat].player_id()) {
-                let frame = answer_frame(cmd.id, &answer);
+                let frame_len = answer_frame(cmd.id, &answer).len();
                 hall.answer_cache(player, &cmd.client)
                     .lock()
                     .expect("cache lock")
-                    .put(cmd.id, &frame);
+                    .put(cmd.id, &answer, frame_len);
             }
         }
         room.replaying = false;

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{Conn, Reply, internal, invalid};
 use crate::accounts::Player;
 use crate::challenges::{self, OpenChallenge, new_id, party_seats};
-use crate::room::open_challenge_room;
+use crate::room::{Answered, open_challenge_room};
 use crate::store::BotRefusal;
 use hangar_games::bot_levels;
 use hangar_protocol::{
@@ -38,7 +38,7 @@ impl Conn {
         if ok {
             after();
         }
-        Reply::Sent(frame)
+        Reply::Sent(Answered { outcome, frame })
     }
 
     /// A sign-in's answer, then the open challenges for the player who signed in (P-CHALLENGE:

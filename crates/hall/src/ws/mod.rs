@@ -25,11 +25,11 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::accounts::Player;
-use crate::answers::AnswerCache;
+use crate::answers::{AnswerCache, worth_remembering};
 use crate::arena::ArenaOrder;
 use crate::hall::{HALL_PAGE, Hall};
 use crate::outbox::{Out, Outbox};
-use crate::room::{Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
+use crate::room::{Answered, Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
 use crate::sessions::{SIGNED_OUT_CODE, Sessions};
 use crate::slots::Slot;
 use gate::{Gate, Verdict};
@@ -56,25 +56,26 @@ impl Answers {
         }
     }
 
-    fn get(&self, id: u64) -> Option<String> {
+    fn get(&self, id: u64) -> Option<Outcome> {
         match self {
             Answers::Local(cache) => cache.get(id),
             Answers::Shared(cache) => cache.lock().expect("cache lock").get(id),
         }
     }
 
-    fn put(&mut self, id: u64, frame: &str) {
+    fn put(&mut self, id: u64, answered: &Answered) {
+        let (outcome, len) = (&answered.outcome, answered.frame.len());
         match self {
-            Answers::Local(cache) => cache.put(id, frame),
-            Answers::Shared(cache) => cache.lock().expect("cache lock").put(id, frame),
+            Answers::Local(cache) => cache.put(id, outcome, len),
+            Answers::Shared(cache) => cache.lock().expect("cache lock").put(id, outcome, len),
         }
     }
 }
 
-/// What a hall command gave: an outcome to send, or a frame already sent.
+/// What a hall command gave: an outcome to send, or an answer already sent.
 enum Reply {
     Answer(Outcome),
-    Sent(Utf8Bytes),
+    Sent(Answered),
 }
 
 impl From<Outcome> for Reply {
@@ -402,8 +403,9 @@ impl Conn {
             }
         };
         let id = id.expect("parse_command gives an id with every command");
-        if let Some(frame) = self.answers.get(id) {
-            self.outbox.send_text(Answer::repeat_frame(&frame));
+        if let Some(outcome) = self.answers.get(id) {
+            self.outbox
+                .send_text(Answer::new(id, &outcome).repeated().to_text());
             return false;
         }
         // Reads change nothing: running them again is harmless, and their answers (long
@@ -420,24 +422,24 @@ impl Conn {
                     | HallCommand::ArenaStandings { .. }
             )
         );
-        let (frame, action) = match command {
+        let (answered, action) = match command {
             Command::Room(command) => {
                 let action = command.action.is_game_move();
                 (self.room_command(id, command).await, action)
             }
             Command::Hall(command) => match self.hall_command(id, command).await {
-                Reply::Sent(frame) => (frame, false),
+                Reply::Sent(answered) => (answered, false),
                 Reply::Answer(outcome) => {
                     let frame = Utf8Bytes::from(answer_frame(id, &outcome));
                     self.outbox.send(frame.clone());
-                    (frame, false)
+                    (Answered { outcome, frame }, false)
                 }
             },
         };
         // An `internal` error changed nothing (a write that failed is undone): the same id
         // sent again runs again instead of getting this error back.
-        if remember && !is_internal_error(&frame) {
-            self.answers.put(id, &frame);
+        if remember && worth_remembering(&answered.outcome) {
+            self.answers.put(id, &answered);
         }
         action
     }
@@ -448,10 +450,11 @@ impl Conn {
             HallCommand::HallSubscribe { game } => {
                 self.hall.unsubscribe(self.outbox.id);
                 // The ack goes first, then the list.
-                let frame = Utf8Bytes::from(answer_frame(id, &Ok(Ack::DONE)));
+                let outcome = Ok(Ack::DONE);
+                let frame = Utf8Bytes::from(answer_frame(id, &outcome));
                 self.outbox.send(frame.clone());
                 self.hall.subscribe(game, &self.outbox);
-                Reply::Sent(frame)
+                Reply::Sent(Answered { outcome, frame })
             }
             HallCommand::HallPage {
                 game,
@@ -586,7 +589,7 @@ impl Conn {
         match handle.command(request).await {
             Ok(answered) => {
                 self.rooms.insert(handle.code().to_owned(), handle);
-                Reply::Sent(answered.frame)
+                Reply::Sent(answered)
             }
             Err(RoomClosed) => Reply::Answer(Err(ProtoError::new(
                 ErrorCode::NoRoom,
@@ -619,7 +622,7 @@ impl Conn {
                 && answered.outcome.is_ok()
             {
                 self.rooms.insert(code, handle);
-                return Reply::Sent(answered.frame);
+                return Reply::Sent(answered);
             }
         }
         match open_room(
@@ -636,7 +639,7 @@ impl Conn {
     }
 
     /// A command for a room's task.
-    async fn room_command(&mut self, id: u64, command: RoomCommand) -> Utf8Bytes {
+    async fn room_command(&mut self, id: u64, command: RoomCommand) -> Answered {
         let RoomCommand { mut room, action } = command;
         room.make_ascii_uppercase();
         // A room this connection is in is known here: no lookup in the hall's shared map.
@@ -661,7 +664,7 @@ impl Conn {
                 } else if answered.outcome.is_ok() && leaves {
                     self.rooms.remove(&room);
                 }
-                answered.frame
+                answered
             }
             Err(RoomClosed) => {
                 self.send_error(id, ErrorCode::NoRoom, format!("room {room} has closed"))
@@ -669,25 +672,16 @@ impl Conn {
         }
     }
 
-    /// Sends an error answer made here and returns its frame.
-    fn send_error(&self, id: u64, code: ErrorCode, message: String) -> Utf8Bytes {
-        let frame = Utf8Bytes::from(error_frame(Some(id), &ProtoError::new(code, message)));
+    /// Sends an error answer made here and returns it.
+    fn send_error(&self, id: u64, code: ErrorCode, message: String) -> Answered {
+        let error = ProtoError::new(code, message);
+        let frame = Utf8Bytes::from(error_frame(Some(id), &error));
         self.outbox.send(frame.clone());
-        frame
+        Answered {
+            outcome: Err(error),
+            frame,
+        }
     }
-}
-
-/// Whether an answer frame is an error to try again (`internal`, `unavailable`): not
-/// remembered, so that the same id runs once the fault is over (only error frames are parsed).
-fn is_internal_error(frame: &str) -> bool {
-    frame.starts_with(r#"{"type":"error""#)
-        && matches!(
-            serde_json::from_str::<Answer>(frame),
-            Ok(Answer::Error {
-                code: ErrorCode::Internal | ErrorCode::Unavailable,
-                ..
-            })
-        )
 }
 
 fn invalid(message: String) -> ProtoError {
