@@ -2,7 +2,7 @@
 
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use hangar_protocol::{GameKind, Leaderboard, PlayerView, Ranked};
+use hangar_protocol::{ErrorCode, GameKind, Leaderboard, PlayerView, ProtoError, Ranked};
 
 use hangar_games::rating::Skill;
 use sha2::{Digest, Sha256};
@@ -42,6 +42,14 @@ impl Player {
             bot: self.bot,
         }
     }
+}
+
+/// The error of a command that needs a signed-in player from a connection with none.
+pub fn sign_in_first() -> ProtoError {
+    ProtoError::new(
+        ErrorCode::Unauthenticated,
+        "sign in first (guest, login, register or auth)",
+    )
 }
 
 /// The leaderboard page of `lines` (best first) that starts after `offset` entries, with the

@@ -1,11 +1,11 @@
 //! What a connection asks of an arena, run where the arena runs: on this node, or on the
 //! node of a cluster that runs it, which gets the same [`ArenaOrder`] over the cluster's wire.
 
-use hangar_protocol::{Ack, ErrorCode, Outcome, ProtoError};
+use hangar_protocol::{Ack, Outcome};
 use serde::{Deserialize, Serialize};
 
 use super::Arenas;
-use crate::accounts::Player;
+use crate::accounts::{Player, sign_in_first};
 use crate::outbox::Outbox;
 
 /// An arena command as the node that runs the arena takes it (`docs/protocol.md` §11).
@@ -68,12 +68,12 @@ impl Arenas {
                 Ok(Ack::DONE)
             }
             ArenaOrder::Join { rating } => {
-                let player = player.ok_or_else(unauthenticated)?;
+                let player = player.ok_or_else(sign_in_first)?;
                 self.join(arena, &outbox, &player, rating)?;
                 Ok(Ack::DONE)
             }
             ArenaOrder::Withdraw => {
-                self.withdraw(arena, me.ok_or_else(unauthenticated)?)?;
+                self.withdraw(arena, me.ok_or_else(sign_in_first)?)?;
                 Ok(Ack::DONE)
             }
             ArenaOrder::Table { offset, limit } => self
@@ -81,11 +81,4 @@ impl Arenas {
                 .map(|table| Ack::ArenaTable(Box::new(table))),
         }
     }
-}
-
-fn unauthenticated() -> ProtoError {
-    ProtoError::new(
-        ErrorCode::Unauthenticated,
-        "sign in first (guest, login, register or auth)",
-    )
 }

@@ -587,10 +587,7 @@ impl Room {
                 Order::Command(RoomAction::Spectate { since }) => {
                     self.spectate(outbox, None, since)
                 }
-                _ => Err(ProtoError::new(
-                    ErrorCode::Unauthenticated,
-                    "sign in first (guest, login, register or auth)",
-                )),
+                _ => Err(crate::accounts::sign_in_first()),
             };
         };
         let action = match order {

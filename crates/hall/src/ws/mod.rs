@@ -558,12 +558,9 @@ impl Conn {
     }
 
     fn require_player(&self) -> Result<&Player, ProtoError> {
-        self.player.as_ref().ok_or_else(|| {
-            ProtoError::new(
-                ErrorCode::Unauthenticated,
-                "sign in first (guest, login, register or auth)",
-            )
-        })
+        self.player
+            .as_ref()
+            .ok_or_else(crate::accounts::sign_in_first)
     }
 
     /// The request of this connection's player for a room.
