@@ -14,6 +14,22 @@ fn hangar(args: &[&str]) -> Output {
         .expect("the hangar binary runs")
 }
 
+/// `hangar match` of `engine` against `against` at `game` for `games` games, then `extra`.
+fn run_match(engine: &str, against: &str, game: &str, games: &str, extra: &[&str]) -> Output {
+    let head = [
+        "match",
+        "--engine",
+        engine,
+        "--against",
+        against,
+        "--game",
+        game,
+        "--games",
+        games,
+    ];
+    hangar(&[&head[..], extra].concat())
+}
+
 /// The repository's root (the examples are named from there).
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -55,18 +71,13 @@ fn p_engine_random_engine_scores_near_half_against_random_in_jungle() {
     // 80 games: each scores 0, ½ or 1 (standard deviation at most ½), so the mean of an
     // even match lies within 5 standard errors, ±0.28, but for one run in 3.5 million.
     let games: u32 = 80;
-    let out = hangar(&[
-        "match",
-        "--engine",
+    let out = run_match(
         "python3 examples/engines/random.py",
-        "--against",
         "random",
-        "--game",
         "jungle",
-        "--games",
         &games.to_string(),
-        "--json",
-    ]);
+        &["--json"],
+    );
     let r = result(&out);
     let bound = 5.0 * 0.5 / f64::from(games).sqrt();
     let score = r["score"].as_f64().expect("a score");
@@ -93,20 +104,13 @@ fn p_engine_random_engine_scores_near_half_against_random_in_jungle() {
 fn p_engine_random_engine_scores_near_half_at_a_four_seat_flight_table() {
     // A place's score is the share of the other three beaten, at most ½ from its mean.
     let games: u32 = 40;
-    let out = hangar(&[
-        "match",
-        "--engine",
+    let out = run_match(
         "python3 examples/engines/random.py",
-        "--against",
         "random",
-        "--game",
         "flight",
-        "--seats",
-        "4",
-        "--games",
         &games.to_string(),
-        "--json",
-    ]);
+        &["--seats", "4", "--json"],
+    );
     let r = result(&out);
     let places: Vec<u64> = r["result"]["places"]
         .as_array()
@@ -125,17 +129,13 @@ fn p_engine_random_engine_scores_near_half_at_a_four_seat_flight_table() {
 
 #[test]
 fn p_engine_the_table_shows_the_results_and_the_elo_interval() {
-    let out = hangar(&[
-        "match",
-        "--engine",
+    let out = run_match(
         "python3 examples/engines/greedy.py",
-        "--against",
         "random",
-        "--game",
         "jungle",
-        "--games",
         "6",
-    ]);
+        &[],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     for part in [
@@ -160,18 +160,7 @@ fn p_engine_garbage_answers_are_auto_played_and_logged() {
         "garbage.py",
         "import sys\nfor line in sys.stdin:\n    print('e2e4 please', flush=True)\n",
     );
-    let out = hangar(&[
-        "match",
-        "--engine",
-        &garbage,
-        "--against",
-        "random",
-        "--game",
-        "jungle",
-        "--games",
-        "2",
-        "--json",
-    ]);
+    let out = run_match(&garbage, "random", "jungle", "2", &["--json"]);
     let r = result(&out);
     let d = &r["decisions"];
     assert_eq!(d["invalid"], d["asked"], "{r}");
@@ -191,20 +180,13 @@ fn p_engine_garbage_answers_are_auto_played_and_logged() {
 fn p_engine_a_hanging_engine_is_not_waited_for() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let hang = engine(dir.path(), "hang.py", &random_then(3, "time.sleep(3600)"));
-    let out = hangar(&[
-        "match",
-        "--engine",
+    let out = run_match(
         &hang,
-        "--against",
         "random",
-        "--game",
         "flight",
-        "--games",
         "1",
-        "--move-ms",
-        "20",
-        "--json",
-    ]);
+        &["--move-ms", "20", "--json"],
+    );
     let r = result(&out);
     let d = &r["decisions"];
     assert_eq!(d["answered"], 3, "{r}");
@@ -221,18 +203,7 @@ fn p_engine_an_engine_that_exits_mid_game_is_restarted() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     // Every run answers five questions, then exits: each restart plays on.
     let quitter = engine(dir.path(), "quit.py", &random_then(5, "sys.exit(3)"));
-    let out = hangar(&[
-        "match",
-        "--engine",
-        &quitter,
-        "--against",
-        "random",
-        "--game",
-        "jungle",
-        "--games",
-        "2",
-        "--json",
-    ]);
+    let out = run_match(&quitter, "random", "jungle", "2", &["--json"]);
     let r = result(&out);
     let d = &r["decisions"];
     let crashes = d["crashes"].as_u64().unwrap();
@@ -256,17 +227,7 @@ fn p_engine_an_engine_that_exits_mid_game_is_restarted() {
 
 #[test]
 fn p_engine_an_engine_that_keeps_crashing_is_given_up_with_a_clear_report() {
-    let out = hangar(&[
-        "match",
-        "--engine",
-        "exit 7",
-        "--against",
-        "random",
-        "--game",
-        "jungle",
-        "--games",
-        "3",
-    ]);
+    let out = run_match("exit 7", "random", "jungle", "3", &[]);
     assert!(!out.status.success());
     let log = stderr(&out);
     assert!(log.contains("crashed 5 times in a row"), "{log}");
@@ -281,18 +242,7 @@ fn p_engine_an_engine_that_keeps_crashing_is_given_up_with_a_clear_report() {
 
 #[test]
 fn p_engine_an_engine_that_resigns_loses_every_game() {
-    let out = hangar(&[
-        "match",
-        "--engine",
-        "yes resign",
-        "--against",
-        "random",
-        "--game",
-        "jungle",
-        "--games",
-        "4",
-        "--json",
-    ]);
+    let out = run_match("yes resign", "random", "jungle", "4", &["--json"]);
     let r = result(&out);
     assert_eq!(r["result"]["losses"], 4, "{r}");
     assert_eq!(r["score"], 0.0);
