@@ -26,36 +26,28 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// A signed-up account's token (the bot signs in with it).
 async fn account(port: u16, name: &str) -> String {
-    let mut c = Client::connect(port).await;
-    let r = c
-        .ok(json!({"type": "register", "name": name, "password": "engine password"}))
-        .await;
-    r["token"].as_str().unwrap().to_owned()
+    player(port, name).await.1
 }
 
-/// Starts `hangar bot --room` with `engine`; its standard error is collected.
-fn start_bot(port: u16, token: &str, engine: &str, room: &str, seat: u64) -> tokio::process::Child {
+/// Starts `hangar bot` on the hall at `port` signed in with `token`, then `args`; its
+/// standard error is collected.
+fn spawn_bot(port: u16, token: &str, args: &[&str]) -> tokio::process::Child {
     tokio::process::Command::new(env!("CARGO_BIN_EXE_hangar"))
-        .args([
-            "bot",
-            "--hall",
-            &format!("ws://127.0.0.1:{port}/ws"),
-            "--token",
-            token,
-        ])
-        .args([
-            "--engine",
-            engine,
-            "--room",
-            room,
-            "--seat",
-            &seat.to_string(),
-        ])
+        .args(["bot", "--hall", &format!("ws://127.0.0.1:{port}/ws")])
+        .args(["--token", token])
+        .args(args)
         .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .expect("hangar bot starts")
+}
+
+/// Starts `hangar bot --room` with `engine`.
+fn start_bot(port: u16, token: &str, engine: &str, room: &str, seat: u64) -> tokio::process::Child {
+    let seat = seat.to_string();
+    let args = ["--engine", engine, "--room", room, "--seat", &seat];
+    spawn_bot(port, token, &args)
 }
 
 /// Waits for the bot to exit; returns (success, its log).
@@ -389,25 +381,12 @@ async fn player(port: u16, name: &str) -> (Client, String, i64) {
 
 /// Starts `hangar bot` waiting for challenges of both games.
 fn start_waiting_bot(port: u16, token: &str) -> tokio::process::Child {
-    tokio::process::Command::new(env!("CARGO_BIN_EXE_hangar"))
-        .args([
-            "bot",
-            "--hall",
-            &format!("ws://127.0.0.1:{port}/ws"),
-            "--token",
-            token,
-        ])
-        .args([
-            "--engine",
-            "python3 examples/engines/random.py",
-            "--accept",
-            "flight,jungle",
-        ])
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("hangar bot starts")
+    let engine = "python3 examples/engines/random.py";
+    spawn_bot(
+        port,
+        token,
+        &["--engine", engine, "--accept", "flight,jungle"],
+    )
 }
 
 /// Stops a bot that waits for challenges once it has logged its game's end; returns its log.
