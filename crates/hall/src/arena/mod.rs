@@ -28,6 +28,7 @@ use crate::time::now_ms;
 
 pub use create::{MINUTES, NewArena, TURN_SECONDS, create_arena};
 pub use orders::{ArenaOrder, ArenaRequest};
+pub(crate) use route::arena_unavailable;
 pub use route::{arena_command, arena_unfollow};
 pub use run::{COUNTDOWN_MS, run_arenas};
 pub use schedule::ArenaSchedule;

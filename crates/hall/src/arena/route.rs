@@ -13,55 +13,55 @@ use crate::outbox::Outbox;
 /// Runs an arena command of a connection of this node where the arena runs.
 pub async fn arena_command(hall: &Hall, request: ArenaRequest) -> Outcome {
     let arena = request.arena;
-    let follows = matches!(request.order, ArenaOrder::Follow | ArenaOrder::Join { .. });
-    if hall.arenas.runs(arena) {
-        if follows {
-            // A connection follows one arena at a time.
-            leave_elsewhere(hall, &request.outbox, request.id).await;
+    // `None`: this node runs the arena; else the node of the cluster that does.
+    let node = if hall.arenas.runs(arena) {
+        None
+    } else {
+        Some(owner(hall, arena).await?)
+    };
+    if matches!(request.order, ArenaOrder::Follow | ArenaOrder::Join { .. }) {
+        // A connection follows one arena at a time: the node of the one it followed lets go.
+        let before = hall.arenas.unfollow(request.outbox.id);
+        if let Some(before) = before.filter(|before| Some(before) != node.as_ref()) {
+            tell_unfollow(hall, &before, &request.outbox, request.id).await;
         }
-        return hall.arenas.run(request);
+        if let Some(node) = &node {
+            hall.arenas
+                .followed_elsewhere
+                .lock()
+                .expect("arenas followed lock")
+                .insert(request.outbox.id, node.clone());
+        }
     }
+    match (node, hall.peers()) {
+        (Some(node), Some(peers)) => peers.forward_arena(&node, request).await,
+        _ => hall.arenas.run(request),
+    }
+}
+
+/// The node of the cluster that runs arena `arena` (not this one).
+async fn owner(hall: &Hall, arena: i64) -> Result<String, ProtoError> {
     let Some(peers) = hall.peers() else {
         return Err(no_arena(arena));
     };
     let owner = hall.store.arena_owner(arena).await.map_err(|e| {
         tracing::warn!(arena, error = %e, "an arena's node could not be read");
-        unavailable()
+        arena_unavailable()
     })?;
-    let Some(node) = owner else {
-        return Err(no_arena(arena));
-    };
-    if node == peers.node() {
+    match owner {
+        None => Err(no_arena(arena)),
         // Claimed by this node a moment ago, taken up by the arenas' next round.
-        return Err(unavailable());
+        Some(node) if node == peers.node() => Err(arena_unavailable()),
+        Some(node) => Ok(node),
     }
-    let (outbox, id) = (request.outbox.clone(), request.id);
-    if follows {
-        // A connection follows one arena at a time.
-        let before = hall.arenas.unfollow(outbox.id);
-        if let Some(before) = before.filter(|before| *before != node) {
-            tell_unfollow(hall, &before, &outbox, id).await;
-        }
-        hall.arenas
-            .followed_elsewhere
-            .lock()
-            .expect("arenas followed lock")
-            .insert(outbox.id, node.clone());
-    }
-    peers.forward_arena(&node, request).await
 }
 
 /// `arena_unsubscribe`: the connection follows no arena, here or elsewhere.
 pub async fn arena_unfollow(hall: &Hall, outbox: &Outbox, id: u64) -> Outcome {
-    leave_elsewhere(hall, outbox, id).await;
-    Ok(hangar_protocol::Ack::DONE)
-}
-
-/// The connection stops following the arena it follows, here or on another node.
-async fn leave_elsewhere(hall: &Hall, outbox: &Outbox, id: u64) {
     if let Some(node) = hall.arenas.unfollow(outbox.id) {
         tell_unfollow(hall, &node, outbox, id).await;
     }
+    Ok(hangar_protocol::Ack::DONE)
 }
 
 /// Tells `node` that the connection of `outbox` no longer follows its arena.
@@ -80,7 +80,9 @@ async fn tell_unfollow(hall: &Hall, node: &str, outbox: &Outbox, id: u64) {
     let _ = peers.forward_arena(node, request).await;
 }
 
-fn unavailable() -> ProtoError {
+/// The error of an arena command whose arena's node did not answer (or is being replaced):
+/// nothing was done.
+pub(crate) fn arena_unavailable() -> ProtoError {
     ProtoError::new(
         ErrorCode::Unavailable,
         "the arena's node did not answer; try again in a moment",

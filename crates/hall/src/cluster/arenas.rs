@@ -4,9 +4,9 @@
 
 use super::Cluster;
 use super::wire::{ArenaCommand, Record, RemoteAnswer};
-use crate::arena::{ArenaOrder, ArenaRequest};
+use crate::arena::{ArenaOrder, ArenaRequest, arena_unavailable};
 use crate::outbox::ConnId;
-use hangar_protocol::{ErrorCode, Outcome, ProtoError};
+use hangar_protocol::Outcome;
 
 /// What a stand-in that follows an arena of this node is in, besides rooms (room codes are
 /// upper case: never this).
@@ -35,10 +35,7 @@ impl Cluster {
         {
             Some(RemoteAnswer::Arena(outcome)) => outcome,
             // Gone, moving to another node, or not answering: nothing is known to be done.
-            _ => Err(ProtoError::new(
-                ErrorCode::Unavailable,
-                "the arena's node did not answer; try again in a moment",
-            )),
+            _ => Err(arena_unavailable()),
         }
     }
 
