@@ -12,8 +12,17 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// A roll made by a hall bot, by auto-play or by the timer has none: it is written
 /// `Option<&Entropy>::None`, never an empty `Entropy`, so that a person's bytes always meet
 /// the length rule.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Entropy(Box<[u8]>);
+///
+/// Held inline (no allocation) and written as hex from the stack: a person's every roll
+/// reads one from its command, keeps it in the record and writes it into the journal and
+/// the room's event.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Entropy {
+    /// How many of `bytes` are the roller's.
+    len: u8,
+    /// The roller's bytes, then zeros (so that the derived comparisons see only the bytes).
+    bytes: [u8; Entropy::MAX_BYTES],
+}
 
 /// Why bytes or a text are not an [`Entropy`].
 #[derive(Debug, Clone, Copy, thiserror::Error, PartialEq, Eq)]
@@ -54,7 +63,14 @@ impl Entropy {
         match bytes.len() {
             n if n < Self::MIN_BYTES => Err(EntropyError::TooShort { bytes: n }),
             n if n > Self::MAX_BYTES => Err(EntropyError::TooLong { bytes: n }),
-            _ => Ok(Entropy(bytes.into())),
+            n => {
+                let mut entropy = Entropy {
+                    len: n as u8,
+                    bytes: [0; Self::MAX_BYTES],
+                };
+                entropy.bytes[..n].copy_from_slice(bytes);
+                Ok(entropy)
+            }
         }
     }
 
@@ -63,19 +79,26 @@ impl Entropy {
     pub fn random() -> Self {
         let mut bytes = [0u8; Self::DRAWN_BYTES];
         getrandom::fill(&mut bytes).expect("the operating system must provide randomness");
-        Entropy(bytes.into())
+        Self::from_bytes(&bytes).expect("DRAWN_BYTES is within the bounds")
     }
 
     /// The raw bytes, as they enter the roll's key.
     pub fn as_bytes(&self) -> &[u8] {
-        &self.0
+        &self.bytes[..usize::from(self.len)]
+    }
+
+    /// Writes the bytes as lower-case hex into `buffer` and returns the text.
+    fn hex<'b>(&self, buffer: &'b mut [u8; 2 * Self::MAX_BYTES]) -> &'b str {
+        let text = &mut buffer[..2 * usize::from(self.len)];
+        hex::encode_to_slice(self.as_bytes(), text).expect("the buffer holds twice the bytes");
+        std::str::from_utf8(text).expect("hex digits are ASCII")
     }
 }
 
 impl fmt::Display for Entropy {
     /// Lower-case hex, two digits per byte.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&hex::encode(&self.0))
+        f.write_str(self.hex(&mut [0; 2 * Self::MAX_BYTES]))
     }
 }
 
@@ -93,23 +116,45 @@ impl FromStr for Entropy {
         if !s.len().is_multiple_of(2) {
             return Err(EntropyError::OddLength { digits: s.len() });
         }
-        // `hex` accepts both cases; its other errors (a bad character) are all `NotHex` here,
-        // checked before the length so that "zz…" is named for what is wrong with it.
-        let bytes = hex::decode(s).map_err(|_| EntropyError::NotHex)?;
-        Self::from_bytes(&bytes)
+        // A bad character is named before the length, so that "zz…" is named for what is
+        // wrong with it.
+        if !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(EntropyError::NotHex);
+        }
+        let n = s.len() / 2;
+        if n > Self::MAX_BYTES {
+            return Err(EntropyError::TooLong { bytes: n });
+        }
+        let mut bytes = [0; Self::MAX_BYTES];
+        hex::decode_to_slice(s, &mut bytes[..n]).map_err(|_| EntropyError::NotHex)?;
+        Self::from_bytes(&bytes[..n])
     }
 }
 
 impl Serialize for Entropy {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.to_string())
+        serializer.serialize_str(self.hex(&mut [0; 2 * Self::MAX_BYTES]))
     }
 }
 
 impl<'de> Deserialize<'de> for Entropy {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
+        deserializer.deserialize_str(HexVisitor)
+    }
+}
+
+/// Reads the hex text where the format holds it: no string is made to be parsed and dropped.
+struct HexVisitor;
+
+impl serde::de::Visitor<'_> for HexVisitor {
+    type Value = Entropy;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the roller's bytes in hex")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Entropy, E> {
+        text.parse().map_err(E::custom)
     }
 }
 

@@ -18,14 +18,7 @@ impl RollKey {
     /// `entropy` is the roller's bytes; `None` for a roll by a hall bot, by auto-play or by
     /// the timer, whose message is then `k` alone.
     pub fn derive(seed: &Seed, k: u64, entropy: Option<&Entropy>) -> Self {
-        let mut mac =
-            Hmac::<Sha256>::new_from_slice(seed.bytes()).expect("HMAC takes a key of any length");
-        // Fixed-width big-endian k first: the message splits one way only into (k, bytes).
-        mac.update(&k.to_be_bytes());
-        if let Some(entropy) = entropy {
-            mac.update(entropy.as_bytes());
-        }
-        RollKey(mac.finalize().into_bytes().into())
+        RollKeyer::new(seed).derive(k, entropy)
     }
 
     /// The key's bytes (the HMAC output), for test vectors and outside checkers.
@@ -38,6 +31,38 @@ impl RollKey {
     /// die is its first [`Dice::roll`]; the action's other chance draws follow from it.
     pub fn dice(&self) -> Dice {
         Dice::new(Seed::from_bytes(self.0))
+    }
+}
+
+/// The HMAC of one game's seed, keyed once: each roll's key then costs two SHA-256 blocks
+/// instead of four (the keyed inner and outer states are copied, not made again). Boxed: a
+/// game's dice sit inside every game session, and the states are larger than the rest.
+#[derive(Clone)]
+pub(crate) struct RollKeyer(Box<Hmac<Sha256>>);
+
+impl RollKeyer {
+    /// The HMAC keyed by `seed`.
+    pub(crate) fn new(seed: &Seed) -> Self {
+        let mac = Hmac::new_from_slice(seed.bytes()).expect("HMAC takes a key of any length");
+        RollKeyer(Box::new(mac))
+    }
+
+    /// [`RollKey::derive`] of this seed.
+    pub(crate) fn derive(&self, k: u64, entropy: Option<&Entropy>) -> RollKey {
+        let mut mac = (*self.0).clone();
+        // Fixed-width big-endian k first: the message splits one way only into (k, bytes).
+        mac.update(&k.to_be_bytes());
+        if let Some(entropy) = entropy {
+            mac.update(entropy.as_bytes());
+        }
+        RollKey(mac.finalize().into_bytes().into())
+    }
+}
+
+impl std::fmt::Debug for RollKeyer {
+    /// Without the key: it is the game's secret seed until the game ends.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RollKeyer(..)")
     }
 }
 

@@ -6,7 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Dice, Entropy, RollKey, Seed};
+use crate::roll_key::RollKeyer;
+use crate::{Dice, Entropy, Seed};
 
 /// The construction of a game's dice, as a record names it (`"seed_stream"`, `"per_roll"`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -48,7 +49,8 @@ impl DiceScheme {
 #[derive(Clone, Debug)]
 pub struct GameDice {
     scheme: DiceScheme,
-    seed: Seed,
+    /// The seed's HMAC, keyed once for every roll of the game.
+    keyer: RollKeyer,
     rolls: u64,
     current: Dice,
 }
@@ -58,7 +60,7 @@ impl GameDice {
     pub fn new(scheme: DiceScheme, seed: Seed) -> Self {
         GameDice {
             scheme,
-            seed,
+            keyer: RollKeyer::new(&seed),
             rolls: 0,
             current: Dice::new(seed),
         }
@@ -94,7 +96,7 @@ impl GameDice {
         let k = self.rolls;
         self.rolls += 1;
         if self.scheme == DiceScheme::PerRoll {
-            self.current = RollKey::derive(&self.seed, k, entropy).dice();
+            self.current = self.keyer.derive(k, entropy).dice();
         }
         &mut self.current
     }
@@ -108,6 +110,7 @@ impl GameDice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::RollKey;
 
     #[test]
     fn the_scheme_names_are_stable() {

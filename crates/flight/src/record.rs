@@ -198,7 +198,7 @@ impl Table {
         let moves = self.game.roll(value, sink)?;
         self.record.actions.push(RecordedAction::Roll);
         if let Some(entropy) = entropy {
-            self.record.entropy.insert(k, entropy.clone());
+            self.record.entropy.insert(k, *entropy);
         }
         self.game.draw_chances(self.dice.current(), sink);
         Ok(moves)

@@ -300,7 +300,7 @@ proptest::proptest! {
                 .unwrap()
         };
         let mine = Entropy::from_bytes(&base).unwrap();
-        let original = per_roll_dice(start(), |_| Some(mine.clone()));
+        let original = per_roll_dice(start(), |_| Some(mine));
         proptest::prop_assume!(original.len() as u64 > at);
         let mut changed_die = false;
         for bit in 0..128 {
@@ -308,7 +308,7 @@ proptest::proptest! {
             flipped[bit / 8] ^= 1 << (bit % 8);
             let other = Entropy::from_bytes(&flipped).unwrap();
             let forged = per_roll_dice(start(), |k| {
-                Some(if k == at { other.clone() } else { mine.clone() })
+                Some(if k == at { other } else { mine })
             });
             let at = at as usize;
             proptest::prop_assert_eq!(&forged[..at], &original[..at]);

@@ -577,7 +577,7 @@ mod tests {
         let (index, k) = (mine.index, mine.k);
 
         // One byte of the roll's entropy changed: some value of that byte changes the die.
-        let original = record.actions[index].entropy.clone().expect("bytes");
+        let original = record.actions[index].entropy.expect("bytes");
         let forged_die = (1..=255u8).find_map(|x| {
             let mut bytes = original.as_bytes().to_vec();
             bytes[0] ^= x;

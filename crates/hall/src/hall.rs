@@ -2,16 +2,16 @@
 //! the per-player command-id memory that makes repeated ids run once.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use tokio::sync::watch;
 
 use axum::extract::ws::Utf8Bytes;
 
 use crate::answers::{AnswerCache, AnswerMemory};
 
 use crate::config::Config;
-use crate::outbox::{ConnId, Outbox};
+use crate::outbox::{ConnId, Outbox, Stopper};
 use crate::peers::{ListingChange, Peers};
 use crate::room::{RoomHandle, RoomHost};
 use crate::sessions::Sessions;
@@ -76,7 +76,9 @@ pub struct Hall {
     /// Open WebSocket connections, in all and per address.
     pub slots: Arc<Slots>,
     /// Turns true when the hall shuts down: every WebSocket closes with 1012 ("restart").
-    closing: watch::Sender<bool>,
+    closing: AtomicBool,
+    /// The open WebSocket connections of this node, to stop when the hall shuts down.
+    connections: Mutex<HashMap<ConnId, Stopper>>,
     /// The other nodes of the cluster (cluster mode only).
     peers: OnceLock<Arc<dyn Peers>>,
     /// The players' open connections on this node (for signing out everywhere).
@@ -102,7 +104,8 @@ impl Hall {
             subscribers: Mutex::default(),
             seats: Mutex::default(),
             slots: Arc::default(),
-            closing: watch::Sender::new(false),
+            closing: AtomicBool::new(false),
+            connections: Mutex::default(),
             peers: OnceLock::new(),
             sessions: Arc::default(),
             guests,
@@ -126,20 +129,37 @@ impl Hall {
         self.sessions.send(player, frame);
     }
 
-    /// What a connection watches to learn that the hall shuts down.
-    pub fn closing(&self) -> watch::Receiver<bool> {
-        self.closing.subscribe()
+    /// Counts a WebSocket connection in until [`Hall::connection_closed`], so that a shutdown
+    /// stops it. False when the hall is shutting down already: the connection closes at once.
+    pub fn connection_opened(&self, outbox: &Outbox) -> bool {
+        self.connections
+            .lock()
+            .expect("connections lock")
+            .insert(outbox.id, outbox.stopper());
+        // Read after the insertion: a shutdown that began before it did not see this one.
+        !self.is_closing()
+    }
+
+    /// A WebSocket connection ended.
+    pub fn connection_closed(&self, id: ConnId) {
+        self.connections
+            .lock()
+            .expect("connections lock")
+            .remove(&id);
     }
 
     /// Whether the hall is shutting down (see [`Hall::close_connections`]).
     pub fn is_closing(&self) -> bool {
-        *self.closing.borrow()
+        self.closing.load(Ordering::Acquire)
     }
 
     /// Tells every WebSocket to close with 1012 (the hall restarts: reconnect), so that clients
     /// reconnect at once instead of waiting to notice a dead socket.
     pub fn close_connections(&self) {
-        self.closing.send_replace(true);
+        self.closing.store(true, Ordering::Release);
+        for stopper in self.connections.lock().expect("connections lock").values() {
+            stopper.restart();
+        }
     }
 
     /// The room with this code, wherever it is: on this node, or (cluster mode) on the node

@@ -1,7 +1,7 @@
 //! What a connection sends: frames queued by rooms and the hall, written in batches.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::task::Poll;
 
 use axum::extract::ws::Utf8Bytes;
@@ -56,21 +56,61 @@ pub struct Outbox {
     /// The connection's id.
     pub id: ConnId,
     sink: Sink,
-    /// Set once a frame found the queue full: the connection is closed (see
-    /// [`Outbox::overflowed`]) and the rooms run their disconnect path for it.
-    overflow: Arc<Overflow>,
+    /// Set once the connection must stop at once (see [`Outbox::stopped`]).
+    stop: Arc<StopSignal>,
 }
 
-/// The mark of a queue found full, and the waker of the one task that waits for it (the
-/// connection's). A flag and an [`AtomicWaker`] rather than a `watch` channel: the
-/// connection's loop polls [`Outbox::overflowed`] every time it waits (several times per
-/// action), and a `watch` locks its waiters' mutex on each of those polls (callgrind, 100
-/// clients without think time: about 1,300 instructions per action, against a load and a
-/// compare-and-swap or two here).
+/// Why a connection's task stops whatever it is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// A frame found its queue full: a frame is lost, so the connection ends (a client
+    /// resumes from a clean reconnection, not from a gap) and the rooms run their disconnect
+    /// path for it.
+    Overflow,
+    /// The hall shuts down: the socket closes with 1012 so that the client reconnects at once.
+    Restart,
+}
+
+/// The mark of a connection that must stop, and the waker of the one task that waits for it
+/// (the connection's). An atomic and an [`AtomicWaker`] of its own rather than a `watch`
+/// channel shared by the hall: the connection's loop polls [`Outbox::stopped`] every time it
+/// waits (several times per action), and a waiting `watch` receiver locks the channel's
+/// waiters' mutex, one for every connection of the hall, on each of those polls.
 #[derive(Debug, Default)]
-struct Overflow {
-    full: AtomicBool,
+struct StopSignal {
+    /// 0 while running, else `1 + Stop as u8` (the first reason set stays).
+    state: AtomicU8,
     waker: AtomicWaker,
+}
+
+impl StopSignal {
+    fn set(&self, stop: Stop) {
+        let state = 1 + stop as u8;
+        // The first reason stays: an overflow during a restart is still an overflow.
+        let _ = self
+            .state
+            .compare_exchange(0, state, Ordering::AcqRel, Ordering::Acquire);
+        self.waker.wake();
+    }
+
+    fn get(&self) -> Option<Stop> {
+        match self.state.load(Ordering::Acquire) {
+            0 => None,
+            1 => Some(Stop::Overflow),
+            _ => Some(Stop::Restart),
+        }
+    }
+}
+
+/// What the hall keeps of a connection to stop it when it shuts down.
+#[derive(Clone, Debug)]
+pub struct Stopper(Arc<StopSignal>);
+
+impl Stopper {
+    /// Stops the connection with [`Stop::Restart`].
+    pub fn restart(&self) {
+        self.0.set(Stop::Restart);
+    }
 }
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
@@ -83,7 +123,7 @@ impl Outbox {
         let outbox = Outbox {
             id,
             sink: Sink::Queue(tx),
-            overflow: Arc::default(),
+            stop: Arc::default(),
         };
         (outbox, rx)
     }
@@ -93,7 +133,7 @@ impl Outbox {
         Outbox {
             id: NEXT_CONN.fetch_add(1, Ordering::Relaxed),
             sink: Sink::Relay(relay),
-            overflow: Arc::default(),
+            stop: Arc::default(),
         }
     }
 
@@ -118,35 +158,38 @@ impl Outbox {
         match tx.try_send(out) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
-                // A client that stopped reading: a frame is lost, so the connection must end
-                // (a client resumes from a clean reconnection, not from a gap).
-                self.overflow.full.store(true, Ordering::Release);
-                self.overflow.waker.wake();
+                // A client that stopped reading: a frame is lost, so the connection must end.
+                self.stop.set(Stop::Overflow);
                 false
             }
             Err(mpsc::error::TrySendError::Closed(_)) => false,
         }
     }
 
-    /// Completes once a frame could not be queued because the queue was full: the
-    /// connection's task then closes the socket, even while a write to it is blocked. One task
-    /// waits for it (the connection's): a second waiter would take the first one's place.
-    pub async fn overflowed(&self) {
-        let overflow = &self.overflow;
-        std::future::poll_fn(|cx| {
-            if overflow.full.load(Ordering::Acquire) {
-                return Poll::Ready(());
+    /// Completes once the connection must stop (a frame could not be queued because the
+    /// queue was full, or the hall shuts down), with the reason: the connection's task then
+    /// closes the socket, even while a write to it is blocked. It may be polled again after
+    /// it completed (it completes again). One task waits for it (the connection's): a second
+    /// waiter would take the first one's place.
+    pub fn stopped(&self) -> impl Future<Output = Stop> + '_ {
+        let stop = &self.stop;
+        std::future::poll_fn(move |cx| {
+            if let Some(reason) = stop.get() {
+                return Poll::Ready(reason);
             }
-            overflow.waker.register(cx.waker());
+            stop.waker.register(cx.waker());
             // Set between the load and the registration: its wake-up may have gone to the
             // waker registered before, so it is read again.
-            if overflow.full.load(Ordering::Acquire) {
-                Poll::Ready(())
-            } else {
-                Poll::Pending
+            match stop.get() {
+                Some(reason) => Poll::Ready(reason),
+                None => Poll::Pending,
             }
         })
-        .await;
+    }
+
+    /// The handle the hall keeps to stop this connection when it shuts down.
+    pub fn stopper(&self) -> Stopper {
+        Stopper(self.stop.clone())
     }
 
     /// Queues a text.

@@ -204,7 +204,13 @@ mod tests {
             r#"{"type":"chat","id":10,"room":"ABCD","text":"héllo \"you\""}"#,
             r#"{"type":"answer_draw","id":11,"room":"ABCD","accept":false}"#,
             r#"{"type":"leaderboard","id":12}"#,
+            r#"{"id":14,"room":"R","type":"roll","entropy":"00112233445566778899aabbccddeeff"}"#,
+            r#"{"id":15,"type" : "roll","room":"R"}"#,
             // Refused ones: the careful reading names the fault.
+            r#"{"type":19,"id":16,"room":"R"}"#,
+            r#"{"id":17,"type" : 19,"room":"R"}"#,
+            r#"{"id":18,"\u0074ype":19,"room":"R"}"#,
+            r#"{"id":19,"type":19,"room":"R","x":{"type":"answer_draw"}}"#,
             r#"{"type":"roll","id":9007199254740992,"room":"R"}"#,
             r#"{"type":"roll","id":1.0,"room":"R"}"#,
             r#"{"type":"roll","id":1,"room":"R","room":"S"}"#,
@@ -221,6 +227,17 @@ mod tests {
         let (id, command) = parse_command(r#"{"type":"roll","id":9007199254740992,"room":"R"}"#);
         assert_eq!(id, None);
         assert_eq!(command.unwrap_err().code, ErrorCode::BadMessage);
+        // A number is no `type`, however the message is written (the command enums alone
+        // would take it as the index of a variant).
+        for text in [
+            r#"{"type":19,"id":16,"room":"R"}"#,
+            r#"{"id":17,"type" : 19,"room":"R"}"#,
+            r#"{"id":18,"\u0074ype":19,"room":"R"}"#,
+            r#"{"id":19,"type":19,"room":"R","x":{"type":"answer_draw"}}"#,
+        ] {
+            let (_, command) = parse_command(text);
+            assert_eq!(command.unwrap_err().code, ErrorCode::BadMessage, "{text}");
+        }
         let (id, command) = parse_command(r#"{"type":"ready","id":13,"room":"R","ready":"yes"}"#);
         assert_eq!(id, Some(13));
         assert_eq!(command.unwrap_err().code, ErrorCode::BadMessage);

@@ -23,6 +23,17 @@ struct Tagged<C> {
     command: C,
 }
 
+/// A well-formed room command read in one pass: its id and room next to the action's fields.
+/// Flat, unlike `Tagged<RoomCommand>`, whose command would gather the action's fields a
+/// second time.
+#[derive(Deserialize)]
+struct TaggedRoom {
+    id: u64,
+    room: String,
+    #[serde(flatten)]
+    action: RoomAction,
+}
+
 /// The `type` of a message as it must be: a string. The command enums alone would also take
 /// a number, as the index of a variant (`{"type": 19}` would be some command): only the
 /// documented names are commands.
@@ -32,18 +43,30 @@ struct NamedType<'a> {
     _kind: Cow<'a, str>,
 }
 
+/// Whether the text's `type`, if it has one, is a string, seen without reading the text as
+/// JSON: nothing in it is escaped (an escaped key such as `"\u0074ype"` is a `type` that
+/// no search for the plain name finds), and every `"type"` in it is followed at once by `:"`.
+/// Clients write their messages so; a text written otherwise is read for its `type` first.
+fn type_is_plainly_a_string(text: &str) -> bool {
+    const KEY: &str = "\"type\"";
+    !text.contains('\\')
+        && text
+            .match_indices(KEY)
+            .all(|(at, _)| text[at + KEY.len()..].starts_with(":\""))
+}
+
 /// Reads one text message: its id (if any) and the command, or an error naming the id.
 pub fn parse_command(text: &str) -> (Option<u64>, Result<Command, ProtoError>) {
-    if serde_json::from_str::<NamedType<'_>>(text).is_err() {
+    if !type_is_plainly_a_string(text) && serde_json::from_str::<NamedType<'_>>(text).is_err() {
         return parse_command_checked(text);
     }
     // Nearly every message is well formed: read it straight into the command (no
     // `serde_json::Value` tree built and read again), room commands first (the game's moves).
     // Anything this refuses is read again below, which names the exact fault.
-    if let Ok(tagged) = serde_json::from_str::<Tagged<RoomCommand>>(text)
-        && tagged.id < ID_LIMIT
+    if let Ok(TaggedRoom { id, room, action }) = serde_json::from_str::<TaggedRoom>(text)
+        && id < ID_LIMIT
     {
-        return (Some(tagged.id), Ok(Command::Room(tagged.command)));
+        return (Some(id), Ok(Command::Room(RoomCommand { room, action })));
     }
     if let Ok(tagged) = serde_json::from_str::<Tagged<HallCommand>>(text)
         && tagged.id < ID_LIMIT

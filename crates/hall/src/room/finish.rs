@@ -290,7 +290,7 @@ impl Room {
                 .perform(
                     logged.seat,
                     logged.action.clone(),
-                    logged.entropy.clone(),
+                    logged.entropy,
                     logged.auto,
                 )
                 .await;

@@ -81,9 +81,9 @@ impl Gate {
         }
     }
 
-    /// The verdict on a frame of `len` bytes: every frame counts, whatever it holds.
-    pub fn check(&mut self, len: usize) -> Verdict {
-        let now = Instant::now();
+    /// The verdict on a frame of `len` bytes read at `now`: every frame counts, whatever it
+    /// holds.
+    pub fn check(&mut self, len: usize, now: Instant) -> Verdict {
         let verdict = if !self.rate.take(now) {
             Verdict::RateLimited
         } else if len > self.max_bytes {
@@ -107,20 +107,20 @@ mod tests {
     fn a_flood_gets_a_few_refusals_then_a_close() {
         let mut gate = Gate::new(20, 40, 100, 3);
         for _ in 0..40 {
-            assert_eq!(gate.check(10), Verdict::Pass);
+            assert_eq!(gate.check(10, Instant::now()), Verdict::Pass);
         }
-        assert_eq!(gate.check(10), Verdict::RateLimited);
-        assert_eq!(gate.check(10), Verdict::RateLimited);
-        assert_eq!(gate.check(10), Verdict::RateLimited);
-        assert_eq!(gate.check(10), Verdict::Close);
+        assert_eq!(gate.check(10, Instant::now()), Verdict::RateLimited);
+        assert_eq!(gate.check(10, Instant::now()), Verdict::RateLimited);
+        assert_eq!(gate.check(10, Instant::now()), Verdict::RateLimited);
+        assert_eq!(gate.check(10, Instant::now()), Verdict::Close);
     }
 
     #[test]
     fn oversized_frames_are_refused_and_count_towards_the_close() {
         let mut gate = Gate::new(20, 40, 100, 2);
-        assert_eq!(gate.check(101), Verdict::TooLarge);
-        assert_eq!(gate.check(100), Verdict::Pass);
-        assert_eq!(gate.check(5000), Verdict::TooLarge);
-        assert_eq!(gate.check(5000), Verdict::Close);
+        assert_eq!(gate.check(101, Instant::now()), Verdict::TooLarge);
+        assert_eq!(gate.check(100, Instant::now()), Verdict::Pass);
+        assert_eq!(gate.check(5000, Instant::now()), Verdict::TooLarge);
+        assert_eq!(gate.check(5000, Instant::now()), Verdict::Close);
     }
 }

@@ -22,13 +22,14 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::SinkExt;
 use serde_json::Value;
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::accounts::Player;
 use crate::answers::{AnswerCache, worth_remembering};
 use crate::arena::ArenaOrder;
 use crate::hall::{HALL_PAGE, Hall};
-use crate::outbox::{Out, Outbox};
+use crate::outbox::{Out, Outbox, Stop};
 use crate::room::{Answered, Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
 use crate::sessions::{SIGNED_OUT_CODE, Sessions};
 use crate::slots::Slot;
@@ -112,6 +113,30 @@ async fn send_close(socket: &mut WebSocket, code: u16, reason: &'static str, wai
     let _ = tokio::time::timeout(wait, socket.send(close)).await;
 }
 
+/// Closes a socket that must stop. When the hall restarts, what was queued for it leaves
+/// first, then the close with 1012; a client too slow to take what it is sent is cut off
+/// without more.
+async fn stop_socket(
+    socket: &mut WebSocket,
+    stop: Stop,
+    rx: &mut mpsc::Receiver<Out>,
+    batch: &mut Vec<Out>,
+) {
+    if stop == Stop::Restart {
+        while let Ok(out) = rx.try_recv() {
+            batch.push(out);
+        }
+        let wait = Duration::from_secs(2);
+        if tokio::time::timeout(wait, write_frames(socket, batch))
+            .await
+            .is_ok_and(|written| written.is_ok())
+        {
+            let reason = "the hall restarts: reconnect";
+            send_close(socket, 1012, reason, wait).await;
+        }
+    }
+}
+
 /// Closes a connection whose sign-in's token has run out.
 async fn close_expired(socket: &mut WebSocket) {
     let reason = "the sign-in expired: sign in again";
@@ -159,32 +184,33 @@ pub async fn serve_socket(
     let mut heard = Instant::now();
     let liveness = tokio::time::sleep(idle / 2);
     tokio::pin!(liveness);
-    // The hall's drain, as one future for the connection's life: a `changed()` made on every
-    // turn of the loop registered with the hall-wide list of waiters and left it again each
-    // time the loop waited (two locks of its mutex and a list insertion per wait; callgrind,
-    // 100 clients without think time: about 1,100 instructions per action).
-    let mut closing = hall.closing();
-    let closing = async move {
-        // An error means the hall is gone: the connection stops as for a drain.
-        let _ = closing.changed().await;
-    };
-    tokio::pin!(closing);
-    // Made once, not on every turn of the loop (each one subscribes to the overflow flag).
-    let overflowed = outbox.overflowed();
-    tokio::pin!(overflowed);
+    // Made once, not on every turn of the loop: the hall's shutdown and a queue found full.
+    let stopped = outbox.stopped();
+    tokio::pin!(stopped);
+    if !hall.connection_opened(&outbox) {
+        outbox.stopper().restart();
+    }
     loop {
         let message = tokio::select! {
             // Output first: a client waiting for an answer is served before it is read again.
             biased;
-            // A client too slow to take what it is sent is cut off.
-            () = &mut overflowed => break,
+            // A client too slow to take what it is sent is cut off; a shutdown closes with 1012.
+            stop = &mut stopped => {
+                stop_socket(&mut socket, stop, &mut rx, &mut batch).await;
+                break;
+            }
             _ = rx.recv_many(&mut batch, 64) => {
                 let written = tokio::select! {
-                    written = write_frames(&mut socket, &mut batch) => written,
-                    () = &mut overflowed => Err(()),
+                    written = write_frames(&mut socket, &mut batch) => written.map_err(|()| None),
+                    stop = &mut stopped => Err(Some(stop)),
                 };
-                if written.is_err() {
-                    break;
+                match written {
+                    Ok(()) => {}
+                    Err(Some(stop)) => {
+                        stop_socket(&mut socket, stop, &mut rx, &mut batch).await;
+                        break;
+                    }
+                    Err(None) => break,
                 }
                 if let Some(since) = acked_since.take() {
                     crate::latency::record(since);
@@ -192,11 +218,6 @@ pub async fn serve_socket(
                 continue;
             }
             message = socket.recv() => message,
-            () = &mut closing => {
-                let reason = "the hall restarts: reconnect";
-                send_close(&mut socket, 1012, reason, Duration::from_secs(2)).await;
-                break;
-            }
             () = &mut liveness => {
                 // A connection that only answers pings is closed too when its sign-in ends.
                 if conn.sign_in_expired(Instant::now()) {
@@ -240,9 +261,9 @@ pub async fn serve_socket(
         // WebSocket layer queue a pong), and is weighed by its length before any parsing.
         let verdict = match &message {
             Message::Close(_) => break,
-            Message::Text(text) => gate.check(text.len()),
-            Message::Binary(bytes) => gate.check(bytes.len()),
-            Message::Ping(bytes) | Message::Pong(bytes) => gate.check(bytes.len()),
+            Message::Text(text) => gate.check(text.len(), received),
+            Message::Binary(bytes) => gate.check(bytes.len(), received),
+            Message::Ping(bytes) | Message::Pong(bytes) => gate.check(bytes.len(), received),
         };
         // Only a command's text is read for its id, and only for the few refusals before a
         // close: a flood is never parsed.
@@ -313,6 +334,7 @@ pub async fn serve_socket(
         peers.connection_closed(outbox.id);
     }
     hall.unsubscribe(outbox.id);
+    hall.connection_closed(outbox.id);
     // An arena of another node lets the connection go with its stand-in there (above).
     let _ = hall.arenas.unfollow(outbox.id);
     if let Some(player) = &conn.player {
