@@ -32,7 +32,11 @@ pub struct LoggedAct {
 
 /// A player's command as its client named it: the `client` string of its sign-in and the
 /// command id (the scope in which repeated ids are answered once, protocol.md §2).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Stored as the pair `["client", id]`: it rides on every action a person asks for, and the
+/// bytes of each action's journal row are what its write costs. The object
+/// `{"client": …, "id": …}` of older logs reads too.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CommandRef {
     /// The client string given at sign-in.
     pub client: String,
@@ -40,5 +44,48 @@ pub struct CommandRef {
     pub id: u64,
 }
 
+impl Serialize for CommandRef {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (&self.client, self.id).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for CommandRef {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        /// The two forms logs hold.
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Stored {
+            Pair(String, u64),
+            Fields { client: String, id: u64 },
+        }
+        let (Stored::Pair(client, id) | Stored::Fields { client, id }) =
+            Stored::deserialize(deserializer)?;
+        Ok(CommandRef { client, id })
+    }
+}
+
 /// Jungle timeouts allowed; the next one loses (P-JUNGLE-TIMEOUT).
 pub const JUNGLE_TIMEOUTS_ALLOWED: u32 = 3;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_is_stored_as_a_pair_and_the_older_object_reads_too() {
+        let cmd = CommandRef {
+            client: "tab-1".into(),
+            id: 5,
+        };
+        assert_eq!(serde_json::to_string(&cmd).unwrap(), r#"["tab-1",5]"#);
+        for stored in [r#"["tab-1",5]"#, r#"{"client":"tab-1","id":5}"#] {
+            assert_eq!(
+                serde_json::from_str::<CommandRef>(stored).unwrap(),
+                cmd,
+                "{stored}"
+            );
+        }
+        assert!(serde_json::from_str::<CommandRef>(r#"["tab-1"]"#).is_err());
+    }
+}

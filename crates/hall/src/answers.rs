@@ -11,7 +11,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hangar_protocol::{Ack, ErrorCode, Outcome};
+use hangar_protocol::{Ack, ErrorCode, Outcome, Rolled};
 use tokio::time::Instant;
 
 /// How many answered command ids are remembered per player and client.
@@ -42,6 +42,8 @@ pub fn worth_remembering(outcome: &Outcome) -> bool {
 enum Kept {
     /// An ack with an empty result (most game actions): nothing to hold.
     Done,
+    /// A roll's ack (the other half of a flight game's actions): its die.
+    Rolled(Rolled),
     /// Any other outcome, and the bytes its frame took (what the budget counts).
     Outcome(Box<Outcome>, usize),
 }
@@ -50,14 +52,23 @@ impl Kept {
     fn of(outcome: &Outcome, frame_len: usize) -> Kept {
         match outcome {
             Ok(Ack::Done(_)) => Kept::Done,
+            Ok(Ack::Rolled(rolled)) => Kept::Rolled(rolled.clone()),
             other => Kept::Outcome(Box::new(other.clone()), frame_len),
+        }
+    }
+
+    fn outcome(&self) -> Outcome {
+        match self {
+            Kept::Done => Ok(Ack::DONE),
+            Kept::Rolled(rolled) => Ok(Ack::Rolled(rolled.clone())),
+            Kept::Outcome(outcome, _) => (**outcome).clone(),
         }
     }
 
     /// Bytes counted for it.
     fn bytes(&self) -> usize {
         match self {
-            Kept::Done => 0,
+            Kept::Done | Kept::Rolled(_) => 0,
             Kept::Outcome(_, bytes) => *bytes,
         }
     }
@@ -92,10 +103,7 @@ impl AnswerCache {
         self.answers
             .iter()
             .find(|(known, _)| *known == id)
-            .map(|(_, kept)| match kept {
-                Kept::Done => Ok(Ack::DONE),
-                Kept::Outcome(outcome, _) => (**outcome).clone(),
-            })
+            .map(|(_, kept)| kept.outcome())
     }
 
     /// Remembers the outcome of `id`, whose frame took `frame_len` bytes, forgetting the
@@ -263,7 +271,7 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_ack_is_kept_as_a_mark_and_given_back_whole() {
+    fn an_empty_ack_and_a_die_are_kept_small_and_given_back_whole() {
         let mut cache = AnswerCache::new(usize::MAX);
         cache.put(7, &Ok(Ack::DONE), 33);
         let room = Ok(Ack::Matched(hangar_protocol::Matched {
@@ -272,9 +280,12 @@ mod tests {
             created: false,
         }));
         cache.put(8, &room, 48);
+        let rolled = Ok(Ack::Rolled(Rolled { value: 5 }));
+        cache.put(9, &rolled, 40);
         assert_eq!(cache.get(7), Some(Ok(Ack::DONE)));
         assert_eq!(cache.get(8), Some(room));
-        // Only the answer that is not an empty ack costs bytes.
+        assert_eq!(cache.get(9), Some(rolled));
+        // Only the answer that is neither an empty ack nor a die costs bytes.
         assert_eq!(cache.bytes(), 48);
     }
 

@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-
 use axum::extract::ws::Utf8Bytes;
 
 use crate::answers::{AnswerCache, AnswerMemory};
