@@ -48,11 +48,15 @@ struct NamedType<'a> {
 /// no search for the plain name finds), and every `"type"` in it is followed at once by `:"`.
 /// Clients write their messages so; a text written otherwise is read for its `type` first.
 fn type_is_plainly_a_string(text: &str) -> bool {
-    const KEY: &str = "\"type\"";
-    !text.contains('\\')
-        && text
-            .match_indices(KEY)
-            .all(|(at, _)| text[at + KEY.len()..].starts_with(":\""))
+    const KEY: &[u8] = b"\"type\"";
+    // Made once: building a substring searcher costs more than the search of a message.
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(KEY));
+    let bytes = text.as_bytes();
+    memchr::memchr(b'\\', bytes).is_none()
+        && FINDER
+            .find_iter(bytes)
+            .all(|at| bytes[at + KEY.len()..].starts_with(b":\""))
 }
 
 /// Reads one text message: its id (if any) and the command, or an error naming the id.
