@@ -514,3 +514,44 @@ async fn p_rating_provisional_players_come_after_established_ones_on_every_datab
         store.close().await;
     }
 }
+
+/// P-ABORT: the pair cap reads, in one query, the most scored games any two people of a table
+/// played together.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_abort_the_busiest_pair_of_a_table_is_counted_on_every_database() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in databases(&dir).await {
+        let store = Store::open(&url).await.unwrap();
+        let mut ids = Vec::new();
+        for name in ["pa", "pb", "pc", "pd"] {
+            ids.push(store.create_player(&unique(name), None).await.unwrap().0.id);
+        }
+        let [a, b, c, d] = ids[..] else {
+            unreachable!()
+        };
+        for _ in 0..2 {
+            rated_jungle_game(&store, a, b).await;
+        }
+        for _ in 0..3 {
+            rated_jungle_game(&store, d, c).await;
+        }
+        rated_jungle_game(&store, c, a).await;
+        let most = |people: Vec<i64>, since: i64| {
+            let store = &store;
+            async move {
+                store
+                    .most_scored_games_of_a_pair(&people, since)
+                    .await
+                    .unwrap()
+            }
+        };
+        assert_eq!(most(vec![a, b, c, d], 0).await, 3, "{url}");
+        assert_eq!(most(vec![b, a], 0).await, 2, "{url}");
+        assert_eq!(most(vec![a, c, b], 0).await, 2, "{url}");
+        assert_eq!(most(vec![a, c], 0).await, 1, "{url}");
+        assert_eq!(most(vec![b, d], 0).await, 0, "{url}");
+        assert_eq!(most(vec![a], 0).await, 0, "{url}");
+        // Only games finished since the time given count.
+        assert_eq!(most(vec![a, b, c, d], i64::MAX).await, 0, "{url}");
+    }
+}

@@ -26,22 +26,18 @@ impl Room {
             return;
         }
         let since = now_ms() - DAY_MS;
-        let mut capped = false;
-        'pairs: for (i, &a) in people.iter().enumerate() {
-            for &b in &people[i + 1..] {
-                match self.hall.store().scored_games_between(a, b, since).await {
-                    Ok(n) if n >= cap => {
-                        capped = true;
-                        break 'pairs;
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        tracing::warn!(room = %self.code, error = %e, "the pairs' games could not be counted");
-                        return;
-                    }
-                }
+        let capped = match self
+            .hall
+            .store()
+            .most_scored_games_of_a_pair(&people, since)
+            .await
+        {
+            Ok(n) => n >= cap,
+            Err(e) => {
+                tracing::warn!(room = %self.code, error = %e, "the pairs' games could not be counted");
+                return;
             }
-        }
+        };
         self.pair_checked = Some(people);
         if capped != self.pair_practice {
             self.pair_practice = capped;

@@ -6,26 +6,38 @@ use sqlx::Row;
 use super::{Store, StoreError};
 
 impl Store {
-    /// Scored games (not practice, not aborted) that both `a` and `b` played, finished at or
-    /// after `since_ms`.
-    pub async fn scored_games_between(
+    /// The most scored games (not practice, not aborted) finished at or after `since_ms` that
+    /// any two of `people` played together: one read for every pair of a table (a flight
+    /// table of four has six), made before each game and after it.
+    pub async fn most_scored_games_of_a_pair(
         &self,
-        a: i64,
-        b: i64,
+        people: &[i64],
         since_ms: i64,
     ) -> Result<i64, StoreError> {
-        let row = sqlx::query(
+        if people.len() < 2 {
+            return Ok(0);
+        }
+        // `$2 … $n+1` twice: the ids of both sides of each pair. A few texts (two to four
+        // people), each prepared once and cached.
+        let ids = (2..people.len() + 2)
+            .map(|i| format!("${i}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
             "SELECT COUNT(*) AS n FROM game_players x \
-             JOIN game_players y ON y.game_id = x.game_id \
+             JOIN game_players y ON y.game_id = x.game_id AND y.player_id > x.player_id \
              JOIN games g ON g.id = x.game_id \
-             WHERE x.player_id = $1 AND y.player_id = $2 AND x.practice = 0 \
-             AND g.finished_at >= $3",
-        )
-        .bind(a)
-        .bind(b)
-        .bind(since_ms)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(row.try_get::<i64, _>("n")?)
+             WHERE x.player_id IN ({ids}) AND y.player_id IN ({ids}) AND x.practice = 0 \
+             AND g.finished_at >= $1 \
+             GROUP BY x.player_id, y.player_id ORDER BY n DESC LIMIT 1"
+        );
+        let mut query = sqlx::query(&sql).bind(since_ms);
+        for &id in people {
+            query = query.bind(id);
+        }
+        match query.fetch_optional(&self.pool).await? {
+            Some(row) => Ok(row.try_get::<i64, _>("n")?),
+            None => Ok(0),
+        }
     }
 }
