@@ -122,19 +122,26 @@ async fn stop_socket(
     rx: &mut mpsc::Receiver<Out>,
     batch: &mut Vec<Out>,
 ) {
-    if stop == Stop::Restart {
-        while let Ok(out) = rx.try_recv() {
-            batch.push(out);
-        }
-        let wait = Duration::from_secs(2);
-        if tokio::time::timeout(wait, write_frames(socket, batch))
-            .await
-            .is_ok_and(|written| written.is_ok())
-        {
-            let reason = "the hall restarts: reconnect";
-            send_close(socket, 1012, reason, wait).await;
-        }
+    let wait = Duration::from_secs(2);
+    if stop == Stop::Restart && write_queued(socket, rx, batch, wait).await {
+        let reason = "the hall restarts: reconnect";
+        send_close(socket, 1012, reason, wait).await;
     }
+}
+
+/// Writes everything queued for the socket, within `wait`; false when it could not.
+async fn write_queued(
+    socket: &mut WebSocket,
+    rx: &mut mpsc::Receiver<Out>,
+    batch: &mut Vec<Out>,
+    wait: Duration,
+) -> bool {
+    while let Ok(out) = rx.try_recv() {
+        batch.push(out);
+    }
+    tokio::time::timeout(wait, write_frames(socket, batch))
+        .await
+        .is_ok_and(|written| written.is_ok())
 }
 
 /// Closes a connection whose sign-in's token has run out.
@@ -294,14 +301,8 @@ pub async fn serve_socket(
             }
             Verdict::Close => {
                 // What was answered before goes first, then the reason to stop.
-                while let Ok(out) = rx.try_recv() {
-                    batch.push(out);
-                }
-                let flushed = tokio::time::timeout(
-                    Duration::from_secs(5),
-                    write_frames(&mut socket, &mut batch),
-                );
-                let _ = flushed.await;
+                let wait = Duration::from_secs(5);
+                write_queued(&mut socket, &mut rx, &mut batch, wait).await;
                 close_flood(&mut socket).await;
                 break;
             }
