@@ -435,6 +435,15 @@ async fn p_durable_a_rebuilt_room_never_numbers_its_events_below_what_clients_sa
     );
 }
 
+/// New guests named after `names` (made unique), their ids in order.
+async fn new_players<const N: usize>(store: &Store, names: [&str; N]) -> [i64; N] {
+    let mut ids = [0; N];
+    for (id, name) in ids.iter_mut().zip(names) {
+        *id = store.create_player(&unique(name), None).await.unwrap().0.id;
+    }
+    ids
+}
+
 /// A two-player jungle game between `winner` and `loser`, started, finished and rated.
 async fn rated_jungle_game(store: &Store, winner: i64, loser: i64) {
     let game = NewGame {
@@ -475,13 +484,8 @@ async fn p_rating_provisional_players_come_after_established_ones_on_every_datab
     let dir = tempfile::tempdir().unwrap();
     for url in databases(&dir).await {
         let store = Store::open(&url).await.unwrap();
-        let mut ids = Vec::new();
-        for name in ["steady", "stayer", "lucky", "newbie"] {
-            ids.push(store.create_player(&unique(name), None).await.unwrap().0.id);
-        }
-        let [steady, stayer, lucky, newbie] = ids[..] else {
-            unreachable!()
-        };
+        let ids = new_players(&store, ["steady", "stayer", "lucky", "newbie"]).await;
+        let [steady, stayer, lucky, newbie] = ids;
         // Steady beats stayer two games in three until both ratings are established; stayer
         // ends below 1500.
         for i in 0..30 {
@@ -522,13 +526,7 @@ async fn p_abort_the_busiest_pair_of_a_table_is_counted_on_every_database() {
     let dir = tempfile::tempdir().unwrap();
     for url in databases(&dir).await {
         let store = Store::open(&url).await.unwrap();
-        let mut ids = Vec::new();
-        for name in ["pa", "pb", "pc", "pd"] {
-            ids.push(store.create_player(&unique(name), None).await.unwrap().0.id);
-        }
-        let [a, b, c, d] = ids[..] else {
-            unreachable!()
-        };
+        let [a, b, c, d] = new_players(&store, ["pa", "pb", "pc", "pd"]).await;
         for _ in 0..2 {
             rated_jungle_game(&store, a, b).await;
         }
