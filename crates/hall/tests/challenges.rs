@@ -426,6 +426,48 @@ async fn p_challenge_lapses_unanswered() {
     hall.stop().await;
 }
 
+/// P-CHALLENGE: the seats of an accepted challenge's room are held as after a reconnection
+/// (P-DISCONNECT): one nobody comes to is freed when the grace ends, and a room nobody came to
+/// closes (its seats would count against its players' seat limit for ever).
+#[tokio::test]
+async fn p_challenge_room_seats_nobody_takes_are_freed_and_an_empty_room_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    config.reconnect_grace = Duration::from_millis(800);
+    let hall = TestHall::with(dir, config).await;
+    let mut ana = account(&hall, "ana").await;
+    let mut bo = account(&hall, "bo").await;
+
+    // Ana comes, Bo does not: Bo's seat is freed, Ana's room stays.
+    let id = challenge(&mut ana, bo.player_id, "jungle", json!({})).await;
+    challenged(&mut bo, &id).await;
+    bo.ok(json!({"type": "accept_challenge", "challenge": id}))
+        .await;
+    let (room, _) = sit_and_ready(&mut ana, &id).await;
+    let left = ana
+        .wait_for(|v| v["type"] == "event" && v["event"]["kind"] == "left")
+        .await;
+    assert_eq!(left["event"]["seat"], 1, "{left}");
+    assert_eq!(hall.hall.room_count(), 1);
+    ana.ok(json!({"type": "leave_room", "room": room})).await;
+
+    // Nobody comes: the room closes.
+    let id = challenge(&mut bo, ana.player_id, "jungle", json!({})).await;
+    challenged(&mut ana, &id).await;
+    ana.ok(json!({"type": "accept_challenge", "challenge": id}))
+        .await;
+    bo.wait_for(|v| v["type"] == "challenge_room").await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while hall.hall.room_count() > 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the room nobody came to is still open"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    hall.stop().await;
+}
+
 #[tokio::test]
 async fn p_challenge_reaches_a_player_who_signs_in_while_it_is_open() {
     let hall = TestHall::start().await;

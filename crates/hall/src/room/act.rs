@@ -563,10 +563,7 @@ impl Room {
         if self.seats[seat].out.is_some() || self.game.is_none() {
             return;
         }
-        let grace = self.hall.config().reconnect_grace;
-        let until = now_ms() + grace.as_millis() as i64;
-        self.seats[seat].away_until = Some(until);
-        self.seats[seat].away_deadline = Some(Instant::now() + grace);
+        let until = self.seats[seat].hold(self.hall.config().reconnect_grace);
         self.emit(RoomEvent::Away { seat, until });
         match self.game_kind {
             GameKind::Flight => {

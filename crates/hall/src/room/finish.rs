@@ -7,13 +7,11 @@ use std::sync::Arc;
 use hangar_dice::Seed;
 use hangar_protocol::EndReason;
 use serde_json::Value;
-use tokio::time::Instant;
 
 use super::RoomHost;
 use super::{OutReason, Room, Seat, Status};
 use crate::accounts::level;
 use crate::store::{ScoreLine, Scoring, Settled, StoredGame};
-use crate::time::now_ms;
 use hangar_games::LoggedAct;
 use hangar_games::scoring::{ESCAPE_PENALTY, FlightLine, Left, flight_deltas, jungle_deltas};
 use hangar_games::{Ending, GameSession, stored_options};
@@ -315,8 +313,7 @@ impl Room {
         let grace = hall.config().reconnect_grace;
         for seat in &mut room.seats {
             if seat.player.is_some() && seat.out.is_none() {
-                seat.away_until = Some(now_ms() + grace.as_millis() as i64);
-                seat.away_deadline = Some(Instant::now() + grace);
+                seat.hold(grace);
             }
         }
         room.number_events_anew();

@@ -251,6 +251,15 @@ impl Seat {
         self.player.is_none() && self.bot.is_none()
     }
 
+    /// Holds the seat for its player for `grace` from now (P-DISCONNECT): away until then,
+    /// freed or left for good if the player is not back; returns the end, Unix ms.
+    fn hold(&mut self, grace: std::time::Duration) -> i64 {
+        let until = crate::time::now_ms() + grace.as_millis() as i64;
+        self.away_until = Some(until);
+        self.away_deadline = Some(Instant::now() + grace);
+        until
+    }
+
     fn player_id(&self) -> Option<i64> {
         self.player.as_ref().map(|p| p.id)
     }

@@ -11,7 +11,6 @@ use tokio::time::Instant;
 use super::RoomHost;
 use super::{Room, Seat, Status};
 use crate::store::WaitingRoom;
-use crate::time::now_ms;
 use hangar_games::stored_options;
 use hangar_protocol::GameKind;
 
@@ -95,10 +94,9 @@ impl Room {
                 hall.set_seated(id, &stored.code, true);
                 *seat = Seat {
                     player: Some(player),
-                    away_until: Some(now_ms() + grace.as_millis() as i64),
-                    away_deadline: Some(Instant::now() + grace),
                     ..Seat::default()
                 };
+                seat.hold(grace);
             } else if let Some(bot) = saved["bot"].as_str() {
                 *seat = Seat {
                     bot: Some(bot.to_owned()),
