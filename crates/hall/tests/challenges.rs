@@ -34,6 +34,18 @@ async fn again(hall: &TestHall, client: &Client) -> (Client, Value) {
     (other, result)
 }
 
+/// A hall on SQLite with `change` made to the test settings (short timers), and two accounts
+/// on it, Ana and Bo.
+async fn ana_and_bo(change: impl FnOnce(&mut hangar_hall::Config)) -> (TestHall, Client, Client) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    change(&mut config);
+    let hall = TestHall::with(dir, config).await;
+    let ana = account(&hall, "ana").await;
+    let bo = account(&hall, "bo").await;
+    (hall, ana, bo)
+}
+
 /// A registered account made a bot account.
 async fn bot_account(hall: &TestHall, name: &str) -> Client {
     let mut client = account(hall, name).await;
@@ -403,12 +415,8 @@ async fn p_challenge_declined_or_cancelled_ends_for_every_party() {
 
 #[tokio::test]
 async fn p_challenge_lapses_unanswered() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut config = test_config(sqlite_url(&dir));
-    config.challenge_lapse = Duration::from_millis(800);
-    let hall = TestHall::with(dir, config).await;
-    let mut ana = account(&hall, "ana").await;
-    let mut bo = account(&hall, "bo").await;
+    let (hall, mut ana, mut bo) =
+        ana_and_bo(|config| config.challenge_lapse = Duration::from_millis(800)).await;
     let id = challenge(&mut ana, bo.player_id, "jungle", json!({})).await;
     let seen = challenged(&mut bo, &id).await;
     assert!(seen["expires_in_ms"].as_u64().unwrap() <= 800, "{seen}");
@@ -431,12 +439,8 @@ async fn p_challenge_lapses_unanswered() {
 /// closes (its seats would count against its players' seat limit for ever).
 #[tokio::test]
 async fn p_challenge_room_seats_nobody_takes_are_freed_and_an_empty_room_closes() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut config = test_config(sqlite_url(&dir));
-    config.reconnect_grace = Duration::from_millis(800);
-    let hall = TestHall::with(dir, config).await;
-    let mut ana = account(&hall, "ana").await;
-    let mut bo = account(&hall, "bo").await;
+    let (hall, mut ana, mut bo) =
+        ana_and_bo(|config| config.reconnect_grace = Duration::from_millis(800)).await;
 
     // Ana comes, Bo does not: Bo's seat is freed, Ana's room stays.
     let id = challenge(&mut ana, bo.player_id, "jungle", json!({})).await;
