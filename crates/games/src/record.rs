@@ -136,7 +136,7 @@ impl GameRecord {
             .iter()
             .enumerate()
             .map(|(index, text)| {
-                let mut act: LoggedAct = serde_json::from_str(text)
+                let mut act = LoggedAct::from_line(text)
                     .map_err(|e| RecordError::Format(format!("action {index}: {e}")))?;
                 // Which client sent a command is the server's business, not the record's.
                 act.cmd = None;

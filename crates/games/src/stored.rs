@@ -40,6 +40,6 @@ pub struct StoredGame {
     pub started_at: i64,
     /// Unix ms, once finished.
     pub finished_at: Option<i64>,
-    /// The action log, JSON each, in order.
+    /// The action log, a stored line each (`LoggedAct::from_line` reads it), in order.
     pub actions: Vec<String>,
 }

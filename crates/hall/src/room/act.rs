@@ -159,7 +159,7 @@ impl Room {
         super::storage_available(self.hall.store())?;
         let running = self.game.as_mut().expect("a game runs");
         let (game_id, idx) = (running.game_id, running.next_idx);
-        let data = serde_json::to_string(&logged).expect("actions serialise");
+        let data = logged.to_line();
         self.hall
             .store()
             .append_action(game_id, idx, data)

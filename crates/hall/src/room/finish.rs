@@ -283,7 +283,7 @@ impl Room {
         room.replaying = true;
         room.begin(session, stored.id, seed, stored.start.commitment.clone());
         for (idx, data) in stored.actions.iter().enumerate() {
-            let logged: LoggedAct = serde_json::from_str(data)?;
+            let logged = LoggedAct::from_line(data)?;
             let answer = room
                 .perform(
                     logged.seat,

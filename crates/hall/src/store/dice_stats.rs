@@ -38,7 +38,7 @@ impl Store {
             let logs = read_logs(&self.pool, Some(game), false).await?;
             for text in logs.get(&game).into_iter().flatten() {
                 // A log entry that is no logged act is no roll to count (its record says so).
-                let Ok(act) = serde_json::from_str::<LoggedAct>(text) else {
+                let Ok(act) = LoggedAct::from_line(text) else {
                     continue;
                 };
                 let Some(face) = act.roll else { continue };

@@ -17,8 +17,8 @@
 
 use std::collections::HashMap;
 
-/// Actions gathered per game before they are stored as one chunk, at least: ~1.4 KiB of JSON,
-/// a third of a page. Each game adds its own share of up to as many again
+/// Actions gathered per game before they are stored as one chunk, at least: ~1 KiB of lines,
+/// a quarter of a page. Each game adds its own share of up to as many again
 /// ([`chunk_actions`]): games that start together would otherwise chunk together, in waves
 /// of thousands of scattered pages that hold up the commits queued behind them.
 pub(super) const CHUNK_ACTIONS: usize = 24;
@@ -53,14 +53,15 @@ struct Tail {
     count: usize,
     /// How many make a chunk ([`chunk_actions`]).
     chunk_actions: usize,
-    /// The gathered actions, JSON each, in order, joined by newlines as a chunk holds them (one
-    /// string per game rather than one per action: ~1 KiB per running game).
+    /// The gathered actions, a stored line each (`LoggedAct::to_line`), in order, joined by
+    /// newlines as a chunk holds them (one string per game rather than one per action: ~1 KiB
+    /// per running game).
     data: String,
 }
 
-/// Room for the actions of a chunk at their usual size (a roll or a move is 45–60 bytes), so
-/// that a tail is usually allocated once.
-const CHUNK_BYTES: usize = CHUNK_ACTIONS * 96;
+/// Room for the actions of a chunk at their usual size (a person's roll is a line of 52 bytes,
+/// a move 32, a bot's action 11–15), so that a tail is usually allocated once.
+const CHUNK_BYTES: usize = CHUNK_ACTIONS * 64;
 
 impl Tail {
     /// The gathered actions as one chunk, leaving none.
@@ -79,8 +80,8 @@ impl Tail {
     }
 }
 
-/// Actions stored together as one row: `data` is their JSON texts joined by newlines (compact
-/// JSON never holds a raw newline).
+/// Actions stored together as one row: `data` is their stored lines joined by newlines (a
+/// line, base64 or the compact JSON of older logs, never holds a raw newline).
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct Chunk {
     pub(super) game_id: i64,

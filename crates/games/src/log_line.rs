@@ -1,0 +1,291 @@
+//! A [`LoggedAct`] as the hall stores it: one line of the action log (a journal row, a line of
+//! a chunk).
+//!
+//! Why not JSON. An action is written before its acknowledgement, and the bytes of its row
+//! are what its write costs: the pages each commit adds to the write-ahead log and each
+//! checkpoint copies back (docs/benchmarks.md, "The hall on one node"). As JSON a roll with
+//! the roller's 16 bytes and its command is about 110 bytes, mostly names and hex. A line is
+//! instead postcard — a format byte, then the fields in order, integers as varints, the
+//! roller's bytes raw — written as base64 without padding, so that it fits the text columns
+//! of both databases and the newline-separated chunks: 52 characters for that roll.
+//!
+//! Lines stored as JSON (the logs written before) read as they always did: a JSON line
+//! starts with `{`, which base64 never holds. Records (P-RECORD) stay JSON; only storage
+//! uses lines.
+
+use std::borrow::Cow;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD_NO_PAD;
+use hangar_dice::{Entropy, EntropyError};
+use serde::{Deserialize, Serialize};
+
+use crate::{Act, CommandRef, LoggedAct};
+
+/// The format byte that starts every line; a line of another format is refused, not misread.
+const FORMAT: u8 = 1;
+
+/// Why a stored line is no [`LoggedAct`].
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    /// A JSON line (the older form) that is not a logged act.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// Not base64.
+    #[error("not base64: {0}")]
+    Base64(#[from] base64::DecodeError),
+    /// Not the fields of a logged act.
+    #[error("not a stored action: {0}")]
+    Fields(#[from] postcard::Error),
+    /// Written in a format this build does not know.
+    #[error("a stored action of format {0}; this build reads format {FORMAT}")]
+    Format(u8),
+    /// The roller's bytes are too few or too many.
+    #[error("the roller's bytes: {0}")]
+    Entropy(#[from] EntropyError),
+}
+
+/// The fields of a line, in their stored order (which is the format: fields and variants are
+/// only ever added at the end, under a new [`FORMAT`]).
+#[derive(Serialize, Deserialize)]
+struct Line<'a> {
+    format: u8,
+    seat: usize,
+    action: LineAct<'a>,
+    roll: Option<u8>,
+    entropy: Option<Cow<'a, [u8]>>,
+    auto: bool,
+    cmd: Option<(Cow<'a, str>, u64)>,
+}
+
+/// [`Act`] with its variants numbered by their order here.
+#[derive(Serialize, Deserialize)]
+enum LineAct<'a> {
+    Roll,
+    Move {
+        plane: Option<usize>,
+        notation: Option<Cow<'a, str>>,
+    },
+    UseItem(Cow<'a, str>),
+    Autoplay(bool),
+    Timeout,
+    Resign,
+    Escape,
+    Disconnect,
+    Abandon,
+    DrawOffer,
+    DrawAnswer(bool),
+}
+
+impl<'a> From<&'a Act> for LineAct<'a> {
+    fn from(act: &'a Act) -> Self {
+        match act {
+            Act::Roll => LineAct::Roll,
+            Act::Move { plane, notation } => LineAct::Move {
+                plane: *plane,
+                notation: notation.as_deref().map(Cow::Borrowed),
+            },
+            Act::UseItem { item } => LineAct::UseItem(Cow::Borrowed(item)),
+            Act::Autoplay { on } => LineAct::Autoplay(*on),
+            Act::Timeout => LineAct::Timeout,
+            Act::Resign => LineAct::Resign,
+            Act::Escape => LineAct::Escape,
+            Act::Disconnect => LineAct::Disconnect,
+            Act::Abandon => LineAct::Abandon,
+            Act::DrawOffer => LineAct::DrawOffer,
+            Act::DrawAnswer { accept } => LineAct::DrawAnswer(*accept),
+        }
+    }
+}
+
+impl From<LineAct<'_>> for Act {
+    fn from(act: LineAct<'_>) -> Self {
+        match act {
+            LineAct::Roll => Act::Roll,
+            LineAct::Move { plane, notation } => Act::Move {
+                plane,
+                notation: notation.map(Cow::into_owned),
+            },
+            LineAct::UseItem(item) => Act::UseItem {
+                item: item.into_owned(),
+            },
+            LineAct::Autoplay(on) => Act::Autoplay { on },
+            LineAct::Timeout => Act::Timeout,
+            LineAct::Resign => Act::Resign,
+            LineAct::Escape => Act::Escape,
+            LineAct::Disconnect => Act::Disconnect,
+            LineAct::Abandon => Act::Abandon,
+            LineAct::DrawOffer => Act::DrawOffer,
+            LineAct::DrawAnswer(accept) => Act::DrawAnswer { accept },
+        }
+    }
+}
+
+impl LoggedAct {
+    /// The line the hall stores for this action.
+    pub fn to_line(&self) -> String {
+        let line = Line {
+            format: FORMAT,
+            seat: self.seat,
+            action: LineAct::from(&self.action),
+            roll: self.roll,
+            entropy: self.entropy.as_ref().map(|e| Cow::Borrowed(e.as_bytes())),
+            auto: self.auto,
+            cmd: self
+                .cmd
+                .as_ref()
+                .map(|c| (Cow::Borrowed(c.client.as_str()), c.id)),
+        };
+        let fields = postcard::to_stdvec(&line).expect("a logged act serialises");
+        STANDARD_NO_PAD.encode(fields)
+    }
+
+    /// The action a stored line holds: a line of [`to_line`](Self::to_line), or the JSON of
+    /// the logs written before lines.
+    pub fn from_line(line: &str) -> Result<LoggedAct, LineError> {
+        if line.starts_with('{') {
+            return Ok(serde_json::from_str(line)?);
+        }
+        let fields = STANDARD_NO_PAD.decode(line)?;
+        match fields.first() {
+            Some(&FORMAT) => {}
+            Some(&other) => return Err(LineError::Format(other)),
+            None => return Err(LineError::Fields(postcard::Error::DeserializeUnexpectedEnd)),
+        }
+        let line: Line<'_> = postcard::from_bytes(&fields)?;
+        Ok(LoggedAct {
+            seat: line.seat,
+            action: line.action.into(),
+            roll: line.roll,
+            entropy: line
+                .entropy
+                .map(|bytes| Entropy::from_bytes(&bytes))
+                .transpose()?,
+            auto: line.auto,
+            cmd: line.cmd.map(|(client, id)| CommandRef {
+                client: client.into_owned(),
+                id,
+            }),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_act() -> Vec<Act> {
+        vec![
+            Act::Roll,
+            Act::Move {
+                plane: Some(3),
+                notation: None,
+            },
+            Act::Move {
+                plane: None,
+                notation: Some("e3e4".into()),
+            },
+            Act::UseItem {
+                item: "six_die".into(),
+            },
+            Act::Autoplay { on: true },
+            Act::Autoplay { on: false },
+            Act::Timeout,
+            Act::Resign,
+            Act::Escape,
+            Act::Disconnect,
+            Act::Abandon,
+            Act::DrawOffer,
+            Act::DrawAnswer { accept: true },
+            Act::DrawAnswer { accept: false },
+        ]
+    }
+
+    fn roll_of_a_person() -> LoggedAct {
+        LoggedAct {
+            seat: 2,
+            action: Act::Roll,
+            roll: Some(6),
+            entropy: Some("43fe1c749efd856f3785552d85785045".parse().unwrap()),
+            auto: false,
+            cmd: Some(CommandRef {
+                client: "hangar-load".into(),
+                id: 418,
+            }),
+        }
+    }
+
+    #[test]
+    fn p_record_every_action_reads_back_from_its_line() {
+        for (i, action) in every_act().into_iter().enumerate() {
+            let logged = LoggedAct {
+                seat: i % 4,
+                action,
+                roll: (i % 3 == 0).then_some(1 + (i % 6) as u8),
+                entropy: (i % 2 == 0).then(|| Entropy::from_bytes(&[i as u8; 64]).unwrap()),
+                auto: i % 5 == 0,
+                cmd: (i % 4 != 0).then(|| CommandRef {
+                    client: format!("tab-{i}"),
+                    id: u64::MAX - i as u64,
+                }),
+            };
+            let line = logged.to_line();
+            assert!(!line.contains(['\n', '{']), "{line}");
+            assert_eq!(LoggedAct::from_line(&line).unwrap(), logged, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_line_is_half_the_json_of_the_action() {
+        let roll = roll_of_a_person();
+        let json = serde_json::to_string(&roll).unwrap();
+        let line = roll.to_line();
+        assert_eq!(line.len(), 52, "{line}");
+        assert!(line.len() * 2 < json.len(), "{line} against {json}");
+    }
+
+    #[test]
+    fn p_durable_logs_stored_as_json_read_as_before() {
+        let stored = r#"{"seat":2,"action":{"kind":"roll"},"roll":6,"entropy":"43fe1c749efd856f3785552d85785045","cmd":{"client":"hangar-load","id":418}}"#;
+        assert_eq!(LoggedAct::from_line(stored).unwrap(), roll_of_a_person());
+        let older = r#"{"seat":1,"action":{"kind":"move","plane":0},"auto":true}"#;
+        let read = LoggedAct::from_line(older).unwrap();
+        assert_eq!((read.seat, read.auto, read.cmd), (1, true, None));
+    }
+
+    #[test]
+    fn a_line_that_is_no_action_is_refused() {
+        let line = roll_of_a_person().to_line();
+        let mut fields = STANDARD_NO_PAD.decode(&line).unwrap();
+        assert!(matches!(
+            LoggedAct::from_line(&line[..line.len() - 4]),
+            Err(LineError::Fields(_))
+        ));
+        assert!(matches!(
+            LoggedAct::from_line("not base64!"),
+            Err(LineError::Base64(_))
+        ));
+        assert!(matches!(
+            LoggedAct::from_line(""),
+            Err(LineError::Fields(_))
+        ));
+        assert!(matches!(
+            LoggedAct::from_line(r#"{"seat":"two"}"#),
+            Err(LineError::Json(_))
+        ));
+        fields[0] = 2;
+        assert!(matches!(
+            LoggedAct::from_line(&STANDARD_NO_PAD.encode(&fields)),
+            Err(LineError::Format(2))
+        ));
+        // The roller's bytes (their length is byte 6) cut to 15: too few for a roll.
+        let mut short = STANDARD_NO_PAD.decode(&line).unwrap();
+        assert_eq!(short[6], 16);
+        short[6] = 15;
+        short.remove(7);
+        assert!(matches!(
+            LoggedAct::from_line(&STANDARD_NO_PAD.encode(&short)),
+            Err(LineError::Entropy(_))
+        ));
+    }
+}
