@@ -37,6 +37,9 @@ pub enum LineError {
     /// Not the fields of a logged act.
     #[error("not a stored action: {0}")]
     Fields(#[from] postcard::Error),
+    /// Bytes after the fields: not a line this build wrote.
+    #[error("{0} bytes after a stored action")]
+    Trailing(usize),
     /// Written in a format this build does not know.
     #[error("a stored action of format {0}; this build reads format {FORMAT}")]
     Format(u8),
@@ -58,7 +61,9 @@ struct Line<'a> {
     cmd: Option<(Cow<'a, str>, u64)>,
 }
 
-/// [`Act`] with its variants numbered by their order here.
+/// [`Act`] with its variants numbered by their order here. A copy rather than `Act` itself: a
+/// stored number must not move when `Act` changes, and `Act` is tagged by a `kind` field, which
+/// postcard (not self-describing) cannot read.
 #[derive(Serialize, Deserialize)]
 enum LineAct<'a> {
     Roll,
@@ -152,7 +157,10 @@ impl LoggedAct {
             Some(&other) => return Err(LineError::Format(other)),
             None => return Err(LineError::Fields(postcard::Error::DeserializeUnexpectedEnd)),
         }
-        let line: Line<'_> = postcard::from_bytes(&fields)?;
+        let (line, rest): (Line<'_>, _) = postcard::take_from_bytes(&fields)?;
+        if !rest.is_empty() {
+            return Err(LineError::Trailing(rest.len()));
+        }
         Ok(LoggedAct {
             seat: line.seat,
             action: line.action.into(),
@@ -272,6 +280,12 @@ mod tests {
         assert!(matches!(
             LoggedAct::from_line(r#"{"seat":"two"}"#),
             Err(LineError::Json(_))
+        ));
+        let mut longer = fields.clone();
+        longer.push(0);
+        assert!(matches!(
+            LoggedAct::from_line(&STANDARD_NO_PAD.encode(&longer)),
+            Err(LineError::Trailing(1))
         ));
         fields[0] = 2;
         assert!(matches!(

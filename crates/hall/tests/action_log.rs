@@ -9,11 +9,11 @@ mod common;
 
 use std::time::Duration;
 
-use common::databases;
+use common::{any_pool, databases};
 use hangar_hall::Store;
 use hangar_hall::store::{NewGame, Scoring};
 use serde_json::json;
-use sqlx::{AnyPool, Row};
+use sqlx::Row;
 
 fn new_game(seed: u64) -> NewGame {
     NewGame {
@@ -64,16 +64,6 @@ async fn journal_rows(url: &str) -> i64 {
         .unwrap();
     pool.close().await;
     rows
-}
-
-async fn any_pool(url: &str) -> AnyPool {
-    sqlx::any::install_default_drivers();
-    let url = if url.starts_with("postgres") {
-        url.to_owned()
-    } else {
-        format!("sqlite:{url}?mode=rwc")
-    };
-    AnyPool::connect(&url).await.unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -8,10 +8,12 @@
 mod common;
 
 use common::{TestHall, databases, sqlite_url, test_config};
+use hangar_games::LoggedAct;
 use hangar_hall::Store;
 use hangar_hall::store::{NewGame, ScoreLine, Scoring, WaitingRoom};
 use hangar_protocol::{BoardOrder, GameKind};
 use serde_json::json;
+use sqlx::Row;
 
 fn unique(prefix: &str) -> String {
     format!("{prefix}{}", &hangar_hall::accounts::new_token()[..8])
@@ -216,66 +218,138 @@ async fn p_durable_waiting_rooms_are_kept_on_every_database() {
 async fn p_durable_a_hall_restores_running_games_on_every_database() {
     let dir = tempfile::tempdir().unwrap();
     for url in databases(&dir).await {
-        let config = test_config(url.clone());
-        let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
-        let mut a = hall.guest("a").await;
-        let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
-        a.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
-            .await;
-        a.ready().await;
-        a.event("game_started").await;
-        // Play until it is the person's turn again after at least one action: then nothing
-        // moves until the person acts, and the state to compare is stable.
-        let mut acted = false;
-        loop {
-            let turn = a.event("turn").await;
-            if turn["event"]["seat"] == 0 {
-                if acted {
-                    break;
-                }
-                let command = if turn["event"]["need"] == "roll" {
-                    json!({"type": "roll", "room": code, "entropy": common::entropy()})
-                } else {
-                    let rolled = a
-                        .wait_for(|v| v["event"]["kind"] == "rolled" && v["event"]["seat"] == 0)
-                        .await;
-                    let moves = rolled["event"]["moves"].clone();
-                    json!({"type": "move", "room": code, "plane": moves[0]["plane"]})
-                };
-                a.ok(command).await;
-                acted = true;
-            }
-        }
-        let mut w = hall.client().await;
-        w.ok(json!({"type": "spectate", "room": code})).await;
-        let before = w.wait_for(|v| v["type"] == "snapshot").await["state"]["game"].clone();
-        let token = a.token.clone().unwrap();
-        w.close().await;
-        // Stopped while the player is still connected: closing first would make them away and
-        // let auto-play act for them (P-DISCONNECT) after the snapshot was taken.
-        hall.stop().await;
-        a.close().await;
-
-        let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
-        let mut a = hall.client().await;
-        let me = a.ok(json!({"type": "auth", "token": token})).await;
-        assert_eq!(
-            me["rooms"],
-            json!([code]),
-            "the seat is kept across the restart"
-        );
-        a.ok(json!({"type": "join_room", "room": code})).await;
-        let after = a.wait_for(|v| v["type"] == "snapshot").await["state"]["game"].clone();
-        assert_eq!(after, before, "the game goes on where it was ({url})");
-        a.ok(json!({"type": "autoplay", "room": code, "on": true}))
-            .await;
-        let over = a.event("game_over").await;
-        assert_eq!(
-            over["event"]["result"]["players"][0]["player_id"],
-            me["player"]["id"]
-        );
-        hall.stop().await;
+        restores_a_running_game(&url, false).await;
     }
+}
+
+/// P-DURABLE across an upgrade: a running game whose actions an older build stored as JSON
+/// lines goes on where it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_durable_a_game_an_older_build_stored_as_json_is_restored_on_every_database() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in databases(&dir).await {
+        restores_a_running_game(&url, true).await;
+    }
+}
+
+/// Plays a game to a stable point, stops the hall, starts another on the same database and
+/// checks that the game goes on where it was; with `as_json`, the stored actions are first
+/// rewritten in the JSON form of the builds before compact lines.
+async fn restores_a_running_game(url: &str, as_json: bool) {
+    let config = test_config(url.to_owned());
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
+    let mut a = hall.guest("a").await;
+    let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
+    a.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
+        .await;
+    a.ready().await;
+    a.event("game_started").await;
+    // Play until it is the person's turn again after at least one action: then nothing
+    // moves until the person acts, and the state to compare is stable.
+    let mut acted = false;
+    loop {
+        let turn = a.event("turn").await;
+        if turn["event"]["seat"] == 0 {
+            if acted {
+                break;
+            }
+            let command = if turn["event"]["need"] == "roll" {
+                json!({"type": "roll", "room": code, "entropy": common::entropy()})
+            } else {
+                let rolled = a
+                    .wait_for(|v| v["event"]["kind"] == "rolled" && v["event"]["seat"] == 0)
+                    .await;
+                let moves = rolled["event"]["moves"].clone();
+                json!({"type": "move", "room": code, "plane": moves[0]["plane"]})
+            };
+            a.ok(command).await;
+            acted = true;
+        }
+    }
+    let mut w = hall.client().await;
+    w.ok(json!({"type": "spectate", "room": code})).await;
+    let before = w.wait_for(|v| v["type"] == "snapshot").await["state"]["game"].clone();
+    let token = a.token.clone().unwrap();
+    w.close().await;
+    // Stopped while the player is still connected: closing first would make them away and
+    // let auto-play act for them (P-DISCONNECT) after the snapshot was taken.
+    hall.stop().await;
+    a.close().await;
+    if as_json {
+        store_actions_as_json(url).await;
+    }
+
+    let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
+    let mut a = hall.client().await;
+    let me = a.ok(json!({"type": "auth", "token": token})).await;
+    assert_eq!(
+        me["rooms"],
+        json!([code]),
+        "the seat is kept across the restart"
+    );
+    a.ok(json!({"type": "join_room", "room": code})).await;
+    let after = a.wait_for(|v| v["type"] == "snapshot").await["state"]["game"].clone();
+    assert_eq!(
+        after, before,
+        "the game goes on where it was ({url}, stored as JSON: {as_json})"
+    );
+    a.ok(json!({"type": "autoplay", "room": code, "on": true}))
+        .await;
+    let over = a.event("game_over").await;
+    assert_eq!(
+        over["event"]["result"]["players"][0]["player_id"],
+        me["player"]["id"]
+    );
+    hall.stop().await;
+}
+
+/// Rewrites every action stored in the database at `url` (journal rows and chunk lines) as
+/// the JSON that builds before compact lines wrote, as an older hall would have left them.
+async fn store_actions_as_json(url: &str) {
+    let pool = common::any_pool(url).await;
+    let as_json = |lines: &str| -> String {
+        let lines: Vec<String> = lines
+            .split('\n')
+            .map(|line| {
+                assert!(!line.starts_with('{'), "stored as a compact line: {line}");
+                serde_json::to_string(&LoggedAct::from_line(line).unwrap()).unwrap()
+            })
+            .collect();
+        lines.join("\n")
+    };
+    let mut rewritten = 0;
+    for row in sqlx::query("SELECT seq, data FROM journal")
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+    {
+        let (seq, data): (i64, String) = (row.get("seq"), row.get("data"));
+        sqlx::query("UPDATE journal SET data = $1 WHERE seq = $2")
+            .bind(as_json(&data))
+            .bind(seq)
+            .execute(&pool)
+            .await
+            .unwrap();
+        rewritten += 1;
+    }
+    for row in sqlx::query("SELECT game_id, first_idx, data FROM action_chunks")
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+    {
+        let (game, first, data): (i64, i64, String) =
+            (row.get("game_id"), row.get("first_idx"), row.get("data"));
+        sqlx::query("UPDATE action_chunks SET data = $1 WHERE game_id = $2 AND first_idx = $3")
+            .bind(as_json(&data))
+            .bind(game)
+            .bind(first)
+            .execute(&pool)
+            .await
+            .unwrap();
+        rewritten += 1;
+    }
+    assert!(rewritten > 0, "the game stored actions");
+    pool.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

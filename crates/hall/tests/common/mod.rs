@@ -40,6 +40,18 @@ pub fn sqlite_url(dir: &tempfile::TempDir) -> String {
     dir.path().join("hall.db").display().to_string()
 }
 
+/// A pool on a test's database (a SQLite path or a PostgreSQL URL), for a test that reads or
+/// changes its rows directly.
+pub async fn any_pool(url: &str) -> sqlx::AnyPool {
+    sqlx::any::install_default_drivers();
+    let url = if url.starts_with("postgres") {
+        url.to_owned()
+    } else {
+        format!("sqlite:{url}?mode=rwc")
+    };
+    sqlx::AnyPool::connect(&url).await.unwrap()
+}
+
 /// The databases a whole-game test runs on: a SQLite file in `dir` always, and a fresh
 /// PostgreSQL database when HANGAR_TEST_POSTGRES_URL is set. Under CI (`CI=true`) the
 /// PostgreSQL half is required: a missing URL fails the test instead of passing it on SQLite
