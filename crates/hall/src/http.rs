@@ -397,8 +397,8 @@ async fn player_dice(
     Path(id): Path<i64>,
     extensions: Extensions,
 ) -> Response {
-    // Counting reads every finished game's log: one address asking in a loop must not slow
-    // the hall.
+    // A sum over every finished game of the player: one address asking in a loop must not
+    // slow the hall.
     if let Some(refused) = rate_limited(&extensions) {
         return refused;
     }

@@ -174,6 +174,7 @@ impl Store {
             Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
         }
         skeletons::fill_skeletons(&pool).await?;
+        dice_stats::count_older_dice(&pool).await?;
         let file = match backend {
             Backend::Sqlite => health::DbFile::of(&url),
             Backend::Postgres => None,
@@ -450,6 +451,7 @@ impl Store {
                 .bind(game_id)
                 .execute(&mut *conn)
                 .await?;
+                dice_stats::count_game_dice(conn, game_id).await?;
                 let mut scores = Vec::with_capacity(lines.len());
                 for line in &lines {
                     let row = sqlx::query(

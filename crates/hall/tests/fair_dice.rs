@@ -6,9 +6,10 @@
 
 mod common;
 
-use common::{Client, TestHall, entropy, play_flight};
+use common::{Client, TestHall, any_pool, databases, entropy, play_flight, test_config};
 use hangar_dice::{DiceScheme, Entropy, RollKey, Seed};
 use serde_json::{Value, json};
+use sqlx::Row;
 
 /// The room as a new watcher sees it: its game, seats and turn.
 async fn room_state(hall: &TestHall, code: &str) -> Value {
@@ -157,4 +158,58 @@ async fn p_fair_dice_a_finished_game_record_re_derives_every_roll_from_the_playe
     assert_eq!(nobody["counts"], json!([0, 0, 0, 0, 0, 0]));
     assert_eq!(nobody["chi_square"], Value::Null);
     hall.stop().await;
+}
+
+/// The rows of `dice_faces` in the database at `url`.
+async fn counted_seats(url: &str) -> i64 {
+    let pool = any_pool(url).await;
+    let rows = sqlx::query("SELECT COUNT(*) AS n FROM dice_faces")
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+        .try_get("n")
+        .unwrap();
+    pool.close().await;
+    rows
+}
+
+/// P-DICE-STATS: a game's dice are counted, by seat, when it finishes; on a database whose
+/// games finished before those counts were stored (as an older hall left it), a hall counts
+/// them when it opens the database, and the figures are the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_dice_stats_games_finished_before_the_counts_were_stored_are_counted_on_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in databases(&dir).await {
+        let config = test_config(url.clone());
+        let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
+        let mut a = hall.guest("a").await;
+        let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
+        a.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
+            .await;
+        a.ready().await;
+        play_flight(&mut a).await;
+        let (_, record) = hall.get("/api/games/1").await;
+        let me = record["seats"][a.seat.unwrap()]["player_id"]
+            .as_i64()
+            .unwrap();
+        let mine_url = format!("/api/players/{me}/dice");
+        let (_, all) = hall.get("/api/dice").await;
+        let (_, mine) = hall.get(&mine_url).await;
+        assert!(all["chi_square"]["rolls"].as_u64().unwrap() > 0, "{all}");
+        hall.stop().await;
+        let seats = counted_seats(&url).await;
+        assert_eq!(seats, 2, "both seats rolled ({url})");
+
+        let pool = any_pool(&url).await;
+        sqlx::query("DELETE FROM dice_faces")
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+        let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
+        assert_eq!(counted_seats(&url).await, seats, "counted again ({url})");
+        assert_eq!(hall.get("/api/dice").await.1["counts"], all["counts"]);
+        assert_eq!(hall.get(&mine_url).await.1["counts"], mine["counts"]);
+        hall.stop().await;
+    }
 }
