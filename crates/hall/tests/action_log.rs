@@ -9,7 +9,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{any_pool, databases};
+use common::{any_pool, count_rows, databases};
 use hangar_hall::Store;
 use hangar_hall::store::{NewGame, Scoring};
 use serde_json::json;
@@ -52,18 +52,6 @@ fn assert_log(actions: &[String], game: i64, length: i64, context: &str) {
 async fn running_log(store: &Store, game: i64) -> Vec<String> {
     let running = store.running_games().await.unwrap();
     running.into_iter().find(|g| g.id == game).unwrap().actions
-}
-
-async fn journal_rows(url: &str) -> i64 {
-    let pool = any_pool(url).await;
-    let rows: i64 = sqlx::query("SELECT COUNT(*) AS n FROM journal")
-        .fetch_one(&pool)
-        .await
-        .unwrap()
-        .try_get("n")
-        .unwrap();
-    pool.close().await;
-    rows
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -169,7 +157,7 @@ async fn p_durable_long_logs_survive_chunking_and_reopening_on_every_database() 
             tokio::time::sleep(Duration::from_millis(120)).await;
         }
         store.close().await;
-        let rows = journal_rows(&url).await;
+        let rows = count_rows(&url, "journal").await;
         assert!(rows < 3_000, "{rows} journal rows left ({url})");
     }
 }

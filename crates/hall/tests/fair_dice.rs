@@ -6,10 +6,11 @@
 
 mod common;
 
-use common::{Client, TestHall, any_pool, databases, entropy, play_flight, test_config};
+use common::{
+    Client, TestHall, any_pool, count_rows, databases, entropy, play_flight, test_config,
+};
 use hangar_dice::{DiceScheme, Entropy, RollKey, Seed};
 use serde_json::{Value, json};
-use sqlx::Row;
 
 /// The room as a new watcher sees it: its game, seats and turn.
 async fn room_state(hall: &TestHall, code: &str) -> Value {
@@ -100,10 +101,7 @@ async fn p_fair_dice_a_person_roll_without_good_entropy_is_invalid_and_changes_n
 async fn p_fair_dice_a_finished_game_record_re_derives_every_roll_from_the_players_bytes() {
     let hall = TestHall::start().await;
     let mut a = hall.guest("a").await;
-    let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
-    a.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
-        .await;
-    a.ready().await;
+    a.start_flight_against_a_random_bot().await;
     play_flight(&mut a).await;
     let (status, record) = hall.get("/api/games/1").await;
     assert_eq!(status, 200, "{record}");
@@ -160,19 +158,6 @@ async fn p_fair_dice_a_finished_game_record_re_derives_every_roll_from_the_playe
     hall.stop().await;
 }
 
-/// The rows of `dice_faces` in the database at `url`.
-async fn counted_seats(url: &str) -> i64 {
-    let pool = any_pool(url).await;
-    let rows = sqlx::query("SELECT COUNT(*) AS n FROM dice_faces")
-        .fetch_one(&pool)
-        .await
-        .unwrap()
-        .try_get("n")
-        .unwrap();
-    pool.close().await;
-    rows
-}
-
 /// P-DICE-STATS: a game's dice are counted, by seat, when it finishes; on a database whose
 /// games finished before those counts were stored (as an older hall left it), a hall counts
 /// them when it opens the database, and the figures are the same.
@@ -183,10 +168,7 @@ async fn p_dice_stats_games_finished_before_the_counts_were_stored_are_counted_o
         let config = test_config(url.clone());
         let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
         let mut a = hall.guest("a").await;
-        let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
-        a.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
-            .await;
-        a.ready().await;
+        a.start_flight_against_a_random_bot().await;
         play_flight(&mut a).await;
         let (_, record) = hall.get("/api/games/1").await;
         let me = record["seats"][a.seat.unwrap()]["player_id"]
@@ -197,7 +179,7 @@ async fn p_dice_stats_games_finished_before_the_counts_were_stored_are_counted_o
         let (_, mine) = hall.get(&mine_url).await;
         assert!(all["chi_square"]["rolls"].as_u64().unwrap() > 0, "{all}");
         hall.stop().await;
-        let seats = counted_seats(&url).await;
+        let seats = count_rows(&url, "dice_faces").await;
         assert_eq!(seats, 2, "both seats rolled ({url})");
 
         let pool = any_pool(&url).await;
@@ -207,7 +189,11 @@ async fn p_dice_stats_games_finished_before_the_counts_were_stored_are_counted_o
             .unwrap();
         pool.close().await;
         let hall = TestHall::with(tempfile::tempdir().unwrap(), config).await;
-        assert_eq!(counted_seats(&url).await, seats, "counted again ({url})");
+        assert_eq!(
+            count_rows(&url, "dice_faces").await,
+            seats,
+            "counted again ({url})"
+        );
         assert_eq!(hall.get("/api/dice").await.1["counts"], all["counts"]);
         assert_eq!(hall.get(&mine_url).await.1["counts"], mine["counts"]);
         hall.stop().await;

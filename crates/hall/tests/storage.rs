@@ -239,10 +239,7 @@ async fn restores_a_running_game(url: &str, as_json: bool) {
     let config = test_config(url.to_owned());
     let hall = TestHall::with(tempfile::tempdir().unwrap(), config.clone()).await;
     let mut a = hall.guest("a").await;
-    let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
-    a.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
-        .await;
-    a.ready().await;
+    let code = a.start_flight_against_a_random_bot().await;
     a.event("game_started").await;
     // Play until it is the person's turn again after at least one action: then nothing
     // moves until the person acts, and the state to compare is stable.
@@ -363,10 +360,7 @@ async fn p_durable_a_command_sent_again_after_a_restart_is_answered_once() {
             .ok(json!({"type": "guest", "name": "a", "client": "tab-1"}))
             .await;
         let token = me["token"].as_str().unwrap().to_owned();
-        let code = a.create("flight", json!({"seats": 2, "planes": 2})).await;
-        a.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
-            .await;
-        a.ready().await;
+        let code = a.start_flight_against_a_random_bot().await;
         a.wait_for(|v| v["event"]["kind"] == "turn" && v["event"]["seat"] == 0)
             .await;
         // The roll is stored; suppose its acknowledgement was lost with the server.

@@ -52,6 +52,20 @@ pub async fn any_pool(url: &str) -> sqlx::AnyPool {
     sqlx::AnyPool::connect(&url).await.unwrap()
 }
 
+/// How many rows `table` of a test's database holds.
+pub async fn count_rows(url: &str, table: &str) -> i64 {
+    use sqlx::Row;
+    let pool = any_pool(url).await;
+    let rows = sqlx::query(&format!("SELECT COUNT(*) AS n FROM {table}"))
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+        .try_get("n")
+        .unwrap();
+    pool.close().await;
+    rows
+}
+
 /// The databases a whole-game test runs on: a SQLite file in `dir` always, and a fresh
 /// PostgreSQL database when HANGAR_TEST_POSTGRES_URL is set. Under CI (`CI=true`) the
 /// PostgreSQL half is required: a missing URL fails the test instead of passing it on SQLite
@@ -441,6 +455,18 @@ impl Client {
         let room = self.room.clone().unwrap();
         self.ok(json!({"type": "ready", "room": room, "ready": true}))
             .await;
+    }
+
+    /// Creates a flight room of two seats and two planes, puts a random bot in seat 1 and is
+    /// ready: the game starts. The room's code.
+    pub async fn start_flight_against_a_random_bot(&mut self) -> String {
+        let code = self
+            .create("flight", json!({"seats": 2, "planes": 2}))
+            .await;
+        self.ok(json!({"type": "add_bot", "room": code, "seat": 1, "bot": "random"}))
+            .await;
+        self.ready().await;
+        code
     }
 
     /// The next raw message from the socket (None when closed).
