@@ -28,7 +28,7 @@ use hangar_protocol::{Ack, EndReason, GameKind, ProtoError, Rolled, TurnNeed};
 pub use flight::FlightSession;
 pub use jungle::JungleSession;
 pub use log::{CommandRef, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
-pub use log_line::LineError;
+pub use log_line::{LineError, LineRoll};
 pub use options::{
     DEFAULT_TURN_SECONDS, FlightRoom, JungleRoom, RoomOptions, TURN_SECONDS, catalogue,
     check_options, stored_options,

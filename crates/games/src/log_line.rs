@@ -13,8 +13,6 @@
 //! starts with `{`, which base64 never holds. Records (P-RECORD) stay JSON; only storage
 //! uses lines.
 
-use std::borrow::Cow;
-
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD_NO_PAD;
 use hangar_dice::{Entropy, EntropyError};
@@ -56,9 +54,9 @@ struct Line<'a> {
     seat: usize,
     action: LineAct<'a>,
     roll: Option<u8>,
-    entropy: Option<Cow<'a, [u8]>>,
+    entropy: Option<&'a [u8]>,
     auto: bool,
-    cmd: Option<(Cow<'a, str>, u64)>,
+    cmd: Option<(&'a str, u64)>,
 }
 
 /// [`Act`] with its variants numbered by their order here. A copy rather than `Act` itself: a
@@ -69,9 +67,9 @@ enum LineAct<'a> {
     Roll,
     Move {
         plane: Option<usize>,
-        notation: Option<Cow<'a, str>>,
+        notation: Option<&'a str>,
     },
-    UseItem(Cow<'a, str>),
+    UseItem(&'a str),
     Autoplay(bool),
     Timeout,
     Resign,
@@ -88,9 +86,9 @@ impl<'a> From<&'a Act> for LineAct<'a> {
             Act::Roll => LineAct::Roll,
             Act::Move { plane, notation } => LineAct::Move {
                 plane: *plane,
-                notation: notation.as_deref().map(Cow::Borrowed),
+                notation: notation.as_deref(),
             },
-            Act::UseItem { item } => LineAct::UseItem(Cow::Borrowed(item)),
+            Act::UseItem { item } => LineAct::UseItem(item),
             Act::Autoplay { on } => LineAct::Autoplay(*on),
             Act::Timeout => LineAct::Timeout,
             Act::Resign => LineAct::Resign,
@@ -109,10 +107,10 @@ impl From<LineAct<'_>> for Act {
             LineAct::Roll => Act::Roll,
             LineAct::Move { plane, notation } => Act::Move {
                 plane,
-                notation: notation.map(Cow::into_owned),
+                notation: notation.map(str::to_owned),
             },
             LineAct::UseItem(item) => Act::UseItem {
-                item: item.into_owned(),
+                item: item.to_owned(),
             },
             LineAct::Autoplay(on) => Act::Autoplay { on },
             LineAct::Timeout => Act::Timeout,
@@ -134,12 +132,9 @@ impl LoggedAct {
             seat: self.seat,
             action: LineAct::from(&self.action),
             roll: self.roll,
-            entropy: self.entropy.as_ref().map(|e| Cow::Borrowed(e.as_bytes())),
+            entropy: self.entropy.as_ref().map(Entropy::as_bytes),
             auto: self.auto,
-            cmd: self
-                .cmd
-                .as_ref()
-                .map(|c| (Cow::Borrowed(c.client.as_str()), c.id)),
+            cmd: self.cmd.as_ref().map(|c| (c.client.as_str(), c.id)),
         };
         let fields = postcard::to_stdvec(&line).expect("a logged act serialises");
         STANDARD_NO_PAD.encode(fields)
@@ -151,31 +146,61 @@ impl LoggedAct {
         if line.starts_with('{') {
             return Ok(serde_json::from_str(line)?);
         }
-        let fields = STANDARD_NO_PAD.decode(line)?;
-        match fields.first() {
-            Some(&FORMAT) => {}
-            Some(&other) => return Err(LineError::Format(other)),
-            None => return Err(LineError::Fields(postcard::Error::DeserializeUnexpectedEnd)),
-        }
-        let (line, rest): (Line<'_>, _) = postcard::take_from_bytes(&fields)?;
-        if !rest.is_empty() {
-            return Err(LineError::Trailing(rest.len()));
-        }
-        Ok(LoggedAct {
-            seat: line.seat,
-            action: line.action.into(),
-            roll: line.roll,
-            entropy: line
-                .entropy
-                .map(|bytes| Entropy::from_bytes(&bytes))
-                .transpose()?,
-            auto: line.auto,
-            cmd: line.cmd.map(|(client, id)| CommandRef {
-                client: client.into_owned(),
-                id,
-            }),
+        read_fields(line, |line| {
+            Ok(LoggedAct {
+                seat: line.seat,
+                action: line.action.into(),
+                roll: line.roll,
+                entropy: line.entropy.map(Entropy::from_bytes).transpose()?,
+                auto: line.auto,
+                cmd: line.cmd.map(|(client, id)| CommandRef {
+                    client: client.to_owned(),
+                    id,
+                }),
+            })
         })
     }
+
+    /// The roll a stored line holds, if it holds one, read without building the action: the
+    /// dice statistics (P-DICE-STATS) count every line of each finished game.
+    pub fn roll_in_line(line: &str) -> Result<Option<LineRoll>, LineError> {
+        let roll = |seat, roll: Option<u8>, auto| roll.map(|face| LineRoll { seat, face, auto });
+        if line.starts_with('{') {
+            let act: LoggedAct = serde_json::from_str(line)?;
+            return Ok(roll(act.seat, act.roll, act.auto));
+        }
+        read_fields(line, |line| Ok(roll(line.seat, line.roll, line.auto)))
+    }
+}
+
+/// A roll as the dice statistics count it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineRoll {
+    /// The seat that rolled (or was rolled for).
+    pub seat: usize,
+    /// The face the die showed.
+    pub face: u8,
+    /// Rolled by a bot, auto-play or the timer.
+    pub auto: bool,
+}
+
+/// Decodes a line of [`LoggedAct::to_line`] and hands its fields, which borrow the decoded
+/// bytes, to `read`.
+fn read_fields<T>(
+    line: &str,
+    read: impl FnOnce(Line<'_>) -> Result<T, LineError>,
+) -> Result<T, LineError> {
+    let fields = STANDARD_NO_PAD.decode(line)?;
+    match fields.first() {
+        Some(&FORMAT) => {}
+        Some(&other) => return Err(LineError::Format(other)),
+        None => return Err(LineError::Fields(postcard::Error::DeserializeUnexpectedEnd)),
+    }
+    let (line, rest): (Line<'_>, _) = postcard::take_from_bytes(&fields)?;
+    if !rest.is_empty() {
+        return Err(LineError::Trailing(rest.len()));
+    }
+    read(line)
 }
 
 #[cfg(test)]
@@ -240,6 +265,12 @@ mod tests {
             let line = logged.to_line();
             assert!(!line.contains(['\n', '{']), "{line}");
             assert_eq!(LoggedAct::from_line(&line).unwrap(), logged, "{line}");
+            let roll = logged.roll.map(|face| LineRoll {
+                seat: logged.seat,
+                face,
+                auto: logged.auto,
+            });
+            assert_eq!(LoggedAct::roll_in_line(&line).unwrap(), roll, "{line}");
         }
     }
 
@@ -256,6 +287,12 @@ mod tests {
     fn p_durable_logs_stored_as_json_read_as_before() {
         let stored = r#"{"seat":2,"action":{"kind":"roll"},"roll":6,"entropy":"43fe1c749efd856f3785552d85785045","cmd":{"client":"hangar-load","id":418}}"#;
         assert_eq!(LoggedAct::from_line(stored).unwrap(), roll_of_a_person());
+        let roll = LineRoll {
+            seat: 2,
+            face: 6,
+            auto: false,
+        };
+        assert_eq!(LoggedAct::roll_in_line(stored).unwrap(), Some(roll));
         let older = r#"{"seat":1,"action":{"kind":"move","plane":0},"auto":true}"#;
         let read = LoggedAct::from_line(older).unwrap();
         assert_eq!((read.seat, read.auto, read.cmd), (1, true, None));

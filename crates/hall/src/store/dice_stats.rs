@@ -29,14 +29,13 @@ struct SeatFaces {
 fn count_faces<'a>(lines: impl IntoIterator<Item = &'a str>) -> BTreeMap<usize, SeatFaces> {
     let mut seats: BTreeMap<usize, SeatFaces> = BTreeMap::new();
     for line in lines {
-        let Ok(act) = LoggedAct::from_line(line) else {
+        let Ok(Some(roll)) = LoggedAct::roll_in_line(line) else {
             continue;
         };
-        let Some(face) = act.roll else { continue };
-        let seat = seats.entry(act.seat).or_default();
-        seat.all.add(face);
-        if !act.auto {
-            seat.own.add(face);
+        let seat = seats.entry(roll.seat).or_default();
+        seat.all.add(roll.face);
+        if !roll.auto {
+            seat.own.add(roll.face);
         }
     }
     seats
