@@ -38,7 +38,11 @@ if has "--quick-bots-after-seconds"; then EXTRA+=(--quick-bots-after-seconds 6);
 # games on purpose (a resignation at once): no minimum of own decisions (P-ABORT, tested in
 # crates/hall/tests/fair_play.rs).
 if has "--guests-per-address-per-hour"; then EXTRA+=(--guests-per-address-per-hour 0); fi
+# The challenge pages register accounts, all from loopback (P-NEW-IDENTITY).
+if has "--accounts-per-network-per-hour"; then EXTRA+=(--accounts-per-network-per-hour 0); fi
 if has "--abort-decisions"; then EXTRA+=(--abort-decisions 0); fi
+# The pages' boards list a player after one opponent (P-RATING's 5, tested in fair_play.rs).
+if has "--listed-after-opponents"; then EXTRA+=(--listed-after-opponents 1); fi
 # Pages of a slow machine may sit longer than a minute before readying.
 if has "--ready-timeout-seconds"; then EXTRA+=(--ready-timeout-seconds 600); fi
 

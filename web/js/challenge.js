@@ -19,6 +19,12 @@ export function botMark(player) {
     h('span', { class: 'sr-only' }, ` (${t('bot_account')})`));
 }
 
+/** The mark of a guest next to its name (P-ACCOUNT: guests are always shown as guests). */
+export function guestMark(player) {
+  if (!player?.guest) return null;
+  return h('small', { class: 'guest-mark' }, ` (${t('guest')})`);
+}
+
 /**
  * The "Challenge" button for `player`: only for a signed-in viewer, never on oneself, and not
  * for a guest (only accounts can be challenged).

@@ -4,7 +4,7 @@
 import { h, mount, toast } from './dom.js';
 import { patch, v, keep } from './vdom.js';
 import { botName, distinctNames, gameRow, playerLink, ratingText } from './games.js';
-import { botMark, challengeButton } from './challenge.js';
+import { botMark, challengeButton, guestMark } from './challenge.js';
 import { diceStats } from './dicechart.js';
 import { t } from './i18n.js';
 import { errorText } from './errors.js';
@@ -280,7 +280,7 @@ export class HallView {
           r.practice ? v('span', { class: 'chip chip-practice', title: t('practice_note') }, t('practice')) : null),
         v('div', { class: 'room-seats' }, r.seats.map((x, i) => v('span', {
           class: `seat-dot ${x.name || x.bot ? 'taken' : ''} ${this.game === 'flight' ? `c-${COLOUR_NAMES[i]}` : (i === 0 ? 'c-red' : 'c-yellow')}`,
-          title: x.bot ? botName(x.bot) : (x.name || t('empty_seat')),
+          title: x.bot ? botName(x.bot) : (x.name ? `${x.name}${x.guest ? ` (${t('guest')})` : ''}` : t('empty_seat')),
         }, x.bot ? '🤖' : (x.name ? x.name.slice(0, 1).toUpperCase() : '')))),
         v('span', { class: 'room-count' }, `${filled}/${r.seats.length}`, r.spectators ? ` · 👁 ${r.spectators}` : ''),
         v('div', { class: 'room-actions' },
@@ -317,7 +317,7 @@ export class HallView {
       const names = distinctNames(entries.map((e) => e.player));
       mount(this.leaderBox, entries.length ? h('ol', { class: 'leader-list', 'data-game': game }, entries.map((e, i) => h('li', { class: e.rating?.provisional ? 'provisional' : '' },
         h('span', { class: 'leader-rank' }, e.rank),
-        h('span', { class: 'leader-name' }, playerLink(names[i], e.player.id), botMark(e.player)),
+        h('span', { class: 'leader-name' }, playerLink(names[i], e.player.id), botMark(e.player), guestMark(e.player)),
         h('b', { class: 'leader-rating', title: e.rating?.provisional ? t('provisional') : t('rating') }, ratingText(game, e.rating)),
         challengeButton(this.app, e.player, game))))
         : h('p', { class: 'empty', id: 'leaders-empty' }, t('no_leaders')));

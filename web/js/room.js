@@ -519,6 +519,7 @@ export class RoomView {
         body = [
           v('div', { class: 'seat-name' }, seat.player.name,
             seat.player.bot ? v('span', { class: 'bot-mark', title: t('bot_account') }, v('span', { 'aria-hidden': 'true' }, '🤖'), v('span', { class: 'sr-only' }, ` (${t('bot_account')})`)) : null,
+            seat.player.guest ? v('small', { class: 'guest-mark' }, ` (${t('guest')})`) : null,
             seat.player.id === this.app.player?.id ? v('small', {}, ` (${t('you')})`) : null,
             st.host === seat.player.id ? v('span', { class: 'chip chip-host' }, '👑 ', t('host')) : null),
           v('div', { class: 'seat-meta' }, `${t('score')} ${seat.player.score} · Lv ${seat.player.level}`),
@@ -672,7 +673,7 @@ export class RoomView {
       v('div', {
         class: 'chat-lines', id: 'chat-lines',
         hook: { insert: scroll, postpatch: (old, node) => { if (old.children?.length !== node.children?.length) scroll(node); } },
-      }, (this.state.chat || []).map((c) => v('div', { class: 'chat-line' }, v('b', {}, c.name || '?', ': '), v('span', {}, phraseText(c.text))))),
+      }, (this.state.chat || []).map((c) => v('div', { class: 'chat-line' }, v('b', {}, c.name || '?', this.state.seats?.[c.seat]?.player?.guest ? ` (${t('guest')})` : '', ': '), v('span', {}, phraseText(c.text))))),
       v('div', { class: 'phrases' }, phrases.map((p, i) => v('button', {
         class: 'btn btn-small btn-ghost', type: 'button', onclick: () => this.cmd('chat', { phrase: i }),
       }, p))),

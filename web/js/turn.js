@@ -55,7 +55,7 @@ export function seatName(state, me, seat) {
 export function seatLabel(state, seat) {
   const x = state.seats[seat];
   if (!x) return '?';
-  if (x.player) return x.player.name;
+  if (x.player) return x.player.guest ? `${x.player.name} (${t('guest')})` : x.player.name;
   if (x.bot) {
     const level = t(`bot_${x.bot}`);
     const twins = state.seats.filter((y) => y.bot === x.bot).length > 1;

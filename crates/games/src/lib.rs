@@ -30,8 +30,8 @@ pub use jungle::JungleSession;
 pub use log::{CommandRef, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
 pub use log_line::{LineError, LineRoll};
 pub use options::{
-    DEFAULT_TURN_SECONDS, FlightRoom, JungleRoom, RoomOptions, TURN_SECONDS, catalogue,
-    check_options, stored_options,
+    DEFAULT_STAKE, DEFAULT_TURN_SECONDS, FlightRoom, JungleRoom, RoomOptions, TURN_SECONDS,
+    catalogue, check_options, stored_options,
 };
 pub use stored::{NewGame, StoredGame};
 

@@ -86,8 +86,16 @@ pub enum CredentialError {
     )]
     BadName,
     /// A name of the bots, or one that would pass for one.
-    #[error("names starting with \"bot\" and a separator are the bots'")]
+    #[error(
+        "names that look like \"bot\" and a separator, or start with \"电脑\", in any look-alike spelling, are the bots'"
+    )]
     BotName,
+    /// Letters of scripts mixed as UTS #39's moderately restrictive level does not allow, or a
+    /// combining mark its letter's script does not use.
+    #[error(
+        "a name mixes scripts only as Unicode's moderately restrictive level allows (one script, Han with kana or Hangul, or Latin with one other script but Cyrillic or Greek), with no combining mark of another script"
+    )]
+    MixedScripts,
     /// Bad password.
     #[error("a password is 8–128 bytes")]
     BadPassword,
@@ -102,21 +110,31 @@ pub fn normalize_name(name: &str) -> String {
 
 /// Checks a player name as given and returns its normalised form ([`normalize_name`]):
 /// 1–20 characters with a letter or digit; no hidden character ([`crate::names::hidden`]:
-/// control, format, default-ignorable, blank-looking, line-separating); no surrounding spaces; not a bot's name (the
-/// bots are shown as `bot:LEVEL`, so no person's name starts with `bot` and a separator).
+/// control, format, default-ignorable, blank-looking, line-separating); no surrounding spaces;
+/// scripts mixed only as UTS #39's moderately restrictive level allows, with no combining mark
+/// of another script ([`crate::names::scripts_fit`]); not looking like a bot's name in any
+/// spelling ([`crate::names::looks_like_bot`]: the bots are shown as `bot:LEVEL` and `电脑`).
 pub fn check_name(name: &str) -> Result<String, CredentialError> {
+    let name = name_shape(name)?;
+    if crate::names::looks_like_bot(&name) {
+        return Err(CredentialError::BotName);
+    }
+    if !crate::names::scripts_fit(&name) {
+        return Err(CredentialError::MixedScripts);
+    }
+    Ok(name)
+}
+
+/// The normalised form of a name that could be an account's: 1–20 characters with a letter or
+/// digit, no hidden character, no surrounding spaces. A sign-in looks such a name up (an
+/// account made before a rule of [`check_name`] was added keeps signing in).
+pub fn name_shape(name: &str) -> Result<String, CredentialError> {
     let name = normalize_name(name);
     let count = name.chars().count();
     if !(1..=20).contains(&count) || name.trim() != name || !crate::names::showable_name(&name) {
         return Err(CredentialError::BadName);
     }
-    let lower = name.to_lowercase();
-    let after_bot = lower.strip_prefix("bot").map(|rest| rest.chars().next());
-    match after_bot {
-        Some(None) => Err(CredentialError::BotName),
-        Some(Some(next)) if !next.is_alphanumeric() => Err(CredentialError::BotName),
-        _ => Ok(name),
-    }
+    Ok(name)
 }
 
 /// Checks a password's length.
@@ -228,6 +246,17 @@ mod tests {
         }
         assert!(check_name("bottle").is_ok());
         assert!(check_name("robot:x").is_ok());
+    }
+
+    #[test]
+    fn p_account_look_alikes_of_bots_and_marks_of_other_scripts_are_refused() {
+        assert_eq!(check_name("b\u{43E}t:hard"), Err(CredentialError::BotName));
+        assert_eq!(check_name("电脑高手"), Err(CredentialError::BotName));
+        for name in ["ana\u{2D7F}", "ana\u{16FE4}", "ana\u{1BC9D}", "p\u{3B1}ul"] {
+            assert!(check_name(name).is_err(), "{name:?}");
+        }
+        // Accounts made before these rules still sign in by name.
+        assert_eq!(name_shape("p\u{3B1}ul"), Ok("p\u{3B1}ul".to_owned()));
     }
 
     #[test]

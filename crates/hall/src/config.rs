@@ -65,9 +65,15 @@ pub struct FairPlay {
     /// Fewest decisions of their own (rolls and moves, not auto-play's or the timer's) every
     /// person must make for the game to be scored: 3; fewer aborts it (0: never aborted).
     pub abort_decisions: u32,
-    /// Scored games the same two people may play against each other in 24 hours: 3; later
-    /// ones are practice (0: no cap).
+    /// Scored games the same two people may play against each other in 24 hours, decided when
+    /// each game starts: 3; later ones are practice (0: no cap). Arena games do not count.
     pub pair_games_per_day: u32,
+    /// Games the same two people count in one arena: 3; later ones between them pay no arena
+    /// points, score or rating (P-ARENA; 0: no cap).
+    pub arena_pair_games: u32,
+    /// How many different people a player's scored games of a game must have been against
+    /// before the player is on that game's leaderboards: 5 (P-RATING).
+    pub listed_after_opponents: u32,
 }
 
 impl Default for FairPlay {
@@ -75,6 +81,8 @@ impl Default for FairPlay {
         FairPlay {
             abort_decisions: 3,
             pair_games_per_day: 3,
+            arena_pair_games: 3,
+            listed_after_opponents: 5,
         }
     }
 }
@@ -115,9 +123,19 @@ pub struct Limits {
     /// Game records and replays served per second to one IP address over HTTP (bursts of
     /// four times as many; beyond, HTTP 429; 0: no limit).
     pub api_requests_per_second: u32,
-    /// New guest identities made per IP address per hour; beyond, `rate_limited` (P-ABORT:
-    /// 10; 0: no cap, for a hall behind a proxy).
+    /// New guest identities made per network (the /24 of an IPv4 address, the /64 of an
+    /// IPv6 one) per hour; beyond, `rate_limited` (P-NEW-IDENTITY: 10; 0: no cap).
     pub guests_per_address_per_hour: u32,
+    /// New accounts made per network (as for guests) per hour; a guest made an account
+    /// keeps its identity and is not counted (P-NEW-IDENTITY: 3; 0: no cap).
+    pub accounts_per_network_per_hour: u32,
+    /// Networks the counts of new identities remember at most; when full, the network used
+    /// least recently is forgotten (a network not remembered is never refused): 100,000.
+    pub identity_networks: usize,
+    /// Addresses of reverse proxies whose `X-Forwarded-For` header names the client: a
+    /// connection from one of them counts as from the last address of that header (for every
+    /// cap per address or network). Empty: every connection is its peer's address.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for Limits {
@@ -138,6 +156,9 @@ impl Default for Limits {
             token_lifetime: Duration::from_secs(30 * 24 * 3600),
             api_requests_per_second: 5,
             guests_per_address_per_hour: 10,
+            accounts_per_network_per_hour: 3,
+            identity_networks: 100_000,
+            trusted_proxies: Vec::new(),
         }
     }
 }

@@ -82,8 +82,8 @@ pub struct Hall {
     peers: OnceLock<Arc<dyn Peers>>,
     /// The players' open connections on this node (for signing out everywhere).
     pub sessions: Arc<Sessions>,
-    /// New guests made per address in the last hour (P-ABORT).
-    pub guests: crate::guest_quota::GuestQuota,
+    /// New guests and accounts made per network in the last hour (P-NEW-IDENTITY).
+    pub identities: crate::new_identities::NewIdentities,
     /// The open challenges made on this node (P-CHALLENGE).
     pub challenges: crate::challenges::Challenges,
     /// The arena tournaments this node runs (P-ARENA).
@@ -93,7 +93,11 @@ pub struct Hall {
 impl Hall {
     /// A hall with no rooms.
     pub fn new(config: Config, store: Store) -> Arc<Hall> {
-        let guests = crate::guest_quota::GuestQuota::new(config.limits.guests_per_address_per_hour);
+        let identities = crate::new_identities::NewIdentities::new(
+            config.limits.guests_per_address_per_hour,
+            config.limits.accounts_per_network_per_hour,
+            config.limits.identity_networks,
+        );
         Arc::new(Hall {
             answers: AnswerMemory::new(config.limits.answer_bytes, config.limits.answer_window),
             config,
@@ -107,7 +111,7 @@ impl Hall {
             connections: Mutex::default(),
             peers: OnceLock::new(),
             sessions: Arc::default(),
-            guests,
+            identities,
             challenges: crate::challenges::Challenges::default(),
             arenas: crate::arena::Arenas::default(),
         })
@@ -492,6 +496,13 @@ impl Hall {
     }
 }
 
+impl Hall {
+    /// How many different opponents a player needs to be on a leaderboard (P-RATING).
+    pub fn listed_after(&self) -> i64 {
+        i64::from(self.config.fair.listed_after_opponents)
+    }
+}
+
 impl RoomHost for Hall {
     fn config(&self) -> &Config {
         &self.config
@@ -543,6 +554,10 @@ impl RoomHost for Hall {
 
     fn answer_cache(&self, player: i64, client: &str) -> Arc<Mutex<AnswerCache>> {
         Hall::answer_cache(self, player, client)
+    }
+
+    fn arena_of(&self, code: &str) -> Option<i64> {
+        self.arenas.arena_of_room(code)
     }
 
     fn game_over(&self, code: &str, result: &hangar_protocol::GameResult) {

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::{Extension, Router};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, Query, State};
@@ -156,13 +156,15 @@ async fn upgrade(
     State(hall): State<Arc<Hall>>,
     Extension(logins): Extension<Arc<LoginGuard>>,
     Extension(sessions): Extension<Arc<Sessions>>,
+    headers: HeaderMap,
     extensions: Extensions,
 ) -> Response {
     // The peer address is known when served by `Running::serve` (not in a bare router).
-    let address = extensions
+    let peer = extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|info| info.0.ip());
     let limits = &hall.config.limits;
+    let address = client_address(peer, &headers, &limits.trusted_proxies);
     let slot = match hall.slots.admit(
         address,
         limits.max_connections,
@@ -194,6 +196,29 @@ async fn upgrade(
         .max_message_size(HARD_MAX_MESSAGE_BYTES.max(MAX_MESSAGE_BYTES))
         .max_frame_size(HARD_MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| serve_socket(socket, hall, slot, logins, sessions))
+}
+
+/// The client's address: the peer's, or, when the peer is a trusted proxy
+/// (`--trusted-proxy`), the last address of its `X-Forwarded-For` header — the one that proxy
+/// saw (nginx's `$proxy_add_x_forwarded_for` appends it; the earlier ones are the client's
+/// word). A trusted proxy's request without a readable header stays the proxy's.
+pub fn client_address(
+    peer: Option<IpAddr>,
+    headers: &HeaderMap,
+    trusted: &[IpAddr],
+) -> Option<IpAddr> {
+    let peer = peer?;
+    if !trusted.contains(&peer) {
+        return Some(peer);
+    }
+    let forwarded = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .next_back()
+        .and_then(|last| last.trim().parse::<IpAddr>().ok());
+    Some(forwarded.unwrap_or(peer))
 }
 
 fn not_found(what: &str) -> Response {
@@ -431,7 +456,7 @@ async fn leaderboard(
     let limit = limit.limit.unwrap_or(20).clamp(1, 100);
     match hall
         .store
-        .leaderboard(None, BoardOrder::Score, true, 0, limit)
+        .leaderboard(None, BoardOrder::Score, true, 0, limit, hall.listed_after())
         .await
     {
         Ok(lines) => Json(crate::accounts::leaderboard_page(lines, None, 0)).into_response(),

@@ -87,6 +87,76 @@ pub fn skeleton_key(name: &str) -> String {
         .to_lowercase()
 }
 
+/// The spellings of the hall's bots' names: `bot:LEVEL` on the wire, `电脑` on the Chinese
+/// page (and its traditional form). No person's name looks like one of them (P-ACCOUNT).
+const BOT_PREFIXES: &[&str] = &["bot", "电脑", "電腦"];
+
+/// Whether a (normalised) name looks like a hall bot's in any look-alike spelling: its
+/// skeleton starts with the skeleton of `bot` followed by nothing or a separator (not a
+/// letter or digit: `bottle` is a name), or with the skeleton of `电脑`. `bоt:hard` with a
+/// Cyrillic `о` and `b0t-1` look like `bot:…`.
+pub fn looks_like_bot(name: &str) -> bool {
+    let key = skeleton_key(name);
+    BOT_PREFIXES.iter().any(|prefix| {
+        let Some(rest) = key.strip_prefix(skeleton_key(prefix).as_str()) else {
+            return false;
+        };
+        match rest.chars().next() {
+            None => true,
+            Some(next) => !prefix.is_ascii() || !next.is_alphanumeric(),
+        }
+    })
+}
+
+/// Whether a combining mark (general category M): it draws on the character before it.
+fn is_mark(c: char) -> bool {
+    use GeneralCategory as G;
+    matches!(
+        c.general_category(),
+        G::NonspacingMark | G::SpacingMark | G::EnclosingMark
+    )
+}
+
+/// Whether a (normalised) name mixes scripts only as UTS #39's "moderately restrictive"
+/// level allows (one script; Han with Hiragana, Katakana, Bopomofo or Hangul; or Latin with
+/// one other recommended script but Cyrillic or Greek), every letter, digit and mark being in
+/// the UTS #39 identifier profile, and carries no combining mark that its letter's script
+/// does not use: a mark follows a letter whose scripts include the mark's (marks of every
+/// script, such as U+0301, fit any), and the same mark does not repeat. Spaces, punctuation
+/// and symbols are not letters and take no part in the scripts.
+pub fn scripts_fit(name: &str) -> bool {
+    use unicode_security::mixed_script::AugmentedScriptSet;
+    use unicode_security::{RestrictionLevel, RestrictionLevelDetection};
+    let letters: String = name
+        .chars()
+        .filter(|&c| c.is_alphanumeric() || is_mark(c))
+        .collect();
+    if !letters
+        .as_str()
+        .check_restriction_level(RestrictionLevel::ModeratelyRestrictive)
+    {
+        return false;
+    }
+    let mut base: Option<AugmentedScriptSet> = None;
+    let mut previous: Option<char> = None;
+    for c in name.chars() {
+        if is_mark(c) {
+            let Some(mut scripts) = base else {
+                return false;
+            };
+            let mark = AugmentedScriptSet::for_char(c);
+            scripts.intersect_with(mark);
+            if previous == Some(c) || (!mark.is_all() && scripts.is_empty()) {
+                return false;
+            }
+        } else {
+            base = Some(AugmentedScriptSet::for_char(c));
+        }
+        previous = Some(c);
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,5 +179,60 @@ mod tests {
         assert!(!hidden('a') && !hidden(' ') && !hidden('飞'));
         assert!(!showable_name("\u{301}\u{301}"), "combining marks only");
         assert!(showable_name("ana 2"));
+    }
+
+    #[test]
+    fn p_account_marks_of_another_script_are_refused() {
+        // Tifinagh consonant joiner, Khitan small script filler, Duployan thick letter selector.
+        for name in ["ana\u{2D7F}", "ana\u{16FE4}", "ana\u{1BC9D}"] {
+            assert!(!scripts_fit(name), "{name:?}");
+        }
+        // A mark of every script, and marks of the letter's own script, fit.
+        assert!(scripts_fit("ana\u{301}"));
+        assert!(scripts_fit("जय\u{94D}"));
+        assert!(!scripts_fit("\u{301}ana"), "a mark on nothing");
+        assert!(!scripts_fit("a\u{301}\u{301}na"), "a repeated mark");
+    }
+
+    #[test]
+    fn p_account_scripts_mix_only_as_moderately_restrictive_allows() {
+        for name in [
+            "ana",
+            "Ana Lee_2",
+            "анна",
+            "飞行棋高手",
+            "ひらがな漢字",
+            "ana飞",
+            "한국어abc",
+            "ana-α",
+        ] {
+            let fits = scripts_fit(name);
+            assert_eq!(fits, name != "ana-α", "{name:?}");
+        }
+        // Latin with Cyrillic or Greek letters is the look-alike case.
+        assert!(!scripts_fit("b\u{43E}t"));
+        assert!(!scripts_fit("p\u{3B1}ul"));
+        // Two scripts other than Latin.
+        assert!(!scripts_fit("анна\u{3B1}"));
+    }
+
+    #[test]
+    fn p_account_names_that_look_like_the_bots_are_found_in_any_spelling() {
+        for name in [
+            "bot",
+            "bot:hard",
+            "Bot:easy",
+            "b\u{43E}t:hard",
+            "b0t-1",
+            "BOT_x",
+            "电脑",
+            "电脑高手",
+            "電腦",
+        ] {
+            assert!(looks_like_bot(name), "{name:?}");
+        }
+        for name in ["bottle", "robot:x", "ana", "电话", "botany"] {
+            assert!(!looks_like_bot(name), "{name:?}");
+        }
     }
 }

@@ -201,7 +201,10 @@ async fn accept(
             drop(tcp);
             continue;
         }
-        let Ok(counted) = http.admit(Some(addr.ip()), usize::MAX, per_address) else {
+        // A trusted proxy carries every client's connections: its clients are counted by the
+        // address it forwards, once the WebSocket's request is read (`http::client_address`).
+        let counted_address = Some(addr.ip()).filter(|ip| !limits.trusted_proxies.contains(ip));
+        let Ok(counted) = http.admit(counted_address, usize::MAX, per_address) else {
             metrics::counter!(crate::metrics::REFUSED, "reason" => "tcp_address").increment(1);
             tracing::debug!(%addr, per_address, "a connection past the address's cap is closed");
             drop(tcp);

@@ -25,6 +25,7 @@ mod batch;
 mod bots;
 mod cluster;
 mod dice_stats;
+mod fair_play;
 mod health;
 mod log;
 mod pairs;
@@ -41,7 +42,12 @@ pub use admin::{AdminOrder, OrderKind};
 pub use arenas::{RoomGame, StoredArena};
 pub use backup::backup;
 pub use cluster::{NodeScope, SEQ_RANGE};
+pub use fair_play::{
+    EarlyGame, FairPlayLimits, FairPlayReport, Identity, NewIdentityWins, PairGames, Refund,
+    SeatDecisions,
+};
 pub use health::DEFAULT_FAILURE_BOUND;
+pub use pairs::PairScope;
 pub use waiting::WaitingRoom;
 use writer::{Append, StartGame, Write, run_writer};
 
@@ -113,6 +119,9 @@ pub enum Scoring {
 pub struct Settled {
     /// The score after the game.
     pub score: i64,
+    /// The change made to the score: the game's, or less where the score would have gone
+    /// below 0 (P-SCORE).
+    pub delta: i64,
     /// The rating before and after, when the game was rated.
     pub rating: Option<(Skill, Skill)>,
 }
@@ -428,6 +437,9 @@ impl Store {
     /// Writes a game's result, every score change and every rating change in ONE transaction
     /// (P-SCORE, P-RATING); returns where each player stands, in the order of `lines`. A
     /// practice game (P-PRACTICE) changes no score or rating; its lines must have no delta.
+    /// A score never goes below 0 (P-SCORE): a loss greater than the score takes the score,
+    /// and the change written (in `game_players` and in the result's `players[seat].delta`)
+    /// is the one made.
     pub async fn finish_game(
         &self,
         game_id: i64,
@@ -439,29 +451,32 @@ impl Store {
         let practice = !matches!(scoring, Scoring::Rated(_));
         debug_assert!(scoring != Scoring::Practice || lines.iter().all(|l| l.delta == 0));
         debug_assert!(lines.iter().all(|l| !practice || l.delta <= 0));
+        // Another node may change the same players' scores at once (PostgreSQL): each row is
+        // locked from its read to the transaction's end.
+        let read_score = match self.backend {
+            Backend::Sqlite => "SELECT score FROM players WHERE id = $1",
+            Backend::Postgres => "SELECT score FROM players WHERE id = $1 FOR UPDATE",
+        };
         // One write: the writer's savepoint makes it all or nothing, its commit durable; the
         // game's last actions are chunked in the same transaction.
         self.write_sealing(Some(game_id), move |conn| {
             Box::pin(async move {
-                sqlx::query(
-                    "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
-                )
-                .bind(result)
-                .bind(now_ms())
-                .bind(game_id)
-                .execute(&mut *conn)
-                .await?;
-                dice_stats::count_game_dice(conn, game_id).await?;
                 let mut scores = Vec::with_capacity(lines.len());
+                let mut made = Vec::with_capacity(lines.len());
                 for line in &lines {
-                    let row = sqlx::query(
-                        "UPDATE players SET score = score + $1 WHERE id = $2 RETURNING score",
-                    )
-                    .bind(line.delta)
-                    .bind(line.player_id)
-                    .fetch_one(&mut *conn)
-                    .await?;
-                    scores.push(row.try_get::<i64, _>("score")?);
+                    let before: i64 = sqlx::query(read_score)
+                        .bind(line.player_id)
+                        .fetch_one(&mut *conn)
+                        .await?
+                        .try_get("score")?;
+                    let delta = line.delta.max(-before.max(0));
+                    sqlx::query("UPDATE players SET score = score + $1 WHERE id = $2")
+                        .bind(delta)
+                        .bind(line.player_id)
+                        .execute(&mut *conn)
+                        .await?;
+                    scores.push(before + delta);
+                    made.push(delta);
                     sqlx::query(
                         "INSERT INTO game_players (game_id, player_id, seat, delta, rank, practice, won) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -469,13 +484,22 @@ impl Store {
                     .bind(game_id)
                     .bind(line.player_id)
                     .bind(line.seat)
-                    .bind(line.delta)
+                    .bind(delta)
                     .bind(line.rank)
                     .bind(i64::from(practice))
                     .bind(i64::from(line.won))
                     .execute(&mut *conn)
                     .await?;
                 }
+                sqlx::query(
+                    "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
+                )
+                .bind(with_deltas_made(result, &lines, &made))
+                .bind(now_ms())
+                .bind(game_id)
+                .execute(&mut *conn)
+                .await?;
+                dice_stats::count_game_dice(conn, game_id).await?;
                 let ratings = match scoring {
                     Scoring::Rated(game) => ratings::rate_game(conn, game, game_id, &lines)
                         .await?
@@ -486,8 +510,13 @@ impl Store {
                 };
                 Ok(scores
                     .into_iter()
+                    .zip(made)
                     .zip(ratings)
-                    .map(|(score, rating)| Settled { score, rating })
+                    .map(|((score, delta), rating)| Settled {
+                        score,
+                        delta,
+                        rating,
+                    })
                     .collect())
             })
         })
@@ -526,6 +555,29 @@ impl Store {
             .unwrap_or_default();
         stored_game(&row, actions).map(Some)
     }
+}
+
+/// A game's result (JSON) with each line's score change as made: a loss the score could not
+/// cover is written as what it took. A result without lines is kept as it is.
+fn with_deltas_made(result: String, lines: &[ScoreLine], made: &[i64]) -> String {
+    if lines
+        .iter()
+        .zip(made)
+        .all(|(line, &made)| line.delta == made)
+    {
+        return result;
+    }
+    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(&result) else {
+        return result;
+    };
+    if let Some(players) = value["players"].as_array_mut() {
+        for (line, &made) in lines.iter().zip(made) {
+            if let Some(player) = players.get_mut(line.seat as usize) {
+                player["delta"] = made.into();
+            }
+        }
+    }
+    value.to_string()
 }
 
 /// The columns of a stored game, for [`stored_game`].

@@ -555,3 +555,55 @@ async fn p_arena_no_one_meets_the_same_opponent_twice_in_a_row_when_another_is_f
     assert_eq!(standings["me"]["room"], Value::Null, "A waits: {standings}");
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_the_fourth_game_of_a_pair_in_one_arena_pays_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    // The hall's 24-hour cap does not apply to arena games; the arena has its own (3).
+    config.fair.pair_games_per_day = 1;
+    assert_eq!(config.fair.arena_pair_games, 3);
+    let hall = TestHall::with(dir, config).await;
+    let (arena, mut a, mut b, mut room) = playing_pair(&hall).await;
+    for game in 1..=4 {
+        if game > 1 {
+            room = next_game(&mut a, arena).await;
+            assert_eq!(next_game(&mut b, arena).await, room);
+            // The first seated sees the game start, the second is sent the room started.
+            a.wait_for(|v| {
+                v["room"] == room.as_str()
+                    && (v["event"]["kind"] == "game_started" || v["state"]["status"] == "playing")
+            })
+            .await;
+        }
+        a.ok(json!({"type": "resign", "room": room})).await;
+        let over = b
+            .wait_for(|v| {
+                v["type"] == "event"
+                    && v["room"] == room.as_str()
+                    && v["event"]["kind"] == "game_over"
+            })
+            .await;
+        let result = &over["event"]["result"];
+        assert_eq!(result["practice"], game > 3, "game {game}: {result}");
+    }
+    // Settled before the two are paired again: the fourth game counted nothing. B's points:
+    // 2, 2, then 4 (two wins in a row double), and none for the fourth.
+    next_game(&mut b, arena).await;
+    let standings = b
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    let line_b = standings["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == "b")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (line_b["points"].as_u64(), line_b["games"].as_u64()),
+        (Some(8), Some(3)),
+        "{standings}"
+    );
+    hall.stop().await;
+}

@@ -201,7 +201,9 @@ async fn p_room_options_are_checked_and_completed() {
         "bad_message",
     )
     .await;
-    // The bounds themselves are allowed: stake 10 and 10,000, timer 5 s and 120 s.
+    // The bounds themselves are allowed: stake 10 and 10,000, timer 5 s and 120 s (a player
+    // with a score that covers the highest stake, P-SCORE).
+    hall.set_score(&c, 10_000).await;
     for (stake, seconds) in [(10, 5), (10_000, 120)] {
         c.create("flight", json!({"stake": stake, "turn_seconds": seconds}))
             .await;

@@ -10,7 +10,7 @@ mod common;
 use common::{TestHall, databases, sqlite_url, test_config};
 use hangar_games::LoggedAct;
 use hangar_hall::Store;
-use hangar_hall::store::{NewGame, ScoreLine, Scoring, WaitingRoom};
+use hangar_hall::store::{NewGame, PairScope, ScoreLine, Scoring, WaitingRoom};
 use hangar_protocol::{BoardOrder, GameKind};
 use serde_json::json;
 use sqlx::Row;
@@ -135,7 +135,7 @@ async fn p_durable_store_round_trips_on_every_database() {
         );
         assert_eq!(store.player(guest.id).await.unwrap().unwrap().score, 1040);
         let board = store
-            .leaderboard(Some(GameKind::Flight), BoardOrder::Rating, true, 0, 1000)
+            .leaderboard(Some(GameKind::Flight), BoardOrder::Rating, true, 0, 1000, 1)
             .await
             .unwrap();
         assert_eq!(board.len(), 2, "only the two rated players");
@@ -566,7 +566,7 @@ async fn p_rating_provisional_players_come_after_established_ones_on_every_datab
         // Lucky wins one game against a newcomer: a provisional rating above stayer's.
         rated_jungle_game(&store, lucky, newbie).await;
         let board = store
-            .leaderboard(Some(GameKind::Jungle), BoardOrder::Rating, true, 0, 100)
+            .leaderboard(Some(GameKind::Jungle), BoardOrder::Rating, true, 0, 100, 1)
             .await
             .unwrap();
         let rating = |id: i64| board.iter().find(|(p, _)| p.id == id).unwrap().1.unwrap();
@@ -587,37 +587,129 @@ async fn p_rating_provisional_players_come_after_established_ones_on_every_datab
     }
 }
 
-/// P-ABORT: the pair cap reads, in one query, the most scored games any two people of a table
-/// played together.
+/// A game started (stored as running) for the pair cap to decide.
+async fn started_game(store: &Store) -> i64 {
+    let game = NewGame {
+        room: "PAIRS1".into(),
+        game: "jungle".into(),
+        private: false,
+        options: json!({}).to_string(),
+        seats: json!([]).to_string(),
+        seed: hangar_dice::Seed::from_u64(3).to_string(),
+        commitment: hangar_dice::Seed::from_u64(3).commitment(),
+        dice: hangar_dice::DiceScheme::PerRoll,
+    };
+    store.start_game(&game).await.unwrap()
+}
+
+/// P-ABORT: the pair cap counts the games of the busiest pair of a table that were decided to
+/// count when they started (running ones included), per scope, in one query.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_abort_the_busiest_pair_of_a_table_is_counted_on_every_database() {
     let dir = tempfile::tempdir().unwrap();
     for url in databases(&dir).await {
         let store = Store::open(&url).await.unwrap();
         let [a, b, c, d] = new_players(&store, ["pa", "pb", "pc", "pd"]).await;
-        for _ in 0..2 {
-            rated_jungle_game(&store, a, b).await;
-        }
-        for _ in 0..3 {
-            rated_jungle_game(&store, d, c).await;
-        }
-        rated_jungle_game(&store, c, a).await;
-        let most = |people: Vec<i64>, since: i64| {
+        let now = hangar_hall::time::now_ms();
+        let decide = |people: Vec<i64>, scope: PairScope, at: i64| {
             let store = &store;
             async move {
+                let game = started_game(store).await;
                 store
-                    .most_scored_games_of_a_pair(&people, since)
+                    .decide_pair_cap(game, &people, scope, 3, at)
                     .await
                     .unwrap()
             }
         };
-        assert_eq!(most(vec![a, b, c, d], 0).await, 3, "{url}");
-        assert_eq!(most(vec![b, a], 0).await, 2, "{url}");
-        assert_eq!(most(vec![a, c, b], 0).await, 2, "{url}");
-        assert_eq!(most(vec![a, c], 0).await, 1, "{url}");
-        assert_eq!(most(vec![b, d], 0).await, 0, "{url}");
-        assert_eq!(most(vec![a], 0).await, 0, "{url}");
-        // Only games finished since the time given count.
-        assert_eq!(most(vec![a, b, c, d], i64::MAX).await, 0, "{url}");
+        for _ in 0..2 {
+            assert!(decide(vec![a, b], PairScope::Day, now).await, "{url}");
+        }
+        for _ in 0..3 {
+            assert!(decide(vec![d, c], PairScope::Day, now).await, "{url}");
+        }
+        assert!(decide(vec![c, a], PairScope::Day, now).await, "{url}");
+        // A fourth game of c and d is decided practice, and counts no further.
+        assert!(!decide(vec![c, d], PairScope::Day, now).await, "{url}");
+        // An arena counts its own games.
+        assert!(decide(vec![c, d], PairScope::Arena(7), now).await, "{url}");
+        let most = |people: Vec<i64>, scope: PairScope, at: i64| {
+            let store = &store;
+            async move {
+                store
+                    .most_counted_games_of_a_pair(&people, scope, at)
+                    .await
+                    .unwrap()
+            }
+        };
+        assert_eq!(
+            most(vec![a, b, c, d], PairScope::Day, now).await,
+            3,
+            "{url}"
+        );
+        assert_eq!(most(vec![b, a], PairScope::Day, now).await, 2, "{url}");
+        assert_eq!(most(vec![a, c, b], PairScope::Day, now).await, 2, "{url}");
+        assert_eq!(most(vec![a, c], PairScope::Day, now).await, 1, "{url}");
+        assert_eq!(most(vec![b, d], PairScope::Day, now).await, 0, "{url}");
+        assert_eq!(most(vec![a], PairScope::Day, now).await, 0, "{url}");
+        assert_eq!(most(vec![c, d], PairScope::Arena(7), now).await, 1, "{url}");
+        assert_eq!(most(vec![c, d], PairScope::Arena(8), now).await, 0, "{url}");
+        // The hall's window is 24 hours from the game's start.
+        let tomorrow = now + PairScope::DAY_MS + 1;
+        assert_eq!(
+            most(vec![a, b, c, d], PairScope::Day, tomorrow).await,
+            0,
+            "{url}"
+        );
+        assert_eq!(
+            most(vec![c, d], PairScope::Arena(7), tomorrow).await,
+            1,
+            "{url}"
+        );
+        assert!(decide(vec![c, d], PairScope::Day, tomorrow).await, "{url}");
+    }
+}
+
+/// P-ABORT: games of one pair that start at once are decided one after the other: with two
+/// counted games behind them, of eight starting together exactly one is the third.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_abort_games_of_a_pair_starting_at_once_count_at_most_the_cap_on_every_database() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in databases(&dir).await {
+        let store = std::sync::Arc::new(Store::open(&url).await.unwrap());
+        let [a, b] = new_players(&store, ["ra", "rb"]).await;
+        let now = hangar_hall::time::now_ms();
+        for _ in 0..2 {
+            let game = started_game(&store).await;
+            assert!(
+                store
+                    .decide_pair_cap(game, &[a, b], PairScope::Day, 3, now)
+                    .await
+                    .unwrap()
+            );
+        }
+        let mut games = Vec::new();
+        for _ in 0..8 {
+            games.push(started_game(&store).await);
+        }
+        let racers: Vec<_> = games
+            .iter()
+            .map(|&game| {
+                let store = store.clone();
+                tokio::spawn(async move {
+                    store
+                        .decide_pair_cap(game, &[b, a], PairScope::Day, 3, now)
+                        .await
+                        .unwrap()
+                })
+            })
+            .collect();
+        let mut counted = 0;
+        for racer in racers {
+            counted += usize::from(racer.await.unwrap());
+        }
+        assert_eq!(counted, 1, "{url}: exactly one more game counts");
+        for game in games {
+            assert!(store.pair_decision(game).await.unwrap().is_some(), "{url}");
+        }
     }
 }

@@ -41,6 +41,9 @@ pub enum ErrorCode {
     /// a player with a finished game becoming a bot account (P-BOT-ACCOUNT), someone else's
     /// challenge (P-CHALLENGE).
     Forbidden,
+    /// The player's score does not cover the flight table's stake (P-SCORE); the message
+    /// names both ("the stake is 500 and your score is 120").
+    StakeUncovered,
     /// The player already holds as many seats as one may (3, in rooms waiting or playing):
     /// leave one first.
     RoomLimit,

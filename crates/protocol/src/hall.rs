@@ -66,6 +66,9 @@ pub struct SummarySeat {
     pub name: Option<String>,
     /// The bot's level; null for a person or an empty seat.
     pub bot: Option<String>,
+    /// A guest sits there, shown marked as one (P-ACCOUNT): present (true) only then.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub guest: bool,
     /// Marked ready.
     pub ready: bool,
 }

@@ -113,6 +113,13 @@ pub struct GameStats {
     pub rating: Option<RatingView>,
     /// The rating after each rated game, oldest first (the last 100).
     pub history: Vec<RatingPoint>,
+    /// How many different people the player's scored games of this game were against.
+    #[serde(default)]
+    pub opponents: i64,
+    /// Whether the player is on this game's leaderboards: once their scored games were
+    /// against at least 5 different people (P-RATING).
+    #[serde(default)]
+    pub listed: bool,
     /// The games against the hall's bots, per bot level (a game with bots of two levels
     /// counts for each), most played first: practice games, unrated, but a record all the same.
     #[serde(default)]

@@ -410,6 +410,15 @@ impl Arenas {
         Ok(())
     }
 
+    /// The arena that seated room `code`, if one did.
+    pub fn arena_of_room(&self, code: &str) -> Option<i64> {
+        self.rooms
+            .lock()
+            .expect("arena rooms lock")
+            .get(code)
+            .copied()
+    }
+
     /// A room's game ended: if an arena seated it, the result counts there (when it ended in
     /// time) and the room is closed next round.
     pub fn game_over(&self, code: &str, result: &GameResult) {
@@ -418,8 +427,9 @@ impl Arenas {
 
     /// A room's game ended at `at` (Unix ms), as [`Arenas::game_over`].
     pub fn game_over_at(&self, code: &str, result: &GameResult, at: i64) {
-        // An aborted game (P-ABORT: too few decisions of their own) brings nobody points.
-        let counted_lines = if result.aborted {
+        // An aborted game (P-ABORT: too few decisions of their own) brings nobody points, nor
+        // does a game the arena's pair cap made practice (P-ARENA).
+        let counted_lines = if result.aborted || result.practice {
             &[][..]
         } else {
             &result.players[..]

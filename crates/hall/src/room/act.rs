@@ -346,8 +346,6 @@ impl Room {
             tracing::warn!(room = %self.code, error = %e, "the game waits for the storage");
             return;
         }
-        // Counted afresh: another room's game of the same pair may have ended meanwhile.
-        self.refresh_pair_practice(true).await;
         let seed = Seed::random();
         // New games draw each roll from its own key (P-FAIR-DICE, protocol.md §10).
         let dice = DiceScheme::PerRoll;
@@ -382,6 +380,8 @@ impl Room {
                 return;
             }
         };
+        // Decided now, for good: another room's game of the same pair may be starting too.
+        self.decide_pair_practice(game_id).await;
         self.begin(session, game_id, seed, commitment);
         metrics::counter!(crate::metrics::GAMES_STARTED, "game" => self.game_kind.name())
             .increment(1);

@@ -79,13 +79,17 @@ impl Room {
         }
     }
 
-    /// Whether some person made fewer decisions of their own than a game needs to count
-    /// (P-ABORT): a puppet that resigns or escapes at once, or two seats on auto-play.
-    fn too_few_decisions(&self) -> bool {
+    /// Whether the game's winner made fewer decisions of their own than a game needs to count
+    /// (P-ABORT): every person in first place (a winning team's people, both players of a
+    /// jungle draw). Only the winner's decisions matter: a loser who leaves the seat to
+    /// auto-play, resigns or escapes cannot turn a lost game into an aborted one, and a
+    /// winner who let auto-play or a puppet's resignation win for them gains nothing.
+    fn winner_made_too_few_decisions(&self, ranks: &[u32]) -> bool {
         let least = self.hall.config().fair.abort_decisions;
         self.seats
             .iter()
-            .any(|s| s.player.is_some() && s.own_decisions < least)
+            .zip(ranks)
+            .any(|(s, &rank)| rank == 1 && s.player.is_some() && s.own_decisions < least)
     }
 
     /// The rating team of a seat: partners share one (F-TEAMS), otherwise each seat is one.
@@ -104,7 +108,10 @@ impl Room {
         let ending = running.session.ending();
         let practice = running.practice;
         let (mut deltas, reason) = self.score_deltas(&ending);
-        let aborted = !practice && self.too_few_decisions();
+        let ranks: Vec<u32> = (0..self.seats.len())
+            .map(|i| ending.ranks[i].unwrap_or(self.seats.len() as u32))
+            .collect();
+        let aborted = !practice && self.winner_made_too_few_decisions(&ranks);
         if practice {
             deltas.iter_mut().for_each(|d| *d = 0);
         } else if aborted {
@@ -112,9 +119,6 @@ impl Room {
                 *delta = abort_penalty(seat, *delta);
             }
         }
-        let ranks: Vec<u32> = (0..self.seats.len())
-            .map(|i| ending.ranks[i].unwrap_or(self.seats.len() as u32))
-            .collect();
         let worst = ranks.iter().copied().max().unwrap_or(1);
         let mut players = Vec::new();
         let mut lines = Vec::new();
@@ -210,6 +214,7 @@ impl Room {
         for (line, settled) in lines.iter().zip(settled) {
             let seat = line.seat as usize;
             let score = settled.score;
+            result.players[seat].delta = settled.delta;
             result.players[seat].score = Some(score);
             result.players[seat].level = Some(level(score));
             result.players[seat].rating = settled.rating.map(|(before, after)| RatingChange {
@@ -279,7 +284,7 @@ impl Room {
         }
         let session = GameSession::start(&room.options, seat_count, seed, stored.start.dice)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
-        room.refresh_pair_practice(true).await;
+        room.restore_pair_practice(stored.id).await;
         room.replaying = true;
         room.begin(session, stored.id, seed, stored.start.commitment.clone());
         for (idx, data) in stored.actions.iter().enumerate() {

@@ -44,6 +44,12 @@ pub trait RoomHost: Send + Sync + 'static {
     fn set_seated(&self, player: i64, code: &str, seated: bool);
     /// The answers remembered for a player's client string (repeated ids run once).
     fn answer_cache(&self, player: i64, client: &str) -> Arc<Mutex<AnswerCache>>;
+    /// The arena whose room `code` is, if it is one (its games have the arena's pair cap,
+    /// P-ARENA).
+    fn arena_of(&self, code: &str) -> Option<i64> {
+        let _ = code;
+        None
+    }
     /// A game of room `code` ended and its result is stored (an arena counts it, P-ARENA).
     fn game_over(&self, code: &str, result: &GameResult) {
         let _ = (code, result);

@@ -61,6 +61,16 @@ impl Room {
         Ok(())
     }
 
+    /// A person sits at a flight table only with a score of at least its stake (P-SCORE).
+    /// An arena's table is formed by the arena, which seats whom it paired.
+    async fn check_stake(&self, player: &Player) -> Result<(), ProtoError> {
+        if self.hall.arena_of(&self.code).is_some() {
+            return Ok(());
+        }
+        let stake = self.options.flight().map(|f| f.stake);
+        crate::stakes::check_stake(self.hall.store(), player.id, stake).await
+    }
+
     pub(super) fn seat_of(&self, player: i64) -> Option<usize> {
         self.seats
             .iter()
@@ -138,6 +148,7 @@ impl Room {
             if let Some(index) = free {
                 self.check_bot_account(&player)?;
                 self.hall.check_seat_limit(player.id)?;
+                self.check_stake(&player).await?;
                 self.attach(outbox, Some(player.id), since);
                 self.seat_player(index, player);
                 self.publish();
@@ -158,6 +169,7 @@ impl Room {
             return Err(err(ErrorCode::SeatTaken, "no free seat"));
         };
         self.hall.check_seat_limit(player.id)?;
+        self.check_stake(&player).await?;
         self.attach(outbox, Some(player.id), None);
         self.seat_player(index, player);
         self.publish();
@@ -219,6 +231,7 @@ impl Room {
         self.check_bot_account(&player)?;
         if self.seat_of(player.id).is_none() {
             self.hall.check_seat_limit(player.id)?;
+            self.check_stake(&player).await?;
         }
         if let Some(old) = self.seat_of(player.id) {
             self.seats[old] = Seat::default();

@@ -89,6 +89,7 @@ impl Room {
                     seat: i,
                     name: (!s.is_empty()).then(|| s.name()),
                     bot: s.bot.clone(),
+                    guest: s.player.as_ref().is_some_and(|p| p.guest),
                     ready: s.ready,
                 })
                 .collect(),

@@ -55,32 +55,8 @@ impl Store {
     /// player's connections, in one transaction. A second ban replaces the reason.
     pub async fn ban(&self, player_id: i64, reason: &str) -> Result<i64, StoreError> {
         let reason = reason.to_owned();
-        self.write(move |conn| {
-            Box::pin(async move {
-                sqlx::query("DELETE FROM bans WHERE player_id = $1")
-                    .bind(player_id)
-                    .execute(&mut *conn)
-                    .await?;
-                sqlx::query("INSERT INTO bans (player_id, reason, created_at) VALUES ($1, $2, $3)")
-                    .bind(player_id)
-                    .bind(reason)
-                    .bind(now_ms())
-                    .execute(&mut *conn)
-                    .await?;
-                // A guest's token is its only identity: kept, so that its sign-in is answered
-                // `banned` with the reason (every sign-in path refuses a banned player); an
-                // account's tokens go (it is told at its next password login).
-                sqlx::query(
-                    "DELETE FROM tokens WHERE player_id = $1 \
-                     AND player_id IN (SELECT id FROM players WHERE guest = 0)",
-                )
-                .bind(player_id)
-                .execute(&mut *conn)
-                .await?;
-                insert_order(conn, "ban", Some(player_id), None).await
-            })
-        })
-        .await
+        self.write(move |conn| Box::pin(ban_in(conn, player_id, reason)))
+            .await
     }
 
     /// Lifts a player's ban; false when the player was not banned.
@@ -230,4 +206,35 @@ async fn insert_order(
     .fetch_one(conn)
     .await?;
     row.try_get("id")
+}
+
+/// Stores a ban (replacing an earlier one's reason), revokes an account's tokens and tells the
+/// nodes to close the player's connections: [`Store::ban`]'s part of a transaction; the
+/// order's id.
+pub(super) async fn ban_in(
+    conn: &mut sqlx::AnyConnection,
+    player_id: i64,
+    reason: String,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query("DELETE FROM bans WHERE player_id = $1")
+        .bind(player_id)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("INSERT INTO bans (player_id, reason, created_at) VALUES ($1, $2, $3)")
+        .bind(player_id)
+        .bind(reason)
+        .bind(now_ms())
+        .execute(&mut *conn)
+        .await?;
+    // A guest's token is its only identity: kept, so that its sign-in is answered `banned`
+    // with the reason (every sign-in path refuses a banned player); an account's tokens go
+    // (it is told at its next password login).
+    sqlx::query(
+        "DELETE FROM tokens WHERE player_id = $1 \
+         AND player_id IN (SELECT id FROM players WHERE guest = 0)",
+    )
+    .bind(player_id)
+    .execute(&mut *conn)
+    .await?;
+    insert_order(conn, "ban", Some(player_id), None).await
 }

@@ -11,13 +11,19 @@ pub enum BotRefusal {
     Guest,
     /// The player has finished a game: its standing was earned by a person.
     Played,
+    /// The player is in a room (seated or not): the people there sat down with a person.
+    InRoom,
 }
 
 impl Store {
-    /// Makes `player_id` a bot account, unless it is a guest or has a finished game (checked in
-    /// the same write as the change, so that a game finishing meanwhile is not missed). A
-    /// player who is a bot account already stays one (`Ok`).
-    pub async fn make_bot(&self, player_id: i64) -> Result<Result<(), BotRefusal>, StoreError> {
+    /// Makes `player_id` a bot account, unless it is a guest, has a finished game (checked in
+    /// the same write as the change, so that a game finishing meanwhile is not missed) or is
+    /// `in_room`. A player who is a bot account already stays one (`Ok`).
+    pub async fn make_bot(
+        &self,
+        player_id: i64,
+        in_room: bool,
+    ) -> Result<Result<(), BotRefusal>, StoreError> {
         self.write(move |conn| {
             Box::pin(async move {
                 let row = sqlx::query(
@@ -40,6 +46,9 @@ impl Store {
                 };
                 if played {
                     return Ok(Err(BotRefusal::Played));
+                }
+                if in_room {
+                    return Ok(Err(BotRefusal::InRoom));
                 }
                 sqlx::query("UPDATE players SET bot = 1 WHERE id = $1")
                     .bind(player_id)

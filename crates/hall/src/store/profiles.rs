@@ -17,9 +17,21 @@ use hangar_protocol::{
 /// How many points of rating history a profile shows per game.
 const HISTORY_POINTS: i64 = 100;
 
+/// The number of different people player `p.id` met in scored games (of the game `$1`, when
+/// `game_filter` says so): a subquery of the leaderboards and the profile.
+fn opponents_sql(game_filter: &str) -> String {
+    format!(
+        "(SELECT COUNT(DISTINCT o.player_id) FROM game_players me \
+         JOIN game_players o ON o.game_id = me.game_id AND o.player_id <> me.player_id \
+         JOIN games og ON og.id = me.game_id \
+         WHERE me.player_id = p.id AND me.practice = 0{game_filter})"
+    )
+}
+
 impl Store {
-    /// A page of a leaderboard: players with a finished scored game (of `game`, or of either
-    /// game), best first, with their rating of `game`. `Rating` order needs a game, and lists
+    /// A page of a leaderboard: players whose scored games (of `game`, or of either game) were
+    /// against at least `listed_after` different people (P-RATING: a farmer's few puppets list
+    /// nobody), best first, with their rating of `game`. `Rating` order needs a game, and lists
     /// the players whose rating is provisional after all the others (as lichess does: one
     /// lucky first game does not top the board).
     pub async fn leaderboard(
@@ -29,17 +41,21 @@ impl Store {
         bots: bool,
         offset: i64,
         limit: i64,
+        listed_after: i64,
     ) -> Result<Vec<(Player, Option<Skill>)>, StoreError> {
         // Bot accounts are listed unless left out (P-BOT-ACCOUNT).
         let bot_filter = if bots { "" } else { " AND p.bot = 0" };
         let Some(game) = game else {
+            let opponents = opponents_sql("");
             let rows = sqlx::query(&format!(
                 "SELECT id, name, guest, bot, score FROM players p \
                  WHERE EXISTS (SELECT 1 FROM ratings r WHERE r.player_id = p.id){bot_filter} \
+                 AND {opponents} >= $3 \
                  ORDER BY score DESC, id ASC LIMIT $1 OFFSET $2"
             ))
             .bind(limit)
             .bind(offset)
+            .bind(listed_after)
             .fetch_all(&self.pool)
             .await?;
             return rows
@@ -49,16 +65,22 @@ impl Store {
         };
         let order_by = match order {
             BoardOrder::Rating => {
-                "CASE WHEN r.deviation > $4 THEN 1 ELSE 0 END, r.rating DESC, p.id ASC"
+                "CASE WHEN r.deviation > $5 THEN 1 ELSE 0 END, r.rating DESC, p.id ASC"
             }
             BoardOrder::Score => "p.score DESC, p.id ASC",
         };
+        let opponents = opponents_sql(" AND og.game = $1");
         let sql = format!(
             "SELECT p.id, p.name, p.guest, p.bot, p.score, r.rating, r.deviation, r.volatility, r.games \
              FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.game = $1{bot_filter} \
+             AND {opponents} >= $4 \
              ORDER BY {order_by} LIMIT $2 OFFSET $3"
         );
-        let query = sqlx::query(&sql).bind(game.name()).bind(limit).bind(offset);
+        let query = sqlx::query(&sql)
+            .bind(game.name())
+            .bind(limit)
+            .bind(offset)
+            .bind(listed_after);
         let query = match order {
             BoardOrder::Rating => query.bind(provisional_deviation(game)),
             BoardOrder::Score => query,
@@ -139,13 +161,15 @@ impl Store {
             .collect()
     }
 
-    /// A player's figures per game they have finished (P-PROFILE). Unless `own` (the player
-    /// asking), the rating history leaves out private rooms' games: a point names its game
-    /// and time, which would tell who played it.
+    /// A player's figures per game they have finished (P-PROFILE), and whether they are
+    /// listed (P-RATING: scored games against `listed_after` different people). Unless `own`
+    /// (the player asking), the rating history leaves out private rooms' games: a point names
+    /// its game and time, which would tell who played it.
     pub async fn game_stats(
         &self,
         player_id: i64,
         own: bool,
+        listed_after: i64,
     ) -> Result<Vec<GameStats>, StoreError> {
         let counts = sqlx::query(
             "SELECT g.game, COUNT(*) AS played, CAST(SUM(gp.won) AS BIGINT) AS wins FROM game_players gp \
@@ -191,8 +215,19 @@ impl Store {
             })
             .collect::<Result<Vec<_>, sqlx::Error>>()?;
             history.reverse();
+            let opponents: i64 = sqlx::query(&format!(
+                "SELECT {} AS n FROM players p WHERE p.id = $2",
+                opponents_sql(" AND og.game = $1")
+            ))
+            .bind(game.name())
+            .bind(player_id)
+            .fetch_one(&self.pool)
+            .await?
+            .try_get("n")?;
             stats.push(GameStats {
                 game,
+                opponents,
+                listed: opponents >= listed_after,
                 played: row.try_get("played")?,
                 wins: row.try_get::<Option<i64>, _>("wins")?.unwrap_or(0),
                 rating: rating.map(|skill| skill.view(game)),

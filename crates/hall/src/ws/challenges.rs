@@ -57,19 +57,33 @@ impl Conn {
     /// `upgrade_to_bot` (P-BOT-ACCOUNT): the signed-in account becomes a bot account, for good.
     pub(super) async fn upgrade_to_bot(&mut self) -> Outcome {
         let player = self.require_player()?.clone();
+        // Not while seated or in a room: the people there sat down with a person (P-BOT-ACCOUNT).
+        let mut rooms = self.hall.seated_rooms(player.id);
+        rooms.extend(
+            self.rooms
+                .iter()
+                .filter(|(code, handle)| !handle.is_closed() && !rooms.contains(code))
+                .map(|(code, _)| code.clone())
+                .collect::<Vec<_>>(),
+        );
+        rooms.sort_unstable();
         // The store checks and changes in one write (a game may finish meanwhile).
         if let Err(refusal) = self
             .hall
             .store
-            .make_bot(player.id)
+            .make_bot(player.id, !rooms.is_empty())
             .await
             .map_err(internal)?
         {
             return Err(forbidden(match refusal {
-                BotRefusal::Guest => "a guest cannot become a bot account: register first",
+                BotRefusal::Guest => "a guest cannot become a bot account: register first".to_owned(),
                 BotRefusal::Played => {
-                    "only an account without a finished game can become a bot account: register a new one for the program"
+                    "only an account without a finished game can become a bot account: register a new one for the program".to_owned()
                 }
+                BotRefusal::InRoom => format!(
+                    "an account in a room cannot become a bot account: leave every room first ({})",
+                    rooms.join(", ")
+                ),
             }));
         }
         let player = Player {
@@ -149,6 +163,9 @@ impl Conn {
             tracing::error!(error = %e, "room options do not serialise");
             ProtoError::new(ErrorCode::Internal, "the options could not be shown")
         })?;
+        // P-SCORE: everyone at the table covers the stake, the challenger first.
+        let stake = checked.flight().map(|f| f.stake);
+        crate::stakes::check_stake(&self.hall.store, from.id, stake).await?;
         let mut to = vec![(1, self.challenged(&from, target).await?)];
         let mut bots = Vec::new();
         let mut seen: HashSet<i64> = HashSet::from([from.id, target]);
@@ -173,6 +190,19 @@ impl Conn {
                     }
                     bots.push((index, bot.clone()));
                 }
+            }
+        }
+        if let Some(stake) = stake {
+            // The store's score was just read (`challenged`): a challenged player who cannot
+            // cover the stake is not asked.
+            if let Some((_, poor)) = to.iter().find(|(_, p)| p.score < stake) {
+                return Err(ProtoError::new(
+                    ErrorCode::StakeUncovered,
+                    format!(
+                        "the stake is {stake} and {}'s score is {}: every player covers the stake",
+                        poor.name, poor.score
+                    ),
+                ));
             }
         }
         Ok(OpenChallenge {
@@ -221,6 +251,15 @@ impl Conn {
         };
         if !open.challenges(player.id) {
             return Err(forbidden("this challenge is not for you")).into();
+        }
+        // P-SCORE: the one who accepts covers the stake (scores change between challenge
+        // and answer).
+        let stake =
+            hangar_games::check_options(open.game, &open.options, self.hall.config.turn_seconds)
+                .ok()
+                .and_then(|(checked, _, _)| checked.flight().map(|f| f.stake));
+        if let Err(e) = crate::stakes::check_stake(&self.hall.store, player.id, stake).await {
+            return Err(e).into();
         }
         // Every party must have a seat to spare, or nothing changes.
         for party in open.parties() {

@@ -4,11 +4,12 @@ use std::sync::Arc;
 
 use super::{Answers, Conn, internal, invalid};
 use crate::accounts::{
-    Player, check_name, check_password, hash_password, normalize_name, token_well_formed,
-    verify_password,
+    Player, check_name, check_password, hash_password, name_shape, normalize_name,
+    token_well_formed, verify_password,
 };
 use crate::answers::MAX_CLIENT_BYTES;
 use crate::hall::Hall;
+use crate::new_identities::Identity;
 use hangar_protocol::{Ack, Authed, ErrorCode, Outcome, ProtoError, SignedIn};
 
 impl Conn {
@@ -16,15 +17,14 @@ impl Conn {
     pub(super) async fn guest(&mut self, name: String, client: Option<String>) -> Outcome {
         check_client(client.as_deref())?;
         let name = check_name(&name).map_err(|e| invalid(e.to_string()))?;
-        if !self.hall.guests.take(self.address) {
+        // A guest never bears an account's name, nor one that looks the same (P-ACCOUNT).
+        if self.hall.store.name_taken(&name).await.map_err(internal)? {
             return Err(ProtoError::new(
-                ErrorCode::RateLimited,
-                format!(
-                    "at most {} new guests per address in an hour: sign in with the token you have",
-                    self.hall.config.limits.guests_per_address_per_hour
-                ),
+                ErrorCode::NameTaken,
+                format!("the name {name:?} is an account's: choose another"),
             ));
         }
+        self.take_identity(Identity::Guest)?;
         let (player, token) = self
             .hall
             .store
@@ -49,7 +49,7 @@ impl Conn {
         self.logins.check(&name, self.address)?;
         let wrong = || ProtoError::new(ErrorCode::BadCredentials, "wrong name or password");
         // No account has a name that fails the check: nothing to look up.
-        let found = match check_name(&name) {
+        let found = match name_shape(&name) {
             Ok(name) => self.hall.store.account(&name).await.map_err(internal)?,
             Err(_) => None,
         };
@@ -194,8 +194,15 @@ impl Conn {
                 format!("the name {name:?} is taken"),
             ));
         }
+        // The guest of this connection becomes the account (same player, games and scores):
+        // no new identity. Otherwise a new account is one (P-NEW-IDENTITY), counted before the
+        // password is hashed.
+        let guest = self.player.clone().filter(|p| p.guest);
+        if guest.is_none() {
+            self.take_identity(Identity::Account)?;
+        }
         let hash = self.logins.hash(move || hash_password(&password)).await?;
-        let (player, token) = match self.player.clone().filter(|p| p.guest) {
+        let (player, token) = match guest {
             Some(mut guest) => {
                 refuse_banned(&self.hall, guest.id).await?;
                 self.hall
@@ -205,6 +212,10 @@ impl Conn {
                     .map_err(|_| {
                         ProtoError::new(ErrorCode::NameTaken, format!("the name {name:?} is taken"))
                     })?;
+                // The guest's figures as stored now (its games since it signed in moved them).
+                if let Some(stored) = self.hall.store.player(guest.id).await.map_err(internal)? {
+                    guest = stored;
+                }
                 guest.name = name;
                 guest.guest = false;
                 let token = self
@@ -226,6 +237,27 @@ impl Conn {
         };
         self.sign_in(player.clone(), client.as_deref(), None)?;
         Ok(signed_in(token, &player))
+    }
+}
+
+impl Conn {
+    /// Takes one new identity of `kind` from the allowance of this connection's network
+    /// (P-NEW-IDENTITY), or refuses with `rate_limited`.
+    fn take_identity(&self, kind: Identity) -> Result<(), ProtoError> {
+        if self.hall.identities.take(kind, self.address) {
+            return Ok(());
+        }
+        let per_hour = self.hall.identities.per_hour(kind);
+        let what = match kind {
+            Identity::Guest => "guests",
+            Identity::Account => "accounts",
+        };
+        Err(ProtoError::new(
+            ErrorCode::RateLimited,
+            format!(
+                "at most {per_hour} new {what} an hour come from one network: sign in with the token or account you have"
+            ),
+        ))
     }
 }
 

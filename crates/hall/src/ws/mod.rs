@@ -501,6 +501,16 @@ impl Conn {
                 if let Err(e) = self.hall.check_seat_limit(player.id) {
                     return Err(e).into();
                 }
+                // P-SCORE: checked before a room opens for a creator who could not sit in it
+                // (bad options are refused by `open_room` below).
+                let stake =
+                    hangar_games::check_options(game, &options, self.hall.config.turn_seconds)
+                        .ok()
+                        .and_then(|(checked, _, _)| checked.flight().map(|f| f.stake));
+                if let Err(e) = crate::stakes::check_stake(&self.hall.store, player.id, stake).await
+                {
+                    return Err(e).into();
+                }
                 match open_room(
                     self.hall.clone(),
                     RoomSettings {
@@ -630,6 +640,11 @@ impl Conn {
         if let Err(e) = crate::room::storage_available(&self.hall.store)
             .and_then(|()| self.hall.check_seat_limit(player.id))
         {
+            return Err(e).into();
+        }
+        // P-SCORE: quick-match rooms play for the default stake.
+        let stake = (game == GameKind::Flight).then_some(hangar_games::DEFAULT_STAKE);
+        if let Err(e) = crate::stakes::check_stake(&self.hall.store, player.id, stake).await {
             return Err(e).into();
         }
         for code in self.quick_order(game, player.id).await {

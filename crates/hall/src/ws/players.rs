@@ -69,7 +69,7 @@ impl Conn {
         let lines = self
             .hall
             .store
-            .leaderboard(game, by, bots, offset, limit)
+            .leaderboard(game, by, bots, offset, limit, self.hall.listed_after())
             .await
             .map_err(internal)?;
         Ok(Ack::Leaderboard(crate::accounts::leaderboard_page(
@@ -104,7 +104,10 @@ impl Conn {
             ));
         };
         let own = self.player.as_ref().is_some_and(|p| p.id == player_id);
-        let stats = store.game_stats(player_id, own).await.map_err(internal)?;
+        let stats = store
+            .game_stats(player_id, own, self.hall.listed_after())
+            .await
+            .map_err(internal)?;
         let recent = store
             .player_games(player_id, PROFILE_GAMES, own)
             .await

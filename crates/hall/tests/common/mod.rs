@@ -110,14 +110,17 @@ pub fn test_config(database: String) -> Config {
         limits: hangar_hall::Limits {
             max_connections_per_address: 0,
             guests_per_address_per_hour: 0,
+            accounts_per_network_per_hour: 0,
             ..hangar_hall::Limits::default()
         },
         storage_failure_bound: hangar_hall::store::DEFAULT_FAILURE_BOUND,
         cluster: None,
         // The scoring tests play short games (a resignation at once, a seat on auto-play) to
         // check the score rules themselves; the P-ABORT tests (fair_play.rs) set 3.
+        // The boards' tests list a player after one opponent; fair_play.rs checks 5.
         fair: hangar_hall::FairPlay {
             abort_decisions: 0,
+            listed_after_opponents: 1,
             ..hangar_hall::FairPlay::default()
         },
         metrics_token: None,
@@ -245,6 +248,17 @@ impl TestHall {
         panic!("/health never answered {status}");
     }
 
+    /// Sets a player's score in the database, as a long history of games would have (a
+    /// flight table of a high stake needs a score of at least the stake, P-SCORE).
+    pub async fn set_score(&self, client: &Client, score: i64) {
+        sqlx::query("UPDATE players SET score = $1 WHERE id = $2")
+            .bind(score)
+            .bind(client.player_id.unwrap())
+            .execute(&any_pool(&self.hall.config.database).await)
+            .await
+            .unwrap();
+    }
+
     /// GET a path as JSON.
     pub async fn get(&self, path: &str) -> (u16, Value) {
         http_get(self.addr, path).await
@@ -311,6 +325,52 @@ impl Client {
             room: None,
             version: 0,
         }
+    }
+
+    /// A connection from the local address `from` (Linux answers every address of
+    /// 127.0.0.0/8 on loopback: 127.0.1.5 and 127.0.2.5 are of different /24 networks), with
+    /// the extra request `headers` (welcome already read).
+    pub async fn connect_from(
+        addr: SocketAddr,
+        from: std::net::IpAddr,
+        headers: &[(&str, &str)],
+    ) -> Client {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        use tokio_tungstenite::tungstenite::http::{HeaderName, HeaderValue};
+        let socket = match from {
+            std::net::IpAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
+            std::net::IpAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
+        }
+        .unwrap();
+        socket.bind(SocketAddr::new(from, 0)).unwrap();
+        let stream = socket.connect(addr).await.unwrap();
+        let _ = stream.set_nodelay(true);
+        let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+        for (name, value) in headers {
+            request.headers_mut().append(
+                HeaderName::from_bytes(name.as_bytes()).unwrap(),
+                HeaderValue::from_str(value).unwrap(),
+            );
+        }
+        let (ws, _) = tokio_tungstenite::client_async(
+            request,
+            tokio_tungstenite::MaybeTlsStream::Plain(stream),
+        )
+        .await
+        .expect("the hall upgrades");
+        let mut client = Client {
+            ws,
+            next_id: 1,
+            inbox: VecDeque::new(),
+            token: None,
+            player_id: None,
+            seat: None,
+            room: None,
+            version: 0,
+        };
+        let welcome = client.read().await;
+        assert_eq!(welcome["type"], "welcome", "{welcome}");
+        client
     }
 
     /// Sends raw text.

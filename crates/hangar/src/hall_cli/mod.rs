@@ -104,10 +104,37 @@ pub struct ServeArgs {
     /// four times as many; beyond, HTTP 429; 0: no limit).
     #[arg(long, env = "HANGAR_API_RATE_LIMIT", default_value_t = 5)]
     pub api_rate_limit: u32,
-    /// New guest identities made per IP address per hour; beyond, `rate_limited` (P-ABORT:
-    /// 10; 0: no cap, for a hall behind a proxy).
-    #[arg(long, env = "HANGAR_GUESTS_PER_ADDRESS_PER_HOUR", default_value_t = 10)]
+    /// New guest identities made per network (an IPv4 /24, an IPv6 /64) per hour; beyond,
+    /// `rate_limited` (P-NEW-IDENTITY: 10; 0: no cap).
+    #[arg(
+        long,
+        alias = "guests-per-network-per-hour",
+        env = "HANGAR_GUESTS_PER_ADDRESS_PER_HOUR",
+        default_value_t = 10
+    )]
     pub guests_per_address_per_hour: u32,
+    /// New accounts made per network (an IPv4 /24, an IPv6 /64) per hour; a guest that
+    /// registers keeps its identity and is not counted (P-NEW-IDENTITY: 3; 0: no cap).
+    #[arg(
+        long,
+        env = "HANGAR_ACCOUNTS_PER_NETWORK_PER_HOUR",
+        default_value_t = 3
+    )]
+    pub accounts_per_network_per_hour: u32,
+    /// Networks the counts of new identities remember; when full, the one used least recently
+    /// is forgotten (a network not remembered is never refused).
+    #[arg(long, env = "HANGAR_IDENTITY_NETWORKS", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub identity_networks: u64,
+    /// The address of a reverse proxy in front of the hall whose `X-Forwarded-For` header
+    /// names the client (its last address counts): every cap per address or network then
+    /// counts the client, not the proxy. Repeat it (or separate by commas) for several.
+    #[arg(
+        long = "trusted-proxy",
+        env = "HANGAR_TRUSTED_PROXY",
+        value_delimiter = ','
+    )]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Fewest decisions of their own each person must make for a game to be scored; fewer
     /// abort it (P-ABORT: 3; 0: never aborted).
     #[arg(long, env = "HANGAR_ABORT_DECISIONS", default_value_t = 3)]
@@ -116,6 +143,14 @@ pub struct ServeArgs {
     /// are practice (P-ABORT: 3; 0: no cap).
     #[arg(long, env = "HANGAR_PAIR_GAMES_PER_DAY", default_value_t = 3)]
     pub pair_games_per_day: u32,
+    /// Games the same two people count in one arena; later ones between them pay no arena
+    /// points, score or rating (P-ARENA: 3; 0: no cap).
+    #[arg(long, env = "HANGAR_ARENA_PAIR_GAMES", default_value_t = 3)]
+    pub arena_pair_games: u32,
+    /// Different people a player's scored games of a game must have been against before the
+    /// player is on that game's leaderboards (P-RATING: 5).
+    #[arg(long, env = "HANGAR_LISTED_AFTER_OPPONENTS", default_value_t = 5)]
+    pub listed_after_opponents: u32,
     /// Bearer token `/metrics` asks for (`Authorization: Bearer TOKEN`); without it `/metrics`
     /// answers only requests from the machine itself (loopback).
     #[arg(long, env = "HANGAR_METRICS_TOKEN")]
@@ -205,6 +240,9 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             token_lifetime: Duration::from_secs(args.token_days * 24 * 3600),
             api_requests_per_second: args.api_rate_limit,
             guests_per_address_per_hour: args.guests_per_address_per_hour,
+            accounts_per_network_per_hour: args.accounts_per_network_per_hour,
+            identity_networks: usize::try_from(args.identity_networks).unwrap_or(usize::MAX),
+            trusted_proxies: args.trusted_proxies.clone(),
             ..Limits::default()
         },
         storage_failure_bound: Duration::from_secs(args.storage_failure_seconds),
@@ -212,6 +250,8 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         fair: FairPlay {
             abort_decisions: args.abort_decisions,
             pair_games_per_day: args.pair_games_per_day,
+            arena_pair_games: args.arena_pair_games,
+            listed_after_opponents: args.listed_after_opponents,
         },
         metrics_token: args.metrics_token.clone().filter(|t| !t.is_empty()),
         arena_schedule: args.arena_schedule.clone(),

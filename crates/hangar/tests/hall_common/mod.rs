@@ -45,8 +45,12 @@ impl Server {
             .args([
                 "--guests-per-address-per-hour",
                 "0",
+                "--accounts-per-network-per-hour",
+                "0",
                 "--abort-decisions",
                 "0",
+                "--listed-after-opponents",
+                "1",
             ])
             .env("HANGAR_LOG", "warn,hangar=info")
             .env("NO_COLOR", "1")
