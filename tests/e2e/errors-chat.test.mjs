@@ -35,6 +35,33 @@ test('every documented error code has words in both languages', () => {
   assert.equal(errorText({ code: 'some_new_code', message: 'x' }), 'Error (some_new_code)');
 });
 
+test('P-SCORE: a stake the score does not cover is told with both figures, in each language', () => {
+  const own = { code: 'stake_uncovered', message: 'the stake is 2000 and your score is 1000: a flight table needs a score of at least its stake' };
+  const other = { code: 'stake_uncovered', message: "the stake is 500 and poor's score is 200: every player covers the stake" };
+  setLang('zh');
+  assert.equal(errorText(own), '这张桌的底分是 2000，你的积分是 1000：飞行棋入座需要积分不低于底分');
+  assert.equal(errorText(other), '这张桌的底分是 500，poor 的积分是 200：每位玩家的积分都要不低于底分');
+  setLang('en');
+  assert.equal(errorText(own), 'The stake of this table is 2000 and your score is 1000: a flight table needs a score of at least its stake');
+  assert.equal(errorText(other), 'The stake of this table is 500 and poor has a score of 200: every player needs a score of at least the stake');
+});
+
+test('P-SCORE: creating a table of a stake above one\'s score is refused in the page\'s language', { timeout: 60000 }, async () => {
+  for (const [locale, want] of [['zh-CN', '这张桌的底分是 2000，你的积分是 1000'], ['en-US', 'The stake of this table is 2000 and your score is 1000']]) {
+    const page = await newPage(browser, { locale });
+    await guest(page, 'Short');
+    await page.locator('.tab[data-game=flight]').click();
+    await page.locator('#open-create').click();
+    await page.locator('#create-form [name=stake]').fill('2000');
+    await page.locator('#create-form button[type=submit]').click();
+    await page.locator('.toast-error').first().waitFor();
+    assert.ok((await page.locator('.toast-error').first().textContent()).startsWith(want));
+    assert.doesNotMatch(page.url(), /#\/room\//, 'no room was entered');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
 test('a quick phrase is shown in the reader\'s language, other chat as written', () => {
   setLang('zh');
   assert.equal(phraseText('Good luck!'), '祝你好运！');

@@ -22,9 +22,23 @@ export function errorText(err, params = {}) {
     // A code this page does not know yet: the generic word, and the code for a bug report.
     return `${t('error')} (${code || '?'})`;
   }
+  if (code === 'stake_uncovered') return stakeText(String(err.message || ''));
   // "no room T2GYHG": the code asked for, when the caller did not say it.
   const asked = code === 'no_room' ? String(err.message || '').match(/([A-Za-z0-9]+)$/)?.[1] : null;
   const text = t(`err_${code}`, { code: asked ?? '?', ...params });
   if (currentLang() === 'en' && DETAILED.has(code) && err.message) return `${text} (${err.message})`;
   return text;
+}
+
+/**
+ * P-SCORE's refusal in the reader's words: the server's message names the stake and the score
+ * ("the stake is 500 and your score is 120", or "… and ana's score is 120" for another player
+ * of a challenge); only the figures and the player's name are taken from it.
+ */
+function stakeText(message) {
+  const stake = message.match(/stake is (\d+)/)?.[1] ?? '?';
+  const own = message.match(/your score is (\d+)/);
+  if (own) return t('err_stake_uncovered', { stake, score: own[1] });
+  const other = message.match(/and (.+)'s score is (\d+)/);
+  return t('err_stake_uncovered_other', { stake, name: other?.[1] ?? '?', score: other?.[2] ?? '?' });
 }

@@ -73,6 +73,7 @@ export class ProfileView {
             h('dt', {}, t('played')), h('dd', { class: 'stat-played' }, st.played),
             h('dt', {}, t('wins')), h('dd', { class: 'stat-wins' }, st.wins),
             h('dt', {}, t('rating')), h('dd', { class: 'stat-rating', title: st.rating?.provisional ? t('provisional') : '' }, ratingText(st.game, st.rating))),
+          st.listed === false ? h('p', { class: 'hint not-listed' }, t('not_listed', { n: st.opponents ?? 0 })) : null,
           ratingChart(st.game, st.history),
           botRecord(st.bots)))
         : h('p', { class: 'empty card' }, t('no_games'))),
