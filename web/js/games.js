@@ -3,7 +3,7 @@
 
 import { h, s } from './dom.js';
 import { t, currentLang } from './i18n.js';
-import { botMark } from './challenge.js';
+import { botMark, guestMark } from './challenge.js';
 
 /** A bot's name for people: "Bot · hard" / "电脑 · 困难". */
 export function botName(level) {
@@ -52,7 +52,7 @@ export function gameRow(game) {
   const when = new Date(game.finished_at).toLocaleString(currentLang() === 'zh' ? 'zh-CN' : 'en-GB',
     { dateStyle: 'short', timeStyle: 'short' });
   const opponents = (game.players || []).filter((p) => p.seat !== game.seat)
-    .map((p) => (p.player_id ? [playerLink(p.name, p.player_id), botMark({ bot: p.bot_account })] : botName(p.bot)));
+    .map((p) => (p.player_id ? [playerLink(p.name, p.player_id), botMark({ bot: p.bot_account }), guestMark(p)] : botName(p.bot)));
   return h('li', { class: 'game-row', 'data-game-id': game.game_id },
     h('span', { class: 'game-icon', title: t(game.game) }, game.game === 'flight' ? '✈' : '🐘'),
     h('span', { class: 'game-main' },

@@ -12,7 +12,7 @@ import { JungleView } from './jungle/view.js';
 import { FairDicePanel } from './fairdice.js';
 import { RulesPanel } from './rules.js';
 import { playerLink, ratingText, resultName } from './games.js';
-import { botMark } from './challenge.js';
+import { botMark, guestMark } from './challenge.js';
 import { normalizeGame } from './gameview.js';
 import { Guide, guidedDone, guidedRoom } from './guide.js';
 
@@ -709,7 +709,7 @@ export class RoomView {
       else if (r.players.length > 2) headline = t('headline_place', { n: mine.rank });
       else headline = t('headline_loss');
     }
-    const name = (p) => (p.player_id ? [playerLink(p.name, p.player_id), botMark(p)] : resultName(p));
+    const name = (p) => (p.player_id ? [playerLink(p.name, p.player_id), botMark(p), guestMark(p)] : resultName(p));
     const rating = (p) => {
       if (!p.rating) return '—';
       const change = p.rating.after.rating - p.rating.before;

@@ -375,6 +375,10 @@ async fn p_score_never_goes_below_zero() {
         "the change made, not the penalty: {line}"
     );
     assert_eq!(line["score"], 0, "{line}");
+    assert_eq!(
+        line["guest"], true,
+        "P-ACCOUNT: a guest is marked as one: {line}"
+    );
     assert_eq!(score(&hall, &b).await, 0);
     // The game's record says the same.
     let game_id = over["event"]["result"]["game_id"].as_i64().unwrap();

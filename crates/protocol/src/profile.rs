@@ -46,6 +46,9 @@ pub struct GamePlayer {
     /// The player is a bot account (P-BOT-ACCOUNT): present (true) only then.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bot_account: bool,
+    /// The player is a guest (P-ACCOUNT): present (true) only then.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub guest: bool,
     /// Final rank, 1 best.
     pub rank: u32,
     /// Score change.

@@ -267,6 +267,10 @@ pub struct ResultLine {
     /// hall's bots (whose `player_id` is null).
     #[serde(default)]
     pub bot: bool,
+    /// The seat's player is a guest (P-ACCOUNT: guests are shown as guests): present (true)
+    /// only then.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub guest: bool,
     /// 1 for the winner.
     pub rank: u32,
     /// Planes brought home (flight; 0 in jungle).

@@ -353,6 +353,7 @@ pub(super) fn result_line(
         name: seat.name(),
         player_id: seat.player_id(),
         bot: seat.player.as_ref().is_some_and(|p| p.bot),
+        guest: seat.player.as_ref().is_some_and(|p| p.guest),
         rank,
         finished,
         captures,

@@ -296,6 +296,7 @@ fn seated(result: &GameResult) -> Vec<GamePlayer> {
                 player_id: line.player_id,
                 bot,
                 bot_account: line.bot,
+                guest: line.guest,
                 rank: line.rank,
                 delta: line.delta,
             }
