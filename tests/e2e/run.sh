@@ -25,26 +25,27 @@ WORK="$(mktemp -d)"
 LOG="$ROOT/target/e2e-server.log"
 mkdir -p "$ROOT/target/e2e-screenshots"
 
-# Optional faster settings, passed only if this build of `hangar serve` knows them.
-HELP="$("$HANGAR" serve --help 2>&1 || true)"
-EXTRA=()
-has() { grep -q -- "$1" <<<"$HELP"; }
-if has "--database"; then EXTRA+=(--database "sqlite:$WORK/hangar.db"); fi
-if has "--bot-delay-ms"; then EXTRA+=(--bot-delay-ms "${HANGAR_BOT_DELAY_MS:-40}"); fi
-if has "--web-dir"; then EXTRA+=(--web-dir "$ROOT/web"); fi
-if has "--reconnect-seconds"; then EXTRA+=(--reconnect-seconds 30); fi
-if has "--quick-bots-after-seconds"; then EXTRA+=(--quick-bots-after-seconds 6); fi
-# Every page is a guest on loopback: no cap of new guests per address. The pages play short
-# games on purpose (a resignation at once): no minimum of own decisions (P-ABORT, tested in
-# crates/hall/tests/fair_play.rs).
-if has "--guests-per-address-per-hour"; then EXTRA+=(--guests-per-address-per-hour 0); fi
-# The challenge pages register accounts, all from loopback (P-NEW-IDENTITY).
-if has "--accounts-per-network-per-hour"; then EXTRA+=(--accounts-per-network-per-hour 0); fi
-if has "--abort-decisions"; then EXTRA+=(--abort-decisions 0); fi
-# The pages' boards list a player after one opponent (P-RATING's 5, tested in fair_play.rs).
-if has "--listed-after-opponents"; then EXTRA+=(--listed-after-opponents 1); fi
-# Pages of a slow machine may sit longer than a minute before readying.
-if has "--ready-timeout-seconds"; then EXTRA+=(--ready-timeout-seconds 600); fi
+# The suite's settings. Every flag is passed as it is: a flag this build of `hangar serve` does
+# not know stops the server at once (and the suite with it), instead of being left out while the
+# suite runs under other rules.
+EXTRA=(
+  --database "sqlite:$WORK/hangar.db"
+  --bot-delay-ms "${HANGAR_BOT_DELAY_MS:-40}"
+  --web-dir "$ROOT/web"
+  --reconnect-seconds 30
+  --quick-bots-after-seconds 6
+  # Every page is a guest on loopback: no cap of new guests per network. The pages play short
+  # games on purpose (a resignation at once): no minimum of own decisions (P-ABORT, tested in
+  # crates/hall/tests/fair_play.rs).
+  --guests-per-address-per-hour 0
+  # The challenge pages register accounts, all from loopback (P-NEW-IDENTITY).
+  --accounts-per-network-per-hour 0
+  --abort-decisions 0
+  # The pages' boards list a player after one opponent (P-RATING's 5, tested in fair_play.rs).
+  --listed-after-opponents 1
+  # Pages of a slow machine may sit longer than a minute before readying.
+  --ready-timeout-seconds 600
+)
 
 # Port 0: the server binds a free port itself and logs it ("the hall is open on http://ADDR"), so
 # no other process can take the port between choosing it and binding it. No colours in the log.

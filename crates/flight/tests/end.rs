@@ -48,6 +48,24 @@ fn f_win_first_to_finish_all() {
     assert_eq!(g.roll(3, &mut Vec::new()), Err(PlayError::GameOver));
 }
 
+/// F-RANK: players who did not finish are ranked by finished planes, then by total progress.
+#[test]
+fn f_rank_by_finished_planes_then_progress() {
+    let mut g = position(
+        Options::traditional(),
+        vec![
+            player(Red, &[56, 56, 56, 55]),
+            player(Yellow, &[56, 10, -1, -1]),
+            player(Blue, &[56, 56, -1, -1]),
+            player(Green, &[56, 30, -1, -1]),
+        ],
+        Red,
+    );
+    roll_move(&mut g, 1, 3);
+    // Blue finished two; Green and Yellow one each, Green further along.
+    assert_eq!(g.ranks().unwrap(), [Some(1), Some(4), Some(2), Some(3)]);
+}
+
 /// F-D-RANK: equal finished planes and equal total progress share a rank.
 #[test]
 fn f_d_rank_ties_share() {
@@ -243,7 +261,7 @@ fn f_players_counts_and_opposite() {
 /// F-SCORE: the seed's example, S = 1000, finished 4/3/2/1 → +1500/−250/−500/−750.
 /// F-CAPTURE-BONUS: +5 per enemy plane sent back, a stack counting twice.
 #[test]
-fn f_score_example_and_capture_bonus() {
+fn f_score_example_and_f_capture_bonus() {
     let mut s = position(
         Options::traditional(),
         vec![

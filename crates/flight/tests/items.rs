@@ -106,7 +106,7 @@ fn an_item_is_drawn_when_the_game_starts() {
 /// F-ITEM-SPAWN: one new item at the start of each round (when the turn comes back to the
 /// first player), never in the middle of a round, and none while two lie on the board.
 #[test]
-fn one_item_per_round_and_at_most_two_on_the_board() {
+fn f_item_spawn_one_item_per_round_and_at_most_two_on_the_board() {
     let mut game = Game::new(items_on(Options::traditional()), &[Red, Blue], Red).unwrap();
     game.draw(7 * 2, &mut Vec::new()).unwrap();
     // Red's roll is spent (all planes in the hangar): blue's turn, same round.
@@ -174,7 +174,7 @@ fn an_item_appearing_under_a_resting_plane_is_not_picked() {
 /// F-ITEM-PICK: resting points take items — the end of the walk and the end of the jump —
 /// while squares walked or jumped over do not.
 #[test]
-fn items_are_taken_at_each_resting_point_only() {
+fn f_item_pick_items_are_taken_at_each_resting_point_only() {
     // Items on red's 10 (an own-colour square: the walk ends there, then jumps to 14) and 12.
     let mut game = position(
         vec![player(Red, &[8, -1, -1, -1]), player(Blue, &[-1; 4])],

@@ -104,7 +104,7 @@ fn f_stack_own_planes_stack() {
 /// F-STACK-TRADITIONAL: landing exactly on an enemy stack sends the mover and the stack
 /// back (同时返回停机坪); F-D-COLLISION: the capture bonus counts each enemy plane.
 #[test]
-fn f_stack_traditional_landing_on_stack() {
+fn f_stack_traditional_and_f_d_collision_landing_on_a_stack_sends_all_back() {
     let mut g = four(
         Options::traditional(),
         &[5, -1, -1, -1],

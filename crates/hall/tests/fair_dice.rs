@@ -141,7 +141,34 @@ async fn p_fair_dice_a_finished_game_record_re_derives_every_roll_from_the_playe
     assert_eq!(status, 200, "{all}");
     assert_eq!(all["counts"], faces(&|_| true));
     assert_eq!(all["chi_square"]["rolls"], json!(rolls.len()));
-    assert!(all["chi_square"]["p_value"].as_f64().unwrap() <= 1.0);
+    // The test of the counts shown, computed here again from them: χ² = Σ (o − e)² / e over
+    // the six faces, e = rolls / 6, 5 degrees of freedom, and its p-value.
+    let observed: Vec<f64> = faces(&|_| true)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_f64().unwrap())
+        .collect();
+    let expected = rolls.len() as f64 / 6.0;
+    let statistic: f64 = observed
+        .iter()
+        .map(|o| (o - expected).powi(2) / expected)
+        .sum();
+    let shown = &all["chi_square"];
+    assert!(
+        (shown["expected"].as_f64().unwrap() - expected).abs() < 1e-9,
+        "{shown}"
+    );
+    assert!(
+        (shown["statistic"].as_f64().unwrap() - statistic).abs() < 1e-9,
+        "{shown}"
+    );
+    assert_eq!(shown["degrees_of_freedom"], 5, "{shown}");
+    let p = hangar_dice::chi_square_p_value(statistic, 5);
+    assert!(
+        (shown["p_value"].as_f64().unwrap() - p).abs() < 1e-12,
+        "{shown}"
+    );
     let me = record["seats"][a.seat.unwrap()]["player_id"]
         .as_i64()
         .unwrap();

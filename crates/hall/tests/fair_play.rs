@@ -137,8 +137,10 @@ async fn p_abort_the_eleventh_guest_from_one_address_in_an_hour_is_refused() {
 async fn p_abort_the_fourth_game_of_a_pair_in_a_day_is_practice_and_said_before_the_start() {
     let dir = tempfile::tempdir().unwrap();
     let mut config = test_config(sqlite_url(&dir));
-    // Quick games (a resignation at once) count here: this test is about the pair's cap.
-    config.fair.pair_games_per_day = 3;
+    // Quick games (a resignation at once) count here: this test is about the pair's cap, at
+    // the hall's default (P-ABORT: 3).
+    config.fair.pair_games_per_day = hangar_hall::FairPlay::default().pair_games_per_day;
+    assert_eq!(config.fair.pair_games_per_day, 3);
     let hall = TestHall::with(dir, config).await;
     let (mut ana, mut bo, code) = hall.jungle_started(false).await;
     for game in 1..=4 {

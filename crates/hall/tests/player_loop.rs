@@ -60,7 +60,7 @@ fn glicko(rating: &Value) -> Glicko2Rating {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn p_rematch_and_p_rating_two_jungle_games_in_one_room_on_every_database() {
+async fn p_rematch_p_rating_and_p_profile_two_jungle_games_in_one_room_on_every_database() {
     let dir = tempfile::tempdir().unwrap();
     for url in databases(&dir).await {
         rematch_and_ratings(&url).await;

@@ -176,12 +176,16 @@ impl TestHall {
         client
     }
 
-    /// Stops the server.
+    /// Stops the server, which must end in time and without a fault: a panic in `serve()` or
+    /// a hang at shutdown fails the test.
     pub async fn stop(mut self) -> tempfile::TempDir {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
-        let _ = tokio::time::timeout(Duration::from_secs(10), &mut self.task).await;
+        tokio::time::timeout(Duration::from_secs(30), &mut self.task)
+            .await
+            .expect("the hall stops in time")
+            .expect("the hall's server ends without a fault");
         self.dir
     }
 
