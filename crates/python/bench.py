@@ -3,8 +3,11 @@
     python crates/python/bench.py [--seconds 2] [--envs 256]
 
 Measures steps per second (one agent decision = one step) for each game: the vector env on one
-thread and on every core (writing into the loop's own numpy buffers with `step_into`), the PettingZoo AEC env (one step per Python call, through `last()`
-and a masked random choice), and the plain-Python reference loop: the same Rust game core
+thread and on every core (writing into the loop's own numpy buffers with `step_into`), the
+PettingZoo AEC env one step per Python call (through `agent_iter()`, `last()` and a masked
+random choice), as `env()` gives it (with the order checks, the documented entry), as
+`raw_env()` (without) and wrapped in PettingZoo's `OrderEnforcingWrapper` (what `env()` was
+before), and the plain-Python reference loop: the same Rust game core
 stepped one call at a time from Python, without PettingZoo's bookkeeping. Beside them, in the
 same run, two outside references when installed: LUDOpy (`pip install ludopy`, the one Ludo
 package on PyPI; a step is one turn, one die roll) and PettingZoo's own chess env
@@ -17,15 +20,23 @@ import random
 import time
 
 import numpy as np
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from hangar_env import FlightVectorEnv, JungleVectorEnv, flight_v0, jungle_v0
 from hangar_env._core import FlightCore, JungleCore
 
 
+# What `timed` measures: the wall clock, or with `--cpu-time` this process's CPU time, which
+# a shared machine's other jobs do not stretch (for the one-thread rows; a row on several
+# threads would add up their times).
+CLOCK = [time.perf_counter]
+
+
 def timed(seconds, body):
     """Runs `body()` (which returns steps done) until `seconds` pass; steps per second."""
-    steps, start = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    clock = CLOCK[0]
+    steps, start = 0, clock()
+    while (elapsed := clock() - start) < seconds:
         steps += body()
     return steps / elapsed
 
@@ -117,34 +128,67 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--envs", type=int, default=256)
+    parser.add_argument("--aec-only", action="store_true", help="time the AEC envs alone")
+    parser.add_argument(
+        "--cpu-time", action="store_true", help="measure this process's CPU time, not the wall clock"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="time each row this many times and keep the best (a shared machine)"
+    )
     args = parser.parse_args()
+    if args.cpu_time:
+        CLOCK[0] = time.process_time
+    repeat = max(1, args.repeat)
+
+    def best(rate, *a):
+        rates = [rate(*a) for _ in range(repeat)]
+        return None if None in rates else max(rates)
+
     n, s = args.envs, args.seconds
     cores = os.cpu_count() or 1
     rows = []
-    for game, vec, aec, core in [
+    for game, vec, ordered, raw, core in [
         (
             "flight (4 players)",
             lambda t: FlightVectorEnv(n, players=4, num_threads=t),
+            lambda: flight_v0.env(players=4),
             lambda: flight_v0.raw_env(players=4),
             FlightCore(4, None, [], False, 0),
         ),
         (
             "jungle",
             lambda t: JungleVectorEnv(n, num_threads=t),
+            lambda: jungle_v0.env(),
             lambda: jungle_v0.raw_env(),
             JungleCore([], None),
         ),
     ]:
-        rows.append((game, f"vector env, N = {n}, 1 thread", vector_rate(lambda: vec(1), s)))
-        rows.append((game, f"vector env, N = {n}, {cores} threads", vector_rate(lambda: vec(cores), s)))
-        rows.append((game, "AEC env (PettingZoo API), 1 step per call", aec_rate(aec(), s)))
-        rows.append((game, "plain Python loop over the core", plain_rate(core, s)))
+        if not args.aec_only:
+            rows.append((game, f"vector env, N = {n}, 1 thread", best(vector_rate, lambda: vec(1), s)))
+            if not args.cpu_time:
+                rows.append((game, f"vector env, N = {n}, {cores} threads", best(vector_rate, lambda: vec(cores), s)))
+        # `env()`, `raw_env()` and PettingZoo's wrapper around `raw_env()` (what `env()` was
+        # before 2026-12-07) by turns, so that all see the same moments of a shared machine.
+        trio = [ordered(), raw(), OrderEnforcingWrapper(raw())]
+        timings = [[aec_rate(env, s) for env in trio] for _ in range(repeat)]
+        rows.append((game, "AEC env, `env()` (order checks), 1 step per call", max(t[0] for t in timings)))
+        rows.append((game, "AEC env, `raw_env()`, 1 step per call", max(t[1] for t in timings)))
+        rows.append((game, "AEC env, `OrderEnforcingWrapper(raw_env())`, 1 step per call", max(t[2] for t in timings)))
+        if not args.aec_only:
+            rows.append((game, "plain Python loop over the core", best(plain_rate, core, s)))
+    if args.aec_only:
+        print_rows(rows)
+        return
     for game, how, rate in [
-        ("Ludo (LUDOpy)", "LUDOpy's own loop, random players", ludopy_rate(s)),
-        ("chess (PettingZoo)", "AEC env (PettingZoo API), 1 step per call", chess_rate(s)),
+        ("Ludo (LUDOpy)", "LUDOpy's own loop, random players", best(ludopy_rate, s)),
+        ("chess (PettingZoo)", "AEC env (PettingZoo API), 1 step per call", best(chess_rate, s)),
     ]:
         if rate is not None:
             rows.append((game, how, rate))
+    print_rows(rows)
+
+
+def print_rows(rows):
     print("| game | how | steps/s |")
     print("|---|---|---:|")
     for game, how, rate in rows:

@@ -53,6 +53,9 @@ pub struct FlightEnv {
     roll_chosen: bool,
     /// The game's actions in `Record` form (for replay by `hangar replay` and tests).
     actions: Vec<RecordedAction>,
+    /// The position every game starts from, when the env was made from one
+    /// ([`FlightEnv::from_position`]); `None`: a new game with seats drawn from the seed.
+    start: Option<Game>,
 }
 
 impl FlightEnv {
@@ -76,18 +79,59 @@ impl FlightEnv {
             moves: Moves::EMPTY,
             roll_chosen: false,
             actions: Vec::new(),
+            start: None,
         };
-        env.seat(&seating);
+        env.seat(&seating.colours);
         env.advance();
         Ok(env)
     }
 
-    fn seat(&mut self, seating: &Seating) {
+    /// An env whose every game starts from `position` (a position of `hangar rules flight`,
+    /// its options included); the dice and draws that follow come from the seed. The agents
+    /// are the seated colours in seat order (red, yellow, blue, green), so agent 0 is the
+    /// first of them. Fails on a finished position: there is nothing left to decide.
+    pub fn from_position(
+        position: Game,
+        explicit_chance: bool,
+        seed: u64,
+    ) -> Result<FlightEnv, String> {
+        if position.is_over() {
+            return Err("the position is over: no decision is left to play".into());
+        }
+        let settings = FlightSettings {
+            options: *position.options(),
+            players: position.player_count() as u8,
+            explicit_chance,
+        };
+        let colours: Vec<Colour> = position.players().collect();
+        let mut env = FlightEnv {
+            settings,
+            seed,
+            game: position,
+            dice: Dice::new(Seed::from_u64(seed)),
+            colours: [Colour::Red; 4],
+            agent_of: [u8::MAX; 4],
+            moves: Moves::EMPTY,
+            roll_chosen: false,
+            actions: Vec::new(),
+            start: Some(position),
+        };
+        env.seat(&colours);
+        env.advance();
+        Ok(env)
+    }
+
+    fn seat(&mut self, colours: &[Colour]) {
         self.agent_of = [u8::MAX; 4];
-        for (i, &c) in seating.colours.iter().enumerate() {
+        for (i, &c) in colours.iter().enumerate() {
             self.colours[i] = c;
             self.agent_of[c.index()] = i as u8;
         }
+    }
+
+    /// The position every game starts from, if the env was made from one.
+    pub fn start_position(&self) -> Option<&Game> {
+        self.start.as_ref()
     }
 
     /// The settings.
@@ -229,8 +273,12 @@ impl FlightEnv {
     }
 
     /// The game as a `hangar_flight::Record` (JSON), replayable from the seed. Meaningful
-    /// only without explicit chance, where the dice come from the seed.
-    pub fn record_json(&self) -> String {
+    /// only without explicit chance, where the dice come from the seed; `None` for a game
+    /// started from a position, which a record (a new game from a seed) cannot hold.
+    pub fn record_json(&self) -> Option<String> {
+        if self.start.is_some() {
+            return None;
+        }
         let record = Record {
             options: self.settings.options,
             players: self.settings.players,
@@ -240,7 +288,7 @@ impl FlightEnv {
             actions: self.actions.clone(),
             entropy: Default::default(),
         };
-        serde_json::to_string(&record).unwrap_or_default()
+        serde_json::to_string(&record).ok()
     }
 
     /// Number of agents on each side for rewards: 2 sides in a team game, else the players.
@@ -264,6 +312,17 @@ impl Env for FlightEnv {
 
     fn reset(&mut self, seed: u64) {
         let mut dice = Dice::new(Seed::from_u64(seed));
+        if let Some(start) = self.start {
+            // The seats are the position's and do not change.
+            self.game = start;
+            self.seed = seed;
+            self.dice = dice;
+            self.roll_chosen = false;
+            self.moves = Moves::EMPTY;
+            self.actions.clear();
+            self.advance();
+            return;
+        }
         let options = self.settings.options;
         // The settings were accepted by `new`, so the same draws cannot fail now.
         let Ok(seating) = Seating::draw(usize::from(self.settings.players), options.teams, |n| {
@@ -280,7 +339,7 @@ impl Env for FlightEnv {
         self.roll_chosen = false;
         self.moves = Moves::EMPTY;
         self.actions.clear();
-        self.seat(&seating);
+        self.seat(&seating.colours);
         self.advance();
     }
 
@@ -381,5 +440,56 @@ impl Env for FlightEnv {
             // Rank 1 → +1, last → −1, evenly between; ties (and partners) share a rank.
             *slot = 1.0 - 2.0 * (rank.min(sides) - 1.0) / (sides - 1.0);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Red on 3 and 15, blue on 53 (home column) and in the hangar; blue to choose with a 6.
+    const POSITION: &str = r#"{"options": {"planes": 2}, "players": [
+        {"colour": "red", "planes": [3, 15]}, {"colour": "blue", "planes": [53, -1]}],
+        "turn": "blue", "roll": 6}"#;
+
+    #[test]
+    fn a_position_seats_its_colours_and_starts_every_game() {
+        let position: Game = serde_json::from_str(POSITION).expect("a position");
+        let mut env = FlightEnv::from_position(position, false, 1).expect("an env");
+        assert_eq!(env.agents(), 2);
+        assert_eq!((env.colour(0), env.colour(1)), (Colour::Red, Colour::Blue));
+        assert_eq!(env.to_move(), 1);
+        assert_eq!(
+            env.legal_planes(),
+            position
+                .legal_moves()
+                .iter()
+                .map(|m| m.plane)
+                .collect::<Vec<_>>()
+        );
+        assert!(
+            env.record_json().is_none(),
+            "a record cannot start from a position"
+        );
+        env.step(1).expect("plane 1 takes off with the 6");
+        assert_ne!(
+            env.game().plane(Colour::Blue, 1),
+            position.plane(Colour::Blue, 1)
+        );
+        env.reset(7);
+        assert_eq!(env.game(), &position);
+        assert_eq!(env.seed(), 7);
+    }
+
+    #[test]
+    fn a_finished_position_is_refused() {
+        let over: Game = serde_json::from_str(
+            r#"{"options": {"planes": 2}, "players": [
+            {"colour": "red", "planes": [56, 56]}, {"colour": "blue", "planes": [3, -1]}],
+            "turn": "red"}"#,
+        )
+        .expect("a finished position");
+        assert!(over.is_over());
+        assert!(FlightEnv::from_position(over, false, 0).is_err());
     }
 }

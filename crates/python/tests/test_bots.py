@@ -1,9 +1,12 @@
 """The hall's bots inside Python (`hangar_env.bot`): legal actions, replayable games, and the
 levels' strength in their order."""
 
+import json
+
 import numpy as np
 import pytest
 
+from engine_cli import jungle_action, rules_many
 from hangar_env import bot, flight_v0, jungle_v0
 
 
@@ -36,7 +39,60 @@ def test_unknown_games_and_levels_are_refused():
 def test_jungle_bots_play_legal_actions_to_the_end(level):
     env = jungle_v0.env()
     rewards = play(env, [bot("jungle", level, seed=1), bot("jungle", "random", seed=2)], 3)
-    assert set(rewards) == {"player_0", "player_1"}
+    # The game was played to its end (no agent left) with a result: a win and a loss, or a
+    # J-DRAW with 0 each.
+    assert env.agents == []
+    assert sorted(rewards.values()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def seeded_choices(game, level, env, rng, decisions):
+    """Plays random games in `env` and at `decisions` of its decisions asks a fresh
+    `bot(game, level, seed)` for its action: [(seed, action, where)], `where` the flight
+    position (JSON) or the Jungle mover and the moves played so far."""
+    asked = []
+    while len(asked) < decisions:
+        env.reset(seed=int(rng.integers(1 << 30)))
+        history = []
+        for agent in env.agent_iter(max_iter=200):
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            if rng.random() < 0.1 and len(asked) < decisions:
+                seed = int(rng.integers(1 << 40))
+                where = env.position() if game == "flight" else (agent, list(history))
+                asked.append((seed, bot(game, level, seed=seed)(env), where))
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            if game == "jungle":
+                history.append({a: m for m, a in env.legal_moves()}[action])
+            env.step(action)
+    return asked
+
+
+@pytest.mark.parametrize("level", ["greedy", "easy", "ab:depth=2"])
+def test_jungle_bots_choose_what_hangar_rules_jungle_says(level):
+    # The Python bot is the hall's: for the same seed, position and history it plays the move
+    # `hangar rules jungle` answers to a `bot` request.
+    asked = seeded_choices("jungle", level, jungle_v0.raw_env(), np.random.default_rng(4), 20)
+    answers = rules_many(
+        "jungle", [{"type": "bot", "level": level, "seed": seed, "moves": h} for seed, _, (_, h) in asked]
+    )
+    for (_, action, (agent, _)), answer in zip(asked, answers):
+        assert answer["type"] == "bot", answer
+        assert action == jungle_action(answer["move"], "red" if agent == "player_0" else "yellow")
+
+
+@pytest.mark.parametrize("level", ["random", "heuristic"])
+def test_flight_bots_choose_what_hangar_rules_flight_says(level):
+    env = flight_v0.raw_env(players=4)
+    asked = seeded_choices("flight", level, env, np.random.default_rng(5), 25)
+    answers = rules_many(
+        "flight",
+        [{"request": "bot", "level": level, "seed": seed, "position": json.loads(p)} for seed, _, p in asked],
+    )
+    for (_, action, _), answer in zip(asked, answers):
+        assert answer["ok"], answer
+        assert action == answer["action"]["plane"]
 
 
 @pytest.mark.parametrize("level", ["random", "heuristic"])

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from hangar_env import flight_replay, flight_v0
+from engine_cli import rules_many
 from helpers import play_random
 
 
@@ -60,29 +61,68 @@ def test_unknown_options_and_bad_player_counts_are_refused():
         flight_v0.raw_env(players=4, stacks="sideways")
 
 
+def engine_mask(position, answer):
+    """The action mask `hangar rules flight` implies for a position: the planes of its `moves`
+    answer while a move is awaited; before a roll, with items (F-ITEM-USE), roll or use an
+    item of the bar of the player on turn."""
+    mask = [0] * 7
+    if position.get("roll") is not None:
+        for m in answer["moves"]:
+            mask[m["plane"]] = 1
+    else:
+        bar = next(p.get("items", []) for p in position["players"] if p["colour"] == position["turn"])
+        mask[4], mask[5], mask[6] = 1, int("six_die" in bar), int("booster" in bar)
+    return mask
+
+
 def test_masks_equal_the_engines_legal_moves():
-    env = flight_v0.raw_env(players=4, preset="improved", items=True, weather=True)
-    for seed in range(20):
+    # F-CHOICE, F-D-SAME, F-ITEM-USE: at every decision of 3 random 4-player games with items
+    # and weather, the mask is what `hangar rules flight` says for the env's position.
+    env = flight_v0.env(players=4, preset="improved", items=True, weather=True)
+    positions, masks = [], []
+    for seed in range(3):
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
-        for agent in env.agent_iter(max_iter=400):
+        for agent in env.agent_iter(max_iter=600):
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
-            mask = obs["action_mask"]
-            planes = list(env.unwrapped._core.legal_planes())
-            assert list(np.flatnonzero(mask[:4])) == planes
-            env.step(int(rng.choice(np.flatnonzero(mask))))
+            position = json.loads(env.unwrapped.position())
+            assert env.unwrapped.colours()[agent] == position["turn"]
+            positions.append(position)
+            masks.append(list(obs["action_mask"]))
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    awaiting_move = [p for p in positions if p.get("roll") is not None]
+    answers = iter(rules_many("flight", [{"request": "moves", "position": p} for p in awaiting_move]))
+    item_choices = 0
+    for position, mask in zip(positions, masks):
+        answer = next(answers) if position.get("roll") is not None else None
+        if answer is not None:
+            assert answer["ok"], answer
+        item_choices += answer is None
+        assert mask == engine_mask(position, answer), position
+    assert len(positions) > 300 and item_choices > 5
 
 
-def test_games_replay_from_the_seed_as_the_engine_records_them():
-    # P-RECORD: the env's dice are the Table's; the record replays to the same position.
-    for options in [dict(), dict(items=True, weather=True, preset="improved")]:
-        env = flight_v0.raw_env(players=4, **options)
-        play_random(env, seed=11)
-        core = env._core
-        assert json.loads(flight_replay(env.record())) == json.loads(core.game_json())
+REPLAY_SETS = [
+    dict(players=4),
+    dict(players=2, preset="improved"),
+    dict(players=3, planes=2, finish="circle", stacks="pass", three_sixes="moved-to-hangar"),
+    dict(players=4, teams=True, play_on=True),
+    dict(players=4, items=True, weather=True, preset="improved"),
+]
+
+
+@pytest.mark.parametrize("options", REPLAY_SETS)
+def test_games_replay_from_the_seed_as_the_engine_records_them(options):
+    # P-RECORD: the env's dice are the Table's; the record replays to the same position, for
+    # 6 random games of each rule set.
+    env = flight_v0.raw_env(**options)
+    for seed in range(6):
+        play_random(env, seed=seed)
+        assert env._core.terminated()
+        assert json.loads(flight_replay(env.record())) == json.loads(env.position())
 
 
 def test_explicit_chance_nodes_offer_the_die():

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from hangar_env import jungle_perft, jungle_v0
+from engine_cli import jungle_action, rules
 from helpers import play_random
 
 
@@ -31,22 +32,31 @@ def test_perft_through_the_python_api_equals_the_engines():
 
 
 def test_masks_equal_the_engines_legal_moves_on_random_positions():
-    env = jungle_v0.raw_env(leopard_leaps=True)
-    rng = np.random.default_rng(1)
-    for seed in range(5):
+    # J-MOVE, J-REPEAT: at every ply of 3 random games (leaps on) the mask holds exactly the
+    # moves `hangar rules jungle` allows after the same history, as actions by the formula of
+    # docs/python.md; each game is played with moves the command line lists.
+    options = {"leopard-leaps": True}
+    env = jungle_v0.env(leopard_leaps=True)
+    plies = 0
+    for seed in range(3):
         env.reset(seed=seed)
-        for agent in env.agent_iter(max_iter=300):
+        rng = np.random.default_rng(seed)
+        history = []
+        for agent in env.agent_iter(max_iter=150):
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = env.unwrapped.legal_moves()
-            assert sorted(a for _, a in legal) == list(np.flatnonzero(obs["action_mask"]))
-            # Perft from the current position agrees too (no history: J-REPEAT aside).
-            if rng.random() < 0.05:
-                position = env.unwrapped._core.position()
-                assert len(legal) == jungle_perft(position, 1)
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            answer = rules("jungle", {"type": "legal_moves", "options": options, "moves": history})
+            assert answer["type"] == "legal_moves" and answer["outcome"] is None, answer
+            assert answer["turn"] == ("red" if agent == "player_0" else "yellow")
+            allowed = {jungle_action(m, answer["turn"]): m for m in answer["moves"]}
+            assert sorted(allowed) == list(np.flatnonzero(obs["action_mask"])), history
+            move = answer["moves"][rng.integers(len(answer["moves"]))]
+            history.append(move)
+            env.step(jungle_action(move, answer["turn"]))
+            plies += 1
+    assert plies > 300
 
 
 def test_the_mover_sees_its_own_pieces_at_the_bottom():

@@ -9,14 +9,19 @@ and every option of flight.md §9 (`takeoff`, `three_sixes`, `stacks`, `finish`,
 weather draws) come from the seed given to `reset`, in the order the engine's `Table` draws
 them; with `explicit_chance=True` the env stops at each instead (`is_chance_node()`,
 `chance_outcomes()`, `apply_chance(outcome)`), OpenSpiel-style.
+
+`position=` (the JSON position of `hangar rules flight`, docs/flight-json.md, as text or a
+dict) starts every game from that position under the options it carries; the agents are its
+seated colours in seat order (red, yellow, blue, green).
 """
+
+import json
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo.utils import wrappers
 
 from . import render as _render
-from ._aec import CoreEnv
+from ._aec import CoreEnv, OrderEnforced
 from ._core import FlightCore
 from ._options import option_pairs
 
@@ -24,8 +29,16 @@ OPTIONS = ("takeoff", "three_sixes", "stacks", "finish", "play_on", "planes", "t
 
 
 def env(**kwargs):
-    """The environment with PettingZoo's order check (the recommended entry point)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The environment with the order checks of PettingZoo's `OrderEnforcingWrapper` (the
+    recommended entry point); `raw_env` takes the same arguments."""
+    return ordered_env(**kwargs)
+
+
+def position_text(position):
+    """A position given as JSON text or as a dict (None stays None)."""
+    if position is None or isinstance(position, str):
+        return position
+    return json.dumps(position)
 
 
 class raw_env(CoreEnv):
@@ -38,16 +51,20 @@ class raw_env(CoreEnv):
         "render_fps": 2,
     }
 
-    def __init__(self, players=4, preset=None, explicit_chance=False, render_mode=None, **options):
+    def __init__(
+        self, players=None, preset=None, explicit_chance=False, render_mode=None, position=None, **options
+    ):
         super().__init__(render_mode)
         unknown = set(options) - set(OPTIONS)
         if unknown:
             raise TypeError(f"unknown flight options {sorted(unknown)}; known: {OPTIONS}")
-        self._players = int(players)
         self._preset = preset
         self._explicit = bool(explicit_chance)
         self._pairs = option_pairs(options)
-        self._core = FlightCore(self._players, preset, self._pairs, self._explicit, 0)
+        self._position = position_text(position)
+        players = None if players is None else int(players)
+        self._core = FlightCore(players, preset, self._pairs, self._explicit, 0, self._position)
+        self._players = self._core.agents()
         self._actions = FlightCore.ACTIONS
         self.possible_agents = [f"player_{i}" for i in range(self._players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
@@ -67,6 +84,8 @@ class raw_env(CoreEnv):
         options = {k: v for k, v in options.items() if k in OPTIONS}
         if preset == self._preset and not options:
             return
+        if self._position is not None:
+            raise ValueError("an env started from a position plays under the position's options")
         self._preset = preset
         self._pairs = self._pairs + option_pairs(options)
         self._core = FlightCore(self._players, preset, self._pairs, self._explicit, 0)
@@ -89,8 +108,17 @@ class raw_env(CoreEnv):
         self._after_step()
 
     def record(self):
-        """The game so far as the engine's `Record` JSON (replayable from the seed)."""
+        """The game so far as the engine's `Record` JSON (replayable from the seed); a game
+        started from a position has none (ValueError)."""
         return self._core.record_json()
+
+    def position(self):
+        """The current position as the JSON of `hangar rules flight` (text)."""
+        return self._core.game_json()
 
     def _rgb(self):
         return _render.flight_rgb(self._core)
+
+
+class ordered_env(OrderEnforced, raw_env):
+    """`raw_env` with PettingZoo's order checks built in: what `env()` returns."""

@@ -10,10 +10,9 @@
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo.utils import wrappers
 
 from . import render as _render
-from ._aec import CoreEnv
+from ._aec import CoreEnv, OrderEnforced
 from ._core import JungleCore
 from ._options import option_pairs
 
@@ -21,8 +20,9 @@ OPTIONS = ("order", "elephant_takes_rat", "leopard_leaps")
 
 
 def env(**kwargs):
-    """The environment with PettingZoo's order check (the recommended entry point)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The environment with the order checks of PettingZoo's `OrderEnforcingWrapper` (the
+    recommended entry point); `raw_env` takes the same arguments."""
+    return ordered_env(**kwargs)
 
 
 class raw_env(CoreEnv):
@@ -73,3 +73,7 @@ class raw_env(CoreEnv):
 
     def _rgb(self):
         return _render.jungle_rgb(self._core)
+
+
+class ordered_env(OrderEnforced, raw_env):
+    """`raw_env` with PettingZoo's order checks built in: what `env()` returns."""

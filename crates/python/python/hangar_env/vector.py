@@ -17,6 +17,7 @@ import numpy as np
 from ._core import FlightCore, FlightVector, JungleCore, JungleVector
 from ._options import option_pairs, seed_value
 from .flight_v0 import OPTIONS as FLIGHT_OPTIONS
+from .flight_v0 import position_text
 from .jungle_v0 import OPTIONS as JUNGLE_OPTIONS
 
 
@@ -56,18 +57,23 @@ class _VectorEnv:
 
 
 class FlightVectorEnv(_VectorEnv):
-    """N flight games: observations float32 (N, 50), masks (N, 7), rewards (N, players)."""
+    """N flight games: observations float32 (N, 50), masks (N, 7), rewards (N, players).
+    `position` (the JSON position of `hangar rules flight`, as `flight_v0.env` takes it)
+    starts every game from there."""
 
     obs_dtype = np.float32
 
-    def __init__(self, num_envs, players=4, preset=None, seed=0, num_threads=0, **options):
+    def __init__(self, num_envs, players=None, preset=None, seed=0, num_threads=0, position=None, **options):
         unknown = set(options) - set(FLIGHT_OPTIONS)
         if unknown:
             raise TypeError(f"unknown flight options {sorted(unknown)}")
         self.num_envs = int(num_envs)
-        self.players = int(players)
         seeds = [(seed_value(seed) + i) % 2**64 for i in range(self.num_envs)]
-        self._core = FlightVector(seeds, self.players, preset, option_pairs(options), int(num_threads))
+        players = None if players is None else int(players)
+        self._core = FlightVector(
+            seeds, players, preset, option_pairs(options), int(num_threads), position_text(position)
+        )
+        self.players = self._core.agents()
         self._allocate((FlightCore.OBS_LEN,), self.players, FlightCore.ACTIONS)
         self.reset(seed_value(seed))
 

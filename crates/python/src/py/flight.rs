@@ -1,6 +1,6 @@
 //! `FlightCore`: one flight game for the PettingZoo env.
 
-use hangar_flight::{Colour, Options, Preset, Record};
+use hangar_flight::{Colour, Game, Options, Preset, Record};
 use numpy::{PyArray1, ToPyArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -46,6 +46,39 @@ pub(crate) fn settings(
     })
 }
 
+/// A flight env: a new game for `players` (default 4) under `preset` and `options`, or,
+/// with `position` (the JSON position of `hangar rules flight`, docs/flight-json.md), every
+/// game from that position under its own options.
+pub(crate) fn flight_env(
+    players: Option<u8>,
+    preset: Option<&str>,
+    options: &[(String, String)],
+    explicit_chance: bool,
+    position: Option<&str>,
+    seed: u64,
+) -> PyResult<FlightEnv> {
+    let Some(text) = position else {
+        let settings = settings(players.unwrap_or(4), preset, options, explicit_chance)?;
+        return FlightEnv::new(settings, seed).map_err(PyValueError::new_err);
+    };
+    if preset.is_some() || !options.is_empty() {
+        return Err(PyValueError::new_err(
+            "a position carries its own rule options (its \"options\" field): give no preset or options with it",
+        ));
+    }
+    let game: Game = serde_json::from_str(text)
+        .map_err(|e| PyValueError::new_err(format!("bad flight position: {e}")))?;
+    if let Some(n) = players
+        && usize::from(n) != game.player_count()
+    {
+        return Err(PyValueError::new_err(format!(
+            "players={n}, but the position seats {}",
+            game.player_count()
+        )));
+    }
+    FlightEnv::from_position(game, explicit_chance, seed).map_err(PyValueError::new_err)
+}
+
 /// One game of Aeroplane Chess: agents are numbered in joining order; colours are drawn
 /// from the seed (F-D-SEATS).
 #[pyclass(module = "hangar_env._core")]
@@ -62,19 +95,25 @@ impl FlightCore {
 
 #[pymethods]
 impl FlightCore {
-    /// A game for `players` players under `preset` with `options` (key, value) applied.
+    /// A game for `players` players (default 4) under `preset` with `options` (key, value)
+    /// applied, or every game from `position` (JSON of `hangar rules flight`).
     #[new]
-    #[pyo3(signature = (players, preset, options, explicit_chance, seed))]
+    #[pyo3(signature = (players, preset, options, explicit_chance, seed, position=None))]
     fn new(
-        players: u8,
+        players: Option<u8>,
         preset: Option<&str>,
         options: Vec<(String, String)>,
         explicit_chance: bool,
         seed: u64,
+        position: Option<&str>,
     ) -> PyResult<Self> {
-        let settings = settings(players, preset, &options, explicit_chance)?;
-        let env = FlightEnv::new(settings, seed).map_err(PyValueError::new_err)?;
+        let env = flight_env(players, preset, &options, explicit_chance, position, seed)?;
         Ok(FlightCore { env })
+    }
+
+    /// Number of agents (seated players).
+    fn agents(&self) -> usize {
+        self.env.agents()
     }
 
     /// Length of an observation.
@@ -89,9 +128,11 @@ impl FlightCore {
         self.env.reset(seed);
     }
 
-    /// Plays `action` for the agent to move (ValueError if the mask forbids it).
-    fn step(&mut self, action: usize) -> PyResult<()> {
-        self.env.step(action).map_err(step_error)
+    /// Plays `action` for the agent to move (ValueError if the mask forbids it); whether the
+    /// game is now over.
+    fn step(&mut self, action: usize) -> PyResult<bool> {
+        self.env.step(action).map_err(step_error)?;
+        Ok(self.env.terminated())
     }
 
     /// The observation from `agent`'s side (float32, `OBS_LEN`).
@@ -99,6 +140,23 @@ impl FlightCore {
         let mut out = [0f32; FLIGHT_OBS];
         self.env.observe(agent, &mut out);
         out.to_pyarray(py)
+    }
+
+    /// `agent`'s observation and action mask in one call (the AEC env's `observe`): the mask
+    /// is all zeros unless `agent` is to move in a game that goes on.
+    #[allow(clippy::type_complexity)]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        agent: usize,
+    ) -> (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>) {
+        let mut out = [0f32; FLIGHT_OBS];
+        self.env.observe(agent, &mut out);
+        let mut mask = [0u8; FLIGHT_ACTIONS];
+        if agent == self.env.to_move() && !self.env.terminated() {
+            self.env.mask(&mut mask);
+        }
+        (out.to_pyarray(py), mask.map(|b| b as i8).to_pyarray(py))
     }
 
     /// The action mask of the agent to move (int8, `ACTIONS`).
@@ -177,9 +235,14 @@ impl FlightCore {
         self.env.game().turn().name()
     }
 
-    /// The game so far as a `Record` in JSON (what `hangar replay` reads).
-    fn record_json(&self) -> String {
-        self.env.record_json()
+    /// The game so far as a `Record` in JSON (what `hangar replay` reads); ValueError for a
+    /// game started from a position.
+    fn record_json(&self) -> PyResult<String> {
+        self.env.record_json().ok_or_else(|| {
+            PyValueError::new_err(
+                "a game started from a position has no record: a record replays a new game from its seed",
+            )
+        })
     }
 
     /// The current position as the engine's JSON (`Setup`).

@@ -75,9 +75,29 @@ impl JungleCore {
         self.env.reset(seed);
     }
 
-    /// Plays `action` for the agent to move (ValueError if the mask forbids it).
-    fn step(&mut self, action: usize) -> PyResult<()> {
-        self.env.step(action).map_err(step_error)
+    /// Plays `action` for the agent to move (ValueError if the mask forbids it); whether the
+    /// game is now over (won, or drawn by J-DRAW).
+    fn step(&mut self, action: usize) -> PyResult<bool> {
+        self.env.step(action).map_err(step_error)?;
+        Ok(self.env.terminated() || self.env.truncated())
+    }
+
+    /// `agent`'s observation and action mask in one call (the AEC env's `observe`): the mask
+    /// is all zeros unless `agent` is to move in a game that goes on.
+    #[allow(clippy::type_complexity)]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        agent: usize,
+    ) -> PyResult<(Bound<'py, PyArray3<u8>>, Bound<'py, PyArray1<i8>>)> {
+        let mut out = vec![0u8; JUNGLE_OBS];
+        self.env.observe(agent, &mut out);
+        let mut mask = [0u8; JUNGLE_ACTIONS];
+        if agent == self.env.to_move() && !self.env.terminated() && !self.env.truncated() {
+            self.env.mask(&mut mask);
+        }
+        let obs = out.to_pyarray(py).reshape([9, 7, JUNGLE_CHANNELS])?;
+        Ok((obs, mask.map(|b| b as i8).to_pyarray(py)))
     }
 
     /// The observation from `agent`'s side (uint8, 9 × 7 × 16).

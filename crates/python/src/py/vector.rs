@@ -5,7 +5,7 @@ use numpy::{PyReadonlyArray1, PyReadwriteArrayDyn};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::flight::settings;
+use super::flight::flight_env;
 use super::jungle::jungle_env;
 use crate::batch::{Batch, Buffers};
 use crate::env::Env;
@@ -67,19 +67,19 @@ pub struct FlightVector {
 
 #[pymethods]
 impl FlightVector {
-    /// `len(seeds)` games for `players` players under `preset` and `options`, on `threads`
-    /// threads (0: one per core).
+    /// `len(seeds)` games for `players` players under `preset` and `options`, or each from
+    /// `position` (JSON of `hangar rules flight`), on `threads` threads (0: one per core).
     #[new]
-    #[pyo3(signature = (seeds, players, preset, options, threads))]
+    #[pyo3(signature = (seeds, players, preset, options, threads, position=None))]
     fn new(
         seeds: Vec<u64>,
-        players: u8,
+        players: Option<u8>,
         preset: Option<&str>,
         options: Vec<(String, String)>,
         threads: usize,
+        position: Option<&str>,
     ) -> PyResult<Self> {
-        let settings = settings(players, preset, &options, false)?;
-        let template = FlightEnv::new(settings, 0).map_err(PyValueError::new_err)?;
+        let template = flight_env(players, preset, &options, false, position, 0)?;
         let batch = Batch::new(template, &seeds, threads).map_err(PyValueError::new_err)?;
         Ok(FlightVector { batch })
     }
@@ -130,6 +130,11 @@ impl FlightVector {
             to_move,
         };
         run(py, &mut self.batch, Some(actions), None, arrays)
+    }
+
+    /// Number of agents (seated players) of every game.
+    fn agents(&self) -> usize {
+        self.batch.games().first().map_or(0, |g| g.agents())
     }
 
     /// The seed each game's current episode started from.
