@@ -553,3 +553,34 @@ async fn p_rating_a_player_is_listed_after_scored_games_against_five_different_p
     }
     hall.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_score_a_flight_arena_is_joined_only_with_a_score_that_covers_its_stake() {
+    let hall = TestHall::start().await;
+    let new = hangar_hall::arena::NewArena {
+        name: "Flight blitz".into(),
+        game: hangar_protocol::GameKind::Flight,
+        starts_at: hangar_hall::time::now_ms(),
+        minutes: 30,
+        turn_seconds: 60,
+    };
+    let arena = hangar_hall::arena::create_arena(&hall.hall.store, &new)
+        .await
+        .unwrap()
+        .unwrap();
+    let mut poor = hall.guest("poor").await;
+    hall.set_score(&poor, 60).await;
+    // The hall takes the new arena up within a round: until then it is no arena yet.
+    let join = json!({"type": "arena_join", "arena": arena});
+    let answer = loop {
+        let answer = poor.call(join.clone()).await;
+        if answer["code"] != "no_arena" {
+            break answer;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    uncovered(&answer, 100, 60);
+    hall.set_score(&poor, 100).await;
+    poor.ok(join).await;
+    hall.stop().await;
+}

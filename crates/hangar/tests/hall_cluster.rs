@@ -664,6 +664,13 @@ async fn try_join(port: u16, p: &Client) -> Option<(Client, u64)> {
             until = answer["result"]["v"]
                 .as_u64()
                 .expect("the join names its version");
+            // A room taken over goes on with its numbering: a room renumbered from 0 would
+            // answer below what the client already read.
+            assert!(
+                until >= p.v,
+                "the join's version {until} is at least the client's since {}",
+                p.v
+            );
         }
     }
     c.id = 2;

@@ -18,6 +18,22 @@ fn figure(report: &str, label: &str) -> u64 {
         .unwrap_or_else(|| panic!("no number in `{line}`"))
 }
 
+/// The report line that starts with `label`, without the label.
+fn line<'a>(report: &'a str, label: &str) -> &'a str {
+    report
+        .lines()
+        .find_map(|l| l.strip_prefix(label))
+        .unwrap_or_else(|| panic!("no `{label}` line in:\n{report}"))
+}
+
+/// Every number of a report line, in order: the words that are numbers once the brackets and
+/// punctuation around them are taken off (`p99` is a word, not a number).
+fn numbers(line: &str) -> Vec<f64> {
+    line.split_whitespace()
+        .filter_map(|word| word.trim_matches(|c| "(),;:".contains(c)).parse().ok())
+        .collect()
+}
+
 #[test]
 fn load_plays_games_to_the_end_and_reports_every_figure() {
     let out = Command::new(env!("CARGO_BIN_EXE_hangar"))
@@ -35,14 +51,24 @@ fn load_plays_games_to_the_end_and_reports_every_figure() {
     assert_eq!(figure(&report, "games finished"), started, "{report}");
     assert!(figure(&report, "actions") > 0, "{report}");
     assert_eq!(figure(&report, "errors"), 0, "{report}");
-    for label in [
-        "start phase",
-        "ack latency",
-        "cpu in window",
-        "server memory",
-    ] {
-        assert!(report.contains(label), "no `{label}` in:\n{report}");
-    }
+    // Every figure is there and holds together, not only its label.
+    let start = numbers(line(&report, "start phase"));
+    assert!(start[0] >= 2.0, "the games of the start phase: {start:?}");
+    let ack = numbers(line(&report, "ack latency"));
+    assert!(
+        ack.len() == 3 && ack[0] <= ack[1] && ack[1] <= ack[2] && ack[2] > 0.0,
+        "ack p50 ≤ p99 ≤ max: {ack:?}"
+    );
+    let cpu = numbers(line(&report, "cpu in window"));
+    assert!(
+        cpu.len() == 4 && cpu[0] > 0.0 && cpu[1] > 0.0,
+        "the server's seconds and µs per action, above 0: {cpu:?}"
+    );
+    let memory = numbers(line(&report, "server memory"));
+    assert!(
+        memory.len() == 5 && memory[0] > 0.0 && memory[1] >= memory[0] && memory[3] >= memory[1],
+        "KiB at start ≤ with everyone seated ≤ peak: {memory:?}"
+    );
     // Linux tells the host's steal; the figure is a share of the machine's time.
     if std::path::Path::new("/proc/stat").exists() {
         let steal = report

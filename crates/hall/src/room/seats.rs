@@ -62,7 +62,8 @@ impl Room {
     }
 
     /// A person sits at a flight table only with a score of at least its stake (P-SCORE).
-    /// An arena's table is formed by the arena, which seats whom it paired.
+    /// An arena's table is formed by the arena, which seats whom it paired: the stake was
+    /// checked when each player joined the arena.
     async fn check_stake(&self, player: &Player) -> Result<(), ProtoError> {
         if self.hall.arena_of(&self.code).is_some() {
             return Ok(());

@@ -4,7 +4,7 @@
 use super::{Conn, internal};
 use crate::arena::{ArenaOrder, ArenaRequest, TABLE_PAGE, arena_command, arena_unfollow, no_arena};
 use hangar_games::rating::Skill;
-use hangar_protocol::{Ack, Arenas, Outcome};
+use hangar_protocol::{Ack, Arenas, GameKind, Outcome};
 
 impl Conn {
     /// `arenas`: the arenas listed.
@@ -20,7 +20,8 @@ impl Conn {
     }
 
     /// `arena_join`: the player takes part through this connection, with their rating of the
-    /// arena's game (P-RATING; the starting one before any rated game).
+    /// arena's game (P-RATING; the starting one before any rated game). A flight arena's
+    /// tables play for the default stake, which the player's score must cover (P-SCORE).
     pub(super) async fn arena_join(&self, id: u64, arena: i64) -> Outcome {
         let player = self.require_player()?.id;
         let game = self
@@ -28,6 +29,8 @@ impl Conn {
             .arenas
             .game_of(arena)
             .ok_or_else(|| no_arena(arena))?;
+        let stake = (game == GameKind::Flight).then_some(hangar_games::DEFAULT_STAKE);
+        crate::stakes::check_stake(&self.hall.store, player, stake).await?;
         let ratings = self
             .hall
             .store
