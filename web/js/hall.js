@@ -422,7 +422,15 @@ export class HallView {
       if (flight) {
         for (const [k, given] of Object.entries(presets[options.preset])) if (options[k] === given) delete options[k];
       }
-      const { room } = await this.app.conn.send('create_room', { game: this.game, private: bool('private'), options });
+      let room;
+      try {
+        ({ room } = await this.app.conn.send('create_room', { game: this.game, private: bool('private'), options }));
+      } catch (err) {
+        // A stake the score does not cover (P-SCORE), a full house of rooms: said in the page's
+        // words, and the form stays open to change it.
+        toast(errorText(err), 'error');
+        return;
+      }
       location.hash = `#/room/${room}`;
     });
     return form;
