@@ -6,7 +6,7 @@ the position, the seat, the numbered legal actions, the time), one answer per li
 standard output. Run it with
 
     hangar match --engine "python3 examples/engines/random.py" --against random --game jungle
-    hangar bot --hall ws://127.0.0.1:8080/ws --token TOKEN --engine "python3 examples/engines/random.py"
+    hangar bot --hall ws://127.0.0.1:8080/ws --token-file TOKEN_FILE --engine "python3 examples/engines/random.py"
 """
 import json
 import random

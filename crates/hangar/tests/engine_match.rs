@@ -1,5 +1,6 @@
 //! `hangar match` with real engine processes (P-ENGINE): the example engines of
 //! `examples/engines`, and engines that print garbage, hang or exit mid-game.
+#![allow(clippy::unwrap_used)] // tests fail loudly
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -248,4 +249,207 @@ fn p_engine_an_engine_that_resigns_loses_every_game() {
     assert_eq!(r["score"], 0.0);
     assert_eq!(r["elo"], Value::Null, "an unbounded difference: {r}");
     assert!(stderr(&out).contains("resigned game 3"), "{}", stderr(&out));
+}
+
+/// `hangar match` run with its peak memory (VmHWM, kB) watched while it runs; a match that
+/// has not ended after three minutes is killed and fails the test.
+fn watched(args: &[&str]) -> (Output, u64) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hangar"))
+        .args(args)
+        .current_dir(repo())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the hangar binary runs");
+    let pid = child.id();
+    let pipe = |mut from: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            // The log is kept to 4 MB (a flood past it is read and dropped).
+            let mut kept = Vec::new();
+            let mut chunk = [0u8; 64 * 1024];
+            while let Ok(n) = from.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                if kept.len() < 4 << 20 {
+                    kept.extend_from_slice(&chunk[..n]);
+                }
+            }
+            kept
+        })
+    };
+    let stdout = pipe(Box::new(child.stdout.take().unwrap()));
+    let stderr = pipe(Box::new(child.stderr.take().unwrap()));
+    let started = std::time::Instant::now();
+    let mut peak = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if let Some(kb) = std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|s| {
+                let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_owned();
+                line.split_whitespace().nth(1)?.parse::<u64>().ok()
+            })
+        {
+            peak = peak.max(kb);
+        }
+        if started.elapsed() > std::time::Duration::from_secs(180) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!(
+                "the match did not end in 3 minutes: {}",
+                String::from_utf8_lossy(&stderr.join().unwrap())
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let output = Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    };
+    (output, peak)
+}
+
+/// A jungle match of `games` games at `--move-ms 50` of the engine of `source` (Python).
+fn misbehaving(source: &str, games: &str) -> (Value, String, u64) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let command = engine(dir.path(), "engine.py", source);
+    let (out, peak) = watched(&[
+        "match",
+        "--engine",
+        &command,
+        "--against",
+        "random",
+        "--game",
+        "jungle",
+        "--games",
+        games,
+        "--move-ms",
+        "50",
+        "--json",
+    ]);
+    let log = stderr(&out);
+    (result(&out), log, peak)
+}
+
+/// The bound on `hangar match`'s peak memory: under the 100 MB of the longest line written.
+const PEAK_KB: u64 = 80 * 1024;
+
+#[test]
+fn p_engine_an_engine_that_never_reads_does_not_stall_the_match() {
+    let (r, log, peak) = misbehaving("import time\ntime.sleep(3600)\n", "2");
+    let d = &r["decisions"];
+    assert_eq!(d["answered"], 0, "{r}");
+    // Its input pipe fills up: it is stopped and started again, and the match goes on.
+    assert!(d["hangs"].as_u64().unwrap() >= 1, "{r}");
+    assert!(
+        log.contains("the engine has not read its questions"),
+        "{log}"
+    );
+    assert!(peak < PEAK_KB, "{peak} kB");
+}
+
+#[test]
+fn p_engine_100_mb_lines_cost_the_match_no_memory() {
+    let source = "import json, random, sys\n\
+        n = 0\n\
+        for line in sys.stdin:\n\
+        \x20   q = json.loads(line)\n\
+        \x20   n += 1\n\
+        \x20   if n <= 2:\n\
+        \x20       for _ in range(100):\n\
+        \x20           sys.stdout.write('x' * 1000000)\n\
+        \x20       sys.stdout.write('\\n')\n\
+        \x20       sys.stdout.flush()\n\
+        \x20       continue\n\
+        \x20   print(json.dumps({'action': random.choice(q['actions'])['id'], 'ask': q['ask']}), flush=True)\n";
+    // Reading the 200 MB takes a while (a test build is not optimised): the questions asked
+    // meanwhile are late; the later games are the engine's again.
+    let (r, log, peak) = misbehaving(source, "3");
+    let d = &r["decisions"];
+    assert_eq!(d["invalid"], 2, "{r}");
+    assert!(d["answered"].as_u64().unwrap() > 0, "{r}");
+    assert!(log.contains("a line longer than 1048576 bytes"), "{log}");
+    assert!(peak > 0 && peak < PEAK_KB, "{peak} kB");
+}
+
+#[test]
+fn p_engine_a_standard_error_flood_is_rate_limited_in_a_match() {
+    let source = "import json, random, sys, threading\n\
+        def flood():\n\
+        \x20   while True:\n\
+        \x20       sys.stderr.write('flood line of the engine\\n')\n\
+        threading.Thread(target=flood, daemon=True).start()\n\
+        for line in sys.stdin:\n\
+        \x20   q = json.loads(line)\n\
+        \x20   print(json.dumps({'action': random.choice(q['actions'])['id'], 'ask': q['ask']}), flush=True)\n";
+    let (r, log, peak) = misbehaving(source, "2");
+    let flood = log.matches("flood line of the engine").count();
+    assert!(flood > 0, "{log}");
+    // A burst of 50, then 10 a second, over a match well under 3 minutes.
+    assert!(flood < 50 + 10 * 180, "{flood} lines of the flood logged");
+    assert!(log.contains("line(s) of its standard error dropped"), "…");
+    assert!(r["decisions"]["answered"].as_u64().unwrap() > 0, "{r}");
+    assert!(peak < PEAK_KB, "{peak} kB");
+}
+
+#[test]
+fn p_engine_a_restarted_engine_is_asked_from_1_again() {
+    // Each run answers two questions and exits at the third; a question numbered otherwise
+    // than the run's own count gets a wrong answer.
+    let source = "import json, random, sys\n\
+        n = 0\n\
+        for line in sys.stdin:\n\
+        \x20   q = json.loads(line)\n\
+        \x20   n += 1\n\
+        \x20   if q['ask'] != n:\n\
+        \x20       print('wrong ask', q['ask'], 'for question', n, 'of this run', flush=True)\n\
+        \x20       continue\n\
+        \x20   if n > 2:\n\
+        \x20       sys.exit(3)\n\
+        \x20   print(json.dumps({'action': random.choice(q['actions'])['id'], 'ask': q['ask']}), flush=True)\n";
+    let (r, log, _) = misbehaving(source, "1");
+    let d = &r["decisions"];
+    assert!(d["crashes"].as_u64().unwrap() >= 2, "{r}");
+    assert_eq!(d["invalid"], 0, "{log}");
+    assert!(!log.contains("wrong ask"), "{log}");
+}
+
+#[test]
+fn p_engine_an_answer_late_once_is_skipped_and_the_next_taken() {
+    // The third question is answered 200 ms after its time, the others at once.
+    let source = "import json, random, sys, time\n\
+        n = 0\n\
+        for line in sys.stdin:\n\
+        \x20   q = json.loads(line)\n\
+        \x20   n += 1\n\
+        \x20   if n == 3:\n\
+        \x20       time.sleep(q['clock_ms'] / 1000 + 0.2)\n\
+        \x20   print(json.dumps({'action': random.choice(q['actions'])['id'], 'ask': q['ask']}), flush=True)\n";
+    let (r, log, _) = misbehaving(source, "1");
+    let d = &r["decisions"];
+    // The questions asked while it slept are late too; every answer after them is taken,
+    // none of the late ones for a later question.
+    assert!(d["late"].as_u64().unwrap() >= 1, "{r}");
+    assert_eq!(d["invalid"], 0, "{r}");
+    assert_eq!(
+        d["answered"].as_u64().unwrap() + d["late"].as_u64().unwrap(),
+        d["asked"].as_u64().unwrap(),
+        "{r}"
+    );
+    assert!(d["answered"].as_u64().unwrap() > 3, "{r}");
+    assert!(
+        log.contains("no answer to question 3 within 50 ms"),
+        "{log}"
+    );
+    assert!(
+        log.contains("a late answer to question 3 skipped")
+            || log.contains("the first: {\"action\""),
+        "{log}"
+    );
 }

@@ -1,11 +1,14 @@
 //! `hangar bot`: an engine in a hall, signed in as a bot account (P-ENGINE, P-CHALLENGE).
 //!
 //! One connection: challenges of the accepted games are accepted while fewer than
-//! `--max-games` games run; each `challenge_room` is joined at its seat and readied; each turn
-//! of the bot's is put to that game's engine process (in a blocking task, so the connection
-//! keeps reading) and its answer, or auto-play's choice, is sent. A dropped connection is
-//! made again (with a back-off), signed in with the token, and every room rejoined with
-//! `since`. With `--room CODE` the bot joins that one room instead, plays its game and exits.
+//! `--concurrency` games run (and, with `--games N`, while fewer than N are played or under
+//! way); each `challenge_room` is joined at its seat and readied; each turn of the bot's is put
+//! to that game's engine process in a task of its own that takes the engine with it (so the
+//! connection keeps reading, and no game waits for another's engine) and brings back the
+//! engine's answer, or auto-play's choice when the answer window closes a margin before the
+//! hall's deadline. A dropped connection is made again (with a back-off), signed in with the
+//! token, and every room rejoined with `since`. With `--room CODE` the bot joins that one room
+//! instead, plays its game and exits.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -26,11 +29,14 @@ use super::supervisor::Engine;
 /// The longest wait between two attempts to reach the hall.
 const MOST_BACKOFF: Duration = Duration::from_secs(30);
 
-/// A decision made: for which room and turn, and what.
+/// A decision made: for which room, turn and connection, and what; with the engine, back
+/// from the decision's task.
 struct Decided {
     room: String,
     turn_v: u64,
+    generation: u64,
     choice: Choice,
+    engine: Option<Engine>,
 }
 
 /// The bot's state across connections.
@@ -47,6 +53,10 @@ struct Bot<'a> {
     finished: u64,
     /// An engine was given up: no more challenges are accepted.
     stopping: bool,
+    /// The connection's number: a decision of an earlier connection is not sent.
+    generation: u64,
+    /// The token the bot signs in with.
+    token: String,
 }
 
 fn log(message: &str) {
@@ -54,7 +64,7 @@ fn log(message: &str) {
 }
 
 /// Runs `hangar bot`.
-pub async fn run(args: &BotArgs) -> anyhow::Result<()> {
+pub async fn run(args: &BotArgs, token: String) -> anyhow::Result<()> {
     let mut bot = Bot {
         args,
         games: HashMap::new(),
@@ -63,12 +73,14 @@ pub async fn run(args: &BotArgs) -> anyhow::Result<()> {
         last_id: 0,
         finished: 0,
         stopping: false,
+        generation: 0,
+        token,
     };
     let (decided_tx, mut decided_rx) = mpsc::unbounded_channel();
     let mut backoff = Duration::from_secs(1);
     let mut first = true;
     loop {
-        let mut conn = match sign_in(args, bot.last_id).await {
+        let mut conn = match sign_in(args, &bot.token, bot.last_id).await {
             Ok(conn) => conn,
             // A refused token will not be accepted later either.
             Err(e) if first => return Err(e),
@@ -99,14 +111,14 @@ pub async fn run(args: &BotArgs) -> anyhow::Result<()> {
 }
 
 /// Connects and signs in with the token.
-async fn sign_in(args: &BotArgs, last_id: u64) -> anyhow::Result<Connection> {
+async fn sign_in(args: &BotArgs, token: &str, last_id: u64) -> anyhow::Result<Connection> {
     let mut conn = Connection::connect(&args.hall)
         .await
         .with_context(|| format!("connecting to {}", args.hall))?;
     conn.continue_ids_after(last_id);
     let authed = conn
         .call(&HallCommand::Auth {
-            token: args.token.clone(),
+            token: token.to_owned(),
             client: Some("hangar-bot".into()),
         })
         .await?;
@@ -132,9 +144,10 @@ impl Bot<'_> {
         decided_tx: &mpsc::UnboundedSender<Decided>,
         decided_rx: &mut mpsc::UnboundedReceiver<Decided>,
     ) -> anyhow::Result<()> {
-        // Decisions of the last connection are stale: each room's turn is decided again
-        // once the rejoin has brought the picture up to date.
-        while decided_rx.try_recv().is_ok() {}
+        // Decisions of the last connection are stale (their tasks still bring their engines
+        // back, but their choices are not sent): each room's turn is decided again once the
+        // rejoin has brought the picture up to date.
+        self.generation += 1;
         for game in self.games.values_mut() {
             game.decided = None;
             game.wait_for = u64::MAX;
@@ -160,10 +173,14 @@ impl Bot<'_> {
                     self.frame(conn, &text).await?;
                 }
                 Some(decided) = decided_rx.recv() => {
-                    let current = self
-                        .games
-                        .get(&decided.room)
-                        .is_some_and(|g| g.turn_version() == decided.turn_v);
+                    let game = self.games.get_mut(&decided.room);
+                    let current = decided.generation == self.generation
+                        && game.as_ref().is_some_and(|g| g.turn_version() == decided.turn_v);
+                    if let (Some(game), Some(engine)) = (game, decided.engine) {
+                        game.stats = engine.stats();
+                        game.given_up = engine.is_given_up();
+                        game.engine = Some(engine);
+                    }
                     if current {
                         let command = RoomCommand { room: decided.room, action: decided.choice.action() };
                         conn.send(&command).await?;
@@ -178,6 +195,7 @@ impl Bot<'_> {
     /// given up and the games are over.
     fn done(&self) -> bool {
         (self.args.room.is_some() && self.finished > 0)
+            || self.args.games.is_some_and(|n| self.finished >= n)
             || (self.stopping && self.games.is_empty() && self.accepted.is_empty())
     }
 
@@ -251,8 +269,12 @@ impl Bot<'_> {
             Some("the engine was given up".to_owned())
         } else if !self.args.accept.iter().any(|g| g == game) {
             Some(format!("{game} is not accepted"))
-        } else if busy >= self.args.max_games {
+        } else if busy >= self.args.concurrency {
             Some(format!("{busy} games already"))
+        } else if let Some(n) = self.args.games
+            && self.finished + busy as u64 >= n
+        {
+            Some(format!("{n} games played or under way (--games {n})"))
         } else {
             None
         };
@@ -286,7 +308,10 @@ impl Bot<'_> {
                     } else {
                         let label =
                             format!("hangar bot: room {room}: engine `{}`", self.args.engine);
-                        let engine = Engine::new(&self.args.engine, &label);
+                        // No start grace: the hall's clock is the only one. The process starts
+                        // now, so that its start-up is done before the game's first turn.
+                        let mut engine = Engine::new(&self.args.engine, &label, Duration::ZERO);
+                        engine.warm_up();
                         self.games
                             .insert(room.clone(), Sitting::new(&room, seat, engine));
                         log(&format!("seated in room {room} at seat {seat}"));
@@ -358,10 +383,10 @@ impl Bot<'_> {
                     .and_then(|lines| lines.iter().find(|l| l["seat"] == seat))
                     .cloned()
                     .unwrap_or(Value::Null);
-                // No question is out once the game is over, so the lock is free at once.
-                let (stats, given_up) = {
-                    let engine = game.engine.lock().expect("no task panics holding it");
-                    (engine.stats(), engine.is_given_up())
+                // The engine's counts (as of its last decision, if a task has it now).
+                let (stats, given_up) = match &game.engine {
+                    Some(engine) => (engine.stats(), engine.is_given_up()),
+                    None => (game.stats, game.given_up),
                 };
                 if given_up {
                     log("the engine was given up: no more challenges are accepted");
@@ -393,17 +418,20 @@ impl Bot<'_> {
         Ok(())
     }
 
-    /// Starts the decision of every game whose turn it is, each in a blocking task.
+    /// Starts the decision of every game whose turn it is, each in a task of its own that
+    /// takes the game's engine and brings it back with the choice. A game whose engine is
+    /// still out (a decision of an earlier turn or connection) waits for it: that task ends
+    /// by its own answer window.
     fn decide(&mut self, decided_tx: &mpsc::UnboundedSender<Decided>) {
         for game in self.games.values_mut() {
-            if !game.to_decide() {
+            if !game.to_decide() || game.engine.is_none() {
                 continue;
             }
             let turn_v = game.turn_version();
-            game.decided = Some(turn_v);
             let decision = match game.decision() {
                 Ok(decision) => decision,
                 Err(why) => {
+                    game.decided = Some(turn_v);
                     log(&format!(
                         "room {}: cannot decide ({why}); the hall's timer will",
                         game.room
@@ -411,31 +439,56 @@ impl Bot<'_> {
                     continue;
                 }
             };
-            let engine = game.engine.clone();
             let room = game.room.clone();
+            let generation = self.generation;
+            let Some(question) = decision.question else {
+                // Nothing to choose: no engine needed.
+                game.decided = Some(turn_v);
+                let _ = decided_tx.send(Decided {
+                    room,
+                    turn_v,
+                    generation,
+                    choice: decision.choices[0].clone(),
+                    engine: None,
+                });
+                continue;
+            };
+            if decision.timeout.is_zero() {
+                game.decided = Some(turn_v);
+                log(&format!(
+                    "room {room}: no time left to ask the engine before the hall's deadline: auto-play chooses"
+                ));
+                let _ = decided_tx.send(Decided {
+                    room,
+                    turn_v,
+                    generation,
+                    choice: decision.fallback,
+                    engine: None,
+                });
+                continue;
+            }
+            let Some(mut engine) = game.engine.take() else {
+                continue; // checked above
+            };
+            game.decided = Some(turn_v);
             let tx = decided_tx.clone();
-            tokio::task::spawn_blocking(move || {
-                let choice = match decision.question {
-                    None => decision.choices[0].clone(),
-                    Some(question) => {
-                        let mut engine = engine.lock().expect("no task panics holding it");
-                        match engine.ask(question, decision.choices.len(), decision.timeout) {
-                            Ok(Answer::Action(id)) => decision.choices[id].clone(),
-                            Ok(Answer::Resign) if decision.may_resign => Choice::Resign,
-                            Ok(Answer::Resign) => {
-                                engine.log(
-                                    "resignation is allowed after 15 turns: auto-play chooses",
-                                );
-                                decision.fallback
-                            }
-                            Err(_) => decision.fallback,
-                        }
+            tokio::spawn(async move {
+                let actions = decision.choices.len();
+                let choice = match engine.ask(question, actions, decision.timeout).await {
+                    Ok(Answer::Action(id)) => decision.choices[id].clone(),
+                    Ok(Answer::Resign) if decision.may_resign => Choice::Resign,
+                    Ok(Answer::Resign) => {
+                        engine.log("resignation is allowed after 15 turns: auto-play chooses");
+                        decision.fallback
                     }
+                    Err(_) => decision.fallback,
                 };
                 let _ = tx.send(Decided {
                     room,
                     turn_v,
+                    generation,
                     choice,
+                    engine: Some(engine),
                 });
             });
         }

@@ -24,6 +24,11 @@ use serde_json::json;
 use super::MatchArgs;
 use super::score::{estimate, show};
 use super::supervisor::{Engine, EngineStats, MAX_CRASHES};
+
+/// Extra time for the first question of each engine process: an interpreter's start-up
+/// (Python's takes tens of milliseconds, much more on a loaded machine) is not thinking time.
+/// Offline there is no hall clock to keep; `hangar bot` has no such grace.
+const START_GRACE: Duration = Duration::from_secs(5);
 use crate::sim::Game;
 
 /// A flight game past this many actions is stopped (none comes near it: a guard).
@@ -41,14 +46,15 @@ struct Played {
 }
 
 /// Runs `hangar match`.
-pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
+pub fn run(args: &MatchArgs, runtime: &tokio::runtime::Runtime) -> anyhow::Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
     let master = Seed::from_u64(args.settings.seed);
     let label = format!("hangar match: engine `{}`", args.engine);
-    let mut engine = Engine::new(&args.engine, &label);
-    let timeout = Duration::from_millis(args.move_ms);
+    // The engine's tasks are spawned on the runtime, and its process dropped within it.
+    let _entered = runtime.enter();
+    let mut engine = Engine::new(&args.engine, &label, START_GRACE);
     let mut played = Vec::new();
     match args.game {
         Game::Flight => {
@@ -65,8 +71,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
                     options,
                     against.as_ref(),
                     &mut engine,
+                    runtime,
                     seed,
-                    timeout,
                 )?);
                 if engine.is_given_up() {
                     break;
@@ -86,8 +92,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
                     rules,
                     against,
                     &mut engine,
+                    runtime,
                     master,
-                    timeout,
                 )?);
                 if engine.is_given_up() {
                     break;
@@ -124,9 +130,10 @@ fn flight_game(
     options: Options,
     against: &dyn FlightBot,
     engine: &mut Engine,
+    runtime: &tokio::runtime::Runtime,
     seed: Seed,
-    timeout: Duration,
 ) -> anyhow::Result<Played> {
+    let timeout = Duration::from_millis(args.move_ms);
     let seats = args.seats;
     let mut table = Table::new(options, seats as u8, seed)?;
     let seat = (index % seats as u64) as usize;
@@ -147,7 +154,7 @@ fn flight_game(
                 choices[0]
             } else {
                 let question = flight_question(&game, seat, &choices, args.move_ms);
-                match engine.ask(question, choices.len(), timeout) {
+                match runtime.block_on(engine.ask(question, choices.len(), timeout)) {
                     Ok(Answer::Action(id)) => choices[id],
                     Ok(Answer::Resign) => {
                         engine.log(&format!("resigned game {index}"));
@@ -180,9 +187,10 @@ fn jungle_game(
     rules: Rules,
     against: JungleBot,
     engine: &mut Engine,
+    runtime: &tokio::runtime::Runtime,
     master: Seed,
-    timeout: Duration,
 ) -> anyhow::Result<Played> {
+    let timeout = Duration::from_millis(args.move_ms);
     let mut game = crate::jungle_cli::opening(rules, master.derive(index / 2));
     let engine_colour = if index.is_multiple_of(2) {
         Color::Red
@@ -200,7 +208,7 @@ fn jungle_game(
                 Some(moves[0])
             } else {
                 let question = jungle_question(&game, seat, &moves, args.move_ms);
-                match engine.ask(question, moves.len(), timeout) {
+                match runtime.block_on(engine.ask(question, moves.len(), timeout)) {
                     Ok(Answer::Action(id)) => Some(moves[id]),
                     Ok(Answer::Resign) => {
                         engine.log(&format!("resigned game {index}"));
@@ -296,6 +304,7 @@ fn report(args: &MatchArgs, played: &[Played], stats: EngineStats) -> anyhow::Re
             "decisions": {
                 "asked": stats.asked, "answered": stats.answered, "late": stats.late,
                 "invalid": stats.invalid, "crashes": stats.crashes, "given_up": stats.given_up,
+                "hangs": stats.hangs,
             },
         });
         println!("{out}");

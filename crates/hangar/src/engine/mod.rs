@@ -46,7 +46,13 @@ pub struct MatchArgs {
 
 /// Runs `hangar match`.
 pub fn run_match(args: &MatchArgs) -> anyhow::Result<()> {
-    matches::run(args)
+    // The engine's pipes are served by a worker thread of their own while the match's loop
+    // (and the built-in bots' thinking) runs on this one.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()?;
+    matches::run(args, &runtime)
 }
 
 /// Arguments of `hangar bot`.
@@ -55,9 +61,13 @@ pub struct BotArgs {
     /// The hall's WebSocket address (`ws://host:port/ws`).
     #[arg(long)]
     pub hall: String,
-    /// The bot account's sign-in token.
-    #[arg(long)]
-    pub token: String,
+    /// A file holding the bot account's sign-in token (else the environment variable
+    /// `HANGAR_TOKEN` gives it; never the command line, which every local user sees).
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<std::path::PathBuf>,
+    /// Refused: a token on the command line is shown to every local user by `ps`.
+    #[arg(long, hide = true, value_name = "TOKEN")]
+    pub token: Option<String>,
     /// The engine's command line, run with `sh -c`; one process per game.
     #[arg(long)]
     pub engine: String,
@@ -66,7 +76,13 @@ pub struct BotArgs {
     pub accept: Vec<String>,
     /// Games played at once; challenges beyond are declined.
     #[arg(long, default_value_t = 1)]
-    pub max_games: usize,
+    pub concurrency: usize,
+    /// Stop after this many finished games (default: play on until stopped).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Renamed `--concurrency` (games at once); refused with a message saying so.
+    #[arg(long, hide = true)]
+    pub max_games: Option<usize>,
     /// Join this room (by its code) instead of waiting for challenges; the bot plays its
     /// game and exits.
     #[arg(long)]
@@ -76,18 +92,55 @@ pub struct BotArgs {
     pub seat: Option<usize>,
 }
 
+/// The bot account's token: from `--token-file`, else from `HANGAR_TOKEN`; never from the
+/// command line.
+fn bot_token(args: &BotArgs) -> anyhow::Result<String> {
+    if args.token.is_some() {
+        anyhow::bail!(
+            "--token is refused: a token on the command line is shown to every local user by `ps` \
+             (/proc/PID/cmdline); give it in the environment variable {} or in a file with --token-file FILE \
+             (and sign in again to get a new token, as this one may have been seen)",
+            supervisor::TOKEN_VARIABLE
+        );
+    }
+    let token = match &args.token_file {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("--token-file {}: {e}", path.display()))?,
+        None => std::env::var(supervisor::TOKEN_VARIABLE).map_err(|_| {
+            anyhow::anyhow!(
+                "no token: set the environment variable {} or give --token-file FILE",
+                supervisor::TOKEN_VARIABLE
+            )
+        })?,
+    };
+    let token = token.trim().to_owned();
+    if token.is_empty() {
+        anyhow::bail!("the token is empty");
+    }
+    Ok(token)
+}
+
 /// Runs `hangar bot`.
 pub fn run_bot(args: &BotArgs) -> anyhow::Result<()> {
+    if args.max_games.is_some() {
+        anyhow::bail!(
+            "--max-games was renamed: --concurrency N plays N games at once, --games N stops after N games"
+        );
+    }
     for game in &args.accept {
         if !matches!(game.as_str(), "flight" | "jungle") {
             anyhow::bail!("--accept takes flight and jungle, not {game:?}");
         }
     }
-    if args.max_games == 0 {
-        anyhow::bail!("--max-games must be at least 1");
+    if args.concurrency == 0 {
+        anyhow::bail!("--concurrency must be at least 1");
     }
+    if args.games == Some(0) {
+        anyhow::bail!("--games must be at least 1");
+    }
+    let token = bot_token(args)?;
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?
-        .block_on(hall_bot::run(args))
+        .block_on(hall_bot::run(args, token))
 }

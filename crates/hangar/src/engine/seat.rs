@@ -6,7 +6,6 @@
 //! the view's position). Flight: the position is rebuilt from the room's game view (protocol
 //! §6) and the pending roll, through the rules engine's checked setup.
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hangar_bots::flight::FlightLevel;
@@ -20,13 +19,15 @@ use hangar_games::{RoomOptions, check_options};
 use hangar_protocol::{GameKind, RoomAction, RoomState, TurnView};
 use serde_json::{Map, Value, json};
 
-use super::supervisor::Engine;
+use super::supervisor::{Engine, EngineStats};
 
-/// Time kept back from the turn's deadline for the network and the hall.
-const MARGIN_MS: i64 = 1500;
+/// Time kept back from the turn's deadline for the network and the hall: the engine's answer
+/// window ends this long before the hall's deadline, when auto-play's choice is sent instead.
+pub const MARGIN_MS: i64 = 1500;
 
-/// The least time an engine is given, even when the deadline is nearer.
-const LEAST_MS: u64 = 200;
+/// The least answer window worth asking for: with less time left before the margin,
+/// auto-play chooses at once.
+const LEAST_MS: i64 = 50;
 
 /// What the bot does on its turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,7 +76,8 @@ pub struct Decision {
     pub choices: Vec<Choice>,
     /// Auto-play's choice.
     pub fallback: Choice,
-    /// The time the engine has.
+    /// The time the engine has: the answer window, ending [`MARGIN_MS`] before the turn's
+    /// deadline.
     pub timeout: Duration,
     /// Whether a resignation is allowed now (P-RESIGN: flight after 15 turns).
     pub may_resign: bool,
@@ -89,8 +91,12 @@ pub struct Sitting {
     pub seat: usize,
     /// The last room version seen.
     pub v: u64,
-    /// The engine playing this game.
-    pub engine: Arc<Mutex<Engine>>,
+    /// The engine playing this game; `None` while a decision task has it.
+    pub engine: Option<Engine>,
+    /// The engine's counts when it was last here.
+    pub stats: EngineStats,
+    /// Whether the engine was given up (when it was last here).
+    pub given_up: bool,
     /// The room version of the turn last decided (or being decided).
     pub decided: Option<u64>,
     /// The room version the picture must reach before a decision: a rejoin's answer's `v`
@@ -113,7 +119,9 @@ impl Sitting {
             room: room.to_owned(),
             seat,
             v: 0,
-            engine: Arc::new(Mutex::new(engine)),
+            engine: Some(engine),
+            stats: EngineStats::default(),
+            given_up: false,
             decided: None,
             wait_for: 0,
             kind: None,
@@ -224,7 +232,9 @@ impl Sitting {
     pub fn decision(&mut self) -> Result<Decision, String> {
         let turn = self.turn.clone().ok_or("no turn")?;
         let left = turn.deadline - now_ms() - MARGIN_MS;
-        let clock_ms = u64::try_from(left).unwrap_or(0).max(LEAST_MS);
+        // No time to ask: auto-play's choice is sent at once (`question` None, and no choice
+        // but the fallback).
+        let clock_ms = if left >= LEAST_MS { left as u64 } else { 0 };
         let timeout = Duration::from_millis(clock_ms);
         match self.kind {
             Some(GameKind::Flight) => self.flight_decision(clock_ms, timeout),
