@@ -42,6 +42,7 @@ fn candidates<'a>(players: &[Player], last: &'a [Vec<i64>]) -> Vec<Candidate<'a>
             rating,
             free_since: 0,
             last_opponents: last,
+            capped_with: &[],
         })
         .collect()
 }

@@ -232,6 +232,7 @@ fn candidates<'a>(ids: &[i64], points: &[u32], last: &'a [Vec<i64>]) -> Vec<Cand
             rating: 1500,
             free_since: 0,
             last_opponents: last,
+            capped_with: &[],
         })
         .collect()
 }
@@ -360,5 +361,40 @@ fn p_arena_flight_tables_avoid_the_last_table_when_others_are_free() {
         // takes two of each old one, the fewest possible.
         let low = t.iter().filter(|&&id| id <= 4).count();
         assert_eq!(low, 2, "two of each previous table at each new one: {t:?}");
+    }
+}
+
+/// P-ARENA's pair limit in the arena itself: games seated per pair are counted and stored
+/// (an arena stored before the count loads with none), and once a pair reached the cap the
+/// arena seats them apart whenever someone else is free.
+#[test]
+fn p_arena_counts_games_per_pair_and_seats_a_capped_pair_apart() {
+    let mut arena = jungle_arena();
+    arena.set_pair_cap(3);
+    for n in 0..3 {
+        assert!(play(&mut arena, &format!("R{n}"), win(A, B), 10 + n));
+    }
+    play(&mut arena, "R3", win(C, D), 20);
+    assert_eq!(arena.games_of_pair(B, A), 3);
+    assert_eq!(arena.games_of_pair(C, D), 1);
+    let text = serde_json::to_string(&arena).expect("serialises");
+    let mut back: Arena = serde_json::from_str(&text).expect("reads");
+    back.reindex();
+    assert_eq!(back.games_of_pair(A, B), 3, "stored with the arena");
+    // Stored before the count: none.
+    let mut old: serde_json::Value = serde_json::from_str(&text).expect("json");
+    old.as_object_mut().expect("an object").remove("pair_games");
+    let old: Arena = serde_json::from_value(old).expect("an old arena loads");
+    assert_eq!(old.games_of_pair(A, B), 0);
+    // A and B are capped, C and D just met: A–C and B–D (or A–D, B–C) rather than A–B.
+    back.set_pair_cap(3);
+    let tables = back.pair_round(30, |_| true);
+    assert_eq!(tables.len(), 2);
+    for t in &tables {
+        assert!(
+            !(t.contains(&A) && t.contains(&B)),
+            "capped pair together: {tables:?}"
+        );
+        assert!(!(t.contains(&C) && t.contains(&D)), "repeat: {tables:?}");
     }
 }

@@ -101,6 +101,14 @@ pub struct Limits {
     /// Open WebSocket connections from one IP address; beyond, upgrades get HTTP 429
     /// (0: no cap, e.g. behind a proxy or for a load test on loopback).
     pub max_connections_per_address: usize,
+    /// Bytes queued for one connection (frames not yet written to its socket, a frame shared
+    /// by many connections counted in each) before it is closed as too slow (1008), whatever
+    /// it reads or follows (§5): 1 MiB. Frames are bounded too, 4,096.
+    pub outbox_bytes: usize,
+    /// The send buffer of every accepted socket (`SO_SNDBUF`; Linux doubles it), bytes: what
+    /// the kernel holds for a peer that stopped reading, on top of the outbox: 256 KiB. 0: the
+    /// system's autotuning (up to `net.ipv4.tcp_wmem`'s maximum, 4 MiB by default, per socket).
+    pub socket_send_buffer: u32,
     /// A WebSocket that sends nothing (not even a pong to our ping) this long is closed.
     pub idle_timeout: Duration,
     /// Time allowed to send a request's headers; slower connections are closed.
@@ -146,6 +154,8 @@ impl Default for Limits {
             // `hangar load` runs 10,000 clients; a common file limit is 20,000 or more.
             max_connections: 15_000,
             max_connections_per_address: 50,
+            outbox_bytes: crate::outbox::OUTBOX_BYTES,
+            socket_send_buffer: 256 * 1024,
             idle_timeout: Duration::from_secs(60),
             header_timeout: Duration::from_secs(10),
             flood_refusals: 5,

@@ -143,6 +143,17 @@ impl Hall {
         !self.is_closing()
     }
 
+    /// Bytes queued for the WebSocket connections of this node and not yet written (a frame
+    /// shared by many counted in each), for `/metrics`.
+    pub fn queued_bytes(&self) -> usize {
+        self.connections
+            .lock()
+            .expect("connections lock")
+            .values()
+            .map(Stopper::queued_bytes)
+            .sum()
+    }
+
     /// A WebSocket connection ended.
     pub fn connection_closed(&self, id: ConnId) {
         self.connections

@@ -142,6 +142,8 @@ async fn metrics_text(
             connections: hall.connection_count(),
             rooms: hall.room_count(),
             storage_healthy: hall.store.fault().is_none(),
+            outbox_bytes: hall.queued_bytes(),
+            outbox_limit: hall.config.limits.outbox_bytes,
         }),
     )
         .into_response()

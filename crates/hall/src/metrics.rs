@@ -1,5 +1,5 @@
 //! What an operator watches, at `/metrics` in the Prometheus text format: connections, rooms,
-//! storage health (gauges read when scraped), games started and finished, actions stored,
+//! the bytes queued for connections, storage health (gauges read when scraped), games started and finished, actions stored,
 //! refused connections and rate-limited messages (counters), and the acknowledgement and
 //! commit latencies (histograms). Recorded through the `metrics` facade, rendered by
 //! `metrics-exporter-prometheus` without its own listener: the hall's router serves it.
@@ -13,6 +13,11 @@ use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 pub const CONNECTIONS: &str = "hangar_connections";
 /// Open rooms (gauge).
 pub const ROOMS: &str = "hangar_rooms";
+/// Bytes queued for the WebSocket connections and not yet written, summed over connections (a
+/// frame shared by many counted in each): at most connections × [`OUTBOX_LIMIT`] (gauge).
+pub const OUTBOX_BYTES: &str = "hangar_outbox_queued_bytes";
+/// Bytes one connection may have queued before it is closed as too slow (gauge).
+pub const OUTBOX_LIMIT: &str = "hangar_outbox_limit_bytes";
 /// 1 while the storage takes writes, 0 while it is failing (gauge).
 pub const STORAGE_HEALTHY: &str = "hangar_storage_healthy";
 /// Games started, by `game` (counter).
@@ -125,6 +130,10 @@ pub struct Gauges {
     pub rooms: usize,
     /// Whether the storage accepts writes.
     pub storage_healthy: bool,
+    /// Bytes queued for the connections and not yet written.
+    pub outbox_bytes: usize,
+    /// Bytes one connection may have queued.
+    pub outbox_limit: usize,
 }
 
 /// The text of `/metrics`, with `gauges` as they are now.
@@ -134,6 +143,8 @@ pub fn render(gauges: Gauges) -> String {
     };
     metrics::gauge!(CONNECTIONS).set(gauges.connections as f64);
     metrics::gauge!(ROOMS).set(gauges.rooms as f64);
+    metrics::gauge!(OUTBOX_BYTES).set(gauges.outbox_bytes as f64);
+    metrics::gauge!(OUTBOX_LIMIT).set(gauges.outbox_limit as f64);
     metrics::gauge!(STORAGE_HEALTHY).set(if gauges.storage_healthy { 1.0 } else { 0.0 });
     handle.render()
 }

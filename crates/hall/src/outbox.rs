@@ -1,4 +1,7 @@
-//! What a connection sends: frames queued by rooms and the hall, written in batches.
+//! What a connection sends: frames queued by rooms and the hall, written in batches. A queue
+//! is bounded in frames and in bytes (§5: what the hall holds for one connection is bounded in
+//! bytes, whatever it reads or follows); a frame for many connections is one shared buffer
+//! ([`Utf8Bytes`]), counted in each queue that holds it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
@@ -10,6 +13,13 @@ use tokio::sync::mpsc;
 
 /// Frames a connection may queue before it counts as too slow.
 pub const OUTBOX_CAPACITY: usize = 4096;
+
+/// Bytes a connection may have queued (frames not yet written to its socket) before it counts
+/// as too slow, by default (`Limits::outbox_bytes`).
+pub const OUTBOX_BYTES: usize = 1024 * 1024;
+
+/// The reason a connection too slow to take what it is sent is closed with (code 1008).
+pub const TOO_SLOW: &str = "too slow: more was queued for this connection than it may hold";
 
 /// The capacity of outboxes made from now on ([`OUTBOX_CAPACITY`] unless set).
 static CAPACITY: AtomicUsize = AtomicUsize::new(OUTBOX_CAPACITY);
@@ -29,6 +39,17 @@ pub enum Out {
     Batch(Vec<Utf8Bytes>),
     /// Close the socket with this code and reason.
     Close(u16, &'static str),
+}
+
+impl Out {
+    /// The bytes of text it carries (what it counts against its queue's byte bound).
+    pub fn bytes(&self) -> usize {
+        match self {
+            Out::Text(text) => text.len(),
+            Out::Batch(frames) => frames.iter().map(|f| f.len()).sum(),
+            Out::Close(..) => 0,
+        }
+    }
 }
 
 /// A connection's id, unique for the life of the process.
@@ -63,7 +84,8 @@ pub struct Outbox {
 /// Why a connection's task stops whatever it is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
-    /// A frame found its queue full: a frame is lost, so the connection ends (a client
+    /// A frame found its queue full (in frames or in bytes): a frame is lost, so the
+    /// connection ends, closed with [`TOO_SLOW`] if it still takes a close frame (a client
     /// resumes from a clean reconnection, not from a gap) and the rooms run their disconnect
     /// path for it.
     Overflow,
@@ -76,11 +98,32 @@ pub enum Stop {
 /// channel shared by the hall: the connection's loop polls [`Outbox::stopped`] every time it
 /// waits (several times per action), and a waiting `watch` receiver locks the channel's
 /// waiters' mutex, one for every connection of the hall, on each of those polls.
-#[derive(Debug, Default)]
+/// It also counts the bytes queued: one allocation per connection for both, and the hall reads
+/// the count through the [`Stopper`] it keeps of every connection (`/metrics`), so that no
+/// counter is shared by all connections on the path of every frame.
+#[derive(Debug)]
 struct StopSignal {
     /// 0 while running, else `1 + Stop as u8` (the first reason set stays).
     state: AtomicU8,
     waker: AtomicWaker,
+    /// Bytes of the frames queued and not yet written (see [`Outbox::written`]).
+    queued: AtomicUsize,
+    /// Most bytes the queue may hold.
+    limit: usize,
+}
+
+/// [`StopSignal::state`] of a connection stopped by [`Stop::Overflow`].
+const OVERFLOWED: u8 = 1 + Stop::Overflow as u8;
+
+impl StopSignal {
+    fn new(limit: usize) -> StopSignal {
+        StopSignal {
+            state: AtomicU8::new(0),
+            waker: AtomicWaker::new(),
+            queued: AtomicUsize::new(0),
+            limit,
+        }
+    }
 }
 
 impl StopSignal {
@@ -111,19 +154,31 @@ impl Stopper {
     pub fn restart(&self) {
         self.0.set(Stop::Restart);
     }
+
+    /// Bytes queued for the connection and not yet written.
+    pub fn queued_bytes(&self) -> usize {
+        self.0.queued.load(Ordering::Relaxed)
+    }
 }
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
 impl Outbox {
-    /// A new outbox and the receiver its writer drains.
+    /// A new outbox of [`OUTBOX_BYTES`] and the receiver its writer drains.
     pub fn new() -> (Outbox, mpsc::Receiver<Out>) {
+        Outbox::bounded(OUTBOX_BYTES)
+    }
+
+    /// A new outbox that holds at most `bytes` of frames not yet written (and at most its
+    /// capacity in frames), and the receiver its writer drains: the writer tells it what it
+    /// wrote ([`Outbox::written`]).
+    pub fn bounded(bytes: usize) -> (Outbox, mpsc::Receiver<Out>) {
         let (tx, rx) = mpsc::channel(CAPACITY.load(Ordering::Relaxed));
         let id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
         let outbox = Outbox {
             id,
             sink: Sink::Queue(tx),
-            stop: Arc::default(),
+            stop: Arc::new(StopSignal::new(bytes)),
         };
         (outbox, rx)
     }
@@ -133,7 +188,7 @@ impl Outbox {
         Outbox {
             id: NEXT_CONN.fetch_add(1, Ordering::Relaxed),
             sink: Sink::Relay(relay),
-            stop: Arc::default(),
+            stop: Arc::new(StopSignal::new(usize::MAX)),
         }
     }
 
@@ -155,15 +210,44 @@ impl Outbox {
                 return true;
             }
         };
+        let signal = &*self.stop;
+        // A connection cut off for falling behind takes nothing more (it is closing).
+        if signal.state.load(Ordering::Relaxed) == OVERFLOWED {
+            return false;
+        }
+        // Counted before it is queued, so that the writer's subtraction never goes below 0.
+        let bytes = out.bytes();
+        let before = signal.queued.fetch_add(bytes, Ordering::Relaxed);
+        // One frame always fits an empty queue, however large.
+        if before > 0 && before + bytes > signal.limit {
+            signal.queued.fetch_sub(bytes, Ordering::Relaxed);
+            // A client that stopped reading: a frame is lost, so the connection must end.
+            signal.set(Stop::Overflow);
+            return false;
+        }
         match tx.try_send(out) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
+                signal.queued.fetch_sub(bytes, Ordering::Relaxed);
                 // A client that stopped reading: a frame is lost, so the connection must end.
-                self.stop.set(Stop::Overflow);
+                signal.set(Stop::Overflow);
                 false
             }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                signal.queued.fetch_sub(bytes, Ordering::Relaxed);
+                false
+            }
         }
+    }
+
+    /// The writer wrote (or dropped) outputs of `bytes` taken from the queue.
+    pub fn written(&self, bytes: usize) {
+        self.stop.queued.fetch_sub(bytes, Ordering::Relaxed);
+    }
+
+    /// Bytes queued and not yet written.
+    pub fn queued_bytes(&self) -> usize {
+        self.stop.queued.load(Ordering::Relaxed)
     }
 
     /// Completes once the connection must stop (a frame could not be queued because the
@@ -205,5 +289,55 @@ impl Outbox {
             }
             Sink::Relay(relay) => relay.relay(Out::Close(code, reason)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(len: usize) -> Utf8Bytes {
+        Utf8Bytes::from("x".repeat(len))
+    }
+
+    /// §5: a queue takes frames up to its byte bound; the next one stops the connection as
+    /// too slow (and nothing more is queued), while one frame alone always fits.
+    #[test]
+    fn an_outbox_is_bounded_in_bytes_and_counts_what_was_written() {
+        let (outbox, mut rx) = Outbox::bounded(1000);
+        let stopper = outbox.stopper();
+        assert!(outbox.send(text(2000)), "one frame fits an empty queue");
+        assert_eq!(stopper.queued_bytes(), 2000);
+        let out = rx.try_recv().expect("queued");
+        outbox.written(out.bytes());
+        assert_eq!(outbox.queued_bytes(), 0);
+        let shared = text(400);
+        assert!(outbox.send(shared.clone()));
+        assert!(outbox.send_batch(vec![shared.clone(), text(100)]));
+        assert_eq!(outbox.queued_bytes(), 900);
+        assert_eq!(outbox.stop.get(), None);
+        assert!(!outbox.send(shared.clone()), "past the bound");
+        assert_eq!(outbox.stop.get(), Some(Stop::Overflow));
+        assert_eq!(
+            outbox.queued_bytes(),
+            900,
+            "the refused frame is not counted"
+        );
+        // Once cut off, nothing more is queued, even a frame that would fit.
+        assert!(!outbox.send(text(1)));
+        assert_eq!(outbox.queued_bytes(), 900);
+    }
+
+    /// The frame bound still holds, and a frame refused by it is not counted.
+    #[test]
+    fn an_outbox_full_of_frames_stops_and_uncounts_the_refused_one() {
+        let (outbox, _rx) = Outbox::bounded(OUTBOX_BYTES);
+        let capacity = CAPACITY.load(Ordering::Relaxed);
+        for _ in 0..capacity {
+            assert!(outbox.send(text(1)));
+        }
+        assert!(!outbox.send(text(1)));
+        assert_eq!(outbox.stop.get(), Some(Stop::Overflow));
+        assert_eq!(outbox.queued_bytes(), capacity);
     }
 }

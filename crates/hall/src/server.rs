@@ -35,6 +35,33 @@ pub struct Running {
     listener: TcpListener,
 }
 
+/// Listens on `addr` (its first address that binds). Connections accepted inherit the
+/// listener's send buffer: `send_buffer` bytes (0: the system's, which Linux grows up to 4 MiB
+/// for a peer that does not read), so that the kernel too holds a bounded number of bytes for
+/// a connection that stopped reading (§5, `Limits::socket_send_buffer`).
+async fn bind(addr: &str, send_buffer: u32) -> std::io::Result<TcpListener> {
+    if send_buffer == 0 {
+        return TcpListener::bind(addr).await;
+    }
+    let mut last = None;
+    for addr in tokio::net::lookup_host(addr).await? {
+        let socket = match addr {
+            std::net::SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+            std::net::SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+        };
+        // As `TcpListener::bind`: a restarted hall binds its port again at once.
+        socket.set_reuseaddr(true)?;
+        socket.set_send_buffer_size(send_buffer)?;
+        match socket.bind(addr).and_then(|()| socket.listen(1024)) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address to listen on")
+    }))
+}
+
 /// Opens the database, restores running games and binds the address.
 pub async fn start(config: Config) -> anyhow::Result<Running> {
     crate::metrics::install();
@@ -46,7 +73,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         );
     }
     let hall = Hall::new(config.clone(), store);
-    let listener = TcpListener::bind(&config.addr).await?;
+    let listener = bind(&config.addr, config.limits.socket_send_buffer).await?;
     let addr = listener.local_addr()?;
     if let Some(nats) = &config.cluster {
         // A node's rooms are those it opens or adopts (the stored ones too, see `Cluster`).

@@ -607,3 +607,161 @@ async fn p_arena_the_fourth_game_of_a_pair_in_one_arena_pays_nothing() {
     );
     hall.stop().await;
 }
+
+/// A raw connection with a receive buffer of `buffer` bytes that follows `arena` and then
+/// reads nothing (its answer read first).
+async fn silent_follower(addr: std::net::SocketAddr, arena: i64, buffer: u32) -> Raw {
+    use futures_util::{SinkExt, StreamExt};
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(buffer).unwrap();
+    let stream = socket.connect(addr).await.unwrap();
+    let (mut ws, _) = tokio_tungstenite::client_async(format!("ws://{addr}/ws"), stream)
+        .await
+        .unwrap();
+    let follow = json!({"type": "arena_subscribe", "id": 1, "arena": arena});
+    ws.send(Message::text(follow.to_string())).await.unwrap();
+    loop {
+        let frame = tokio::time::timeout(common::WAIT, ws.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        let Message::Text(text) = frame else { continue };
+        let value: Value = serde_json::from_str(&text).unwrap();
+        if value["id"] == 1 {
+            assert_eq!(value["type"], "ack", "{value}");
+            return ws;
+        }
+    }
+}
+
+type Raw = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
+use tokio_tungstenite::tungstenite::Message;
+
+/// Reads a connection until its close frame: the close's code and reason (None: the
+/// connection ended without one).
+async fn close_of(mut ws: Raw) -> Option<(u16, String)> {
+    use futures_util::StreamExt;
+    let read = async {
+        while let Some(Ok(message)) = ws.next().await {
+            if let Message::Close(frame) = message {
+                return frame.map(|f| (u16::from(f.code), f.reason.to_string()));
+            }
+        }
+        None
+    };
+    tokio::time::timeout(common::WAIT, read)
+        .await
+        .ok()
+        .flatten()
+}
+
+/// The hall process's resident memory (Linux), bytes.
+fn rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// §5 / P-ARENA: 300 connections follow an arena whose table of 100 long-named players
+/// changes twice a second (one account joining and withdrawing every 120 ms) and read
+/// nothing. The table is serialised once for them all; what the hall holds for each stays
+/// under the byte bound (the `hangar_outbox_queued_bytes` gauge never passes the bound times
+/// the connections), and each is closed with the reason (1008, too slow) once it fell that
+/// far behind, instead of holding up to 4,096 frames each (about 111 MiB per follower of a
+/// full table).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_silent_followers_of_a_changing_table_hold_a_bounded_number_of_bytes() {
+    const FOLLOWERS: usize = 300;
+    const BOUND: usize = 64 * 1024;
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(sqlite_url(&dir));
+    config.limits.outbox_bytes = BOUND;
+    // The kernel's share of a silent peer kept small as well (Linux doubles it).
+    config.limits.socket_send_buffer = 8 * 1024;
+    let hall = TestHall::with(dir, config).await;
+    // Upcoming: nobody is paired, the table changes only by joining and withdrawing.
+    let new = NewArena {
+        name: "Followed".into(),
+        game: GameKind::Jungle,
+        starts_at: now_ms() + 3_600_000,
+        minutes: 30,
+        turn_seconds: 60,
+    };
+    let arena = create_arena(&hall.hall.store, &new).await.unwrap().unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    // 100 players of 20-character names make a full table (about 16 KiB a message).
+    for n in 0..100 {
+        let mut player = hall.guest(&format!("Longname{n:012}")).await;
+        player
+            .ok(json!({"type": "arena_join", "arena": arena}))
+            .await;
+        player.close().await;
+    }
+    let mut followers = Vec::with_capacity(FOLLOWERS);
+    for _ in 0..FOLLOWERS {
+        followers.push(silent_follower(hall.addr, arena, 2048).await);
+    }
+    let rss_before = rss();
+    let mut toggler = hall.guest("toggler").await;
+    let deadline = tokio::time::Instant::now() + 2 * common::WAIT;
+    let mut joined = false;
+    let (mut most_queued, mut most_rss) = (0, 0);
+    let mut changes = 0;
+    // Until the hall has let every silent follower go (the toggler still follows).
+    while hall.hall.arenas.followers(arena) > 1 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{} followers left after {changes} changes; {most_queued} bytes queued at most",
+            hall.hall.arenas.followers(arena)
+        );
+        let order = if joined {
+            "arena_withdraw"
+        } else {
+            "arena_join"
+        };
+        toggler.ok(json!({"type": order, "arena": arena})).await;
+        toggler.inbox.clear();
+        joined = !joined;
+        changes += 1;
+        let queued = hall.hall.queued_bytes();
+        assert!(
+            queued <= BOUND * (FOLLOWERS + 1),
+            "{queued} bytes queued for {FOLLOWERS} followers, beyond {BOUND} each"
+        );
+        most_queued = most_queued.max(queued);
+        most_rss = most_rss.max(rss());
+        tokio::time::sleep(std::time::Duration::from_millis(120)).await;
+    }
+    // Each silent follower is told why (once it reads again).
+    let closes = futures_util::future::join_all(followers.into_iter().map(close_of)).await;
+    for close in &closes {
+        assert_eq!(
+            close
+                .as_ref()
+                .map(|(code, reason)| (*code, reason.as_str())),
+            Some((1008, hangar_hall::outbox::TOO_SLOW)),
+            "a silent follower's close"
+        );
+    }
+    // What they held is let go: the toggler alone may have a table queued.
+    let (_, metrics) = common::http_get_text(hall.addr, "/metrics").await;
+    let gauge = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("hangar_outbox_queued_bytes "))
+        .and_then(|v| v.parse::<f64>().ok())
+        .expect("the gauge of bytes queued");
+    assert!(gauge <= BOUND as f64, "{gauge} bytes still queued");
+    eprintln!(
+        "{changes} changes; at most {most_queued} bytes queued for {FOLLOWERS} followers \
+         (bound {}); resident memory {} MB before, {} MB at most",
+        BOUND * FOLLOWERS,
+        rss_before >> 20,
+        most_rss >> 20
+    );
+    toggler.close().await;
+    hall.stop().await;
+}

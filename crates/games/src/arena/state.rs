@@ -114,6 +114,42 @@ pub struct Arena {
     #[serde(skip)]
     index: HashMap<i64, usize>,
     games: HashMap<String, Seated>,
+    /// Games seated per pair of players (the lower id first), for the per-arena pair limit
+    /// (P-ARENA); stored as `[a, b, games]` triples, none in arenas stored before it.
+    #[serde(default, with = "pair_counts")]
+    pair_games: HashMap<(i64, i64), u32>,
+    /// Games one pair counts in this arena (the hall's `arena_pair_games`; 0: no cap): a
+    /// pair that played as many sits together only when no one else is free.
+    #[serde(skip)]
+    pair_cap: u32,
+}
+
+/// [`Arena`]'s games per pair as a list of `[a, b, games]` (JSON keys are strings).
+mod pair_counts {
+    use std::collections::HashMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        map: &HashMap<(i64, i64), u32>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut list: Vec<(i64, i64, u32)> = map.iter().map(|(&(a, b), &n)| (a, b, n)).collect();
+        list.sort_unstable();
+        list.serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<HashMap<(i64, i64), u32>, D::Error> {
+        let list = Vec::<(i64, i64, u32)>::deserialize(deserializer)?;
+        Ok(list.into_iter().map(|(a, b, n)| ((a, b), n)).collect())
+    }
+}
+
+/// The key of a pair in [`Arena`]'s games per pair.
+fn pair_key(a: i64, b: i64) -> (i64, i64) {
+    (a.min(b), a.max(b))
 }
 
 impl Arena {
@@ -127,7 +163,20 @@ impl Arena {
             players: Vec::new(),
             index: HashMap::new(),
             games: HashMap::new(),
+            pair_games: HashMap::new(),
+            pair_cap: 0,
         }
+    }
+
+    /// Sets how many games one pair counts in this arena (0: no cap); pairs that played as
+    /// many are seated together only when no one else is free.
+    pub fn set_pair_cap(&mut self, cap: u32) {
+        self.pair_cap = cap;
+    }
+
+    /// The games this arena seated the two players at one table.
+    pub fn games_of_pair(&self, a: i64, b: i64) -> u32 {
+        self.pair_games.get(&pair_key(a, b)).copied().unwrap_or(0)
     }
 
     /// Rebuilds the lookup after deserialising a stored arena.
@@ -228,6 +277,16 @@ impl Arena {
         if now < self.starts_at || self.is_over(now) {
             return Vec::new();
         }
+        // Who played the cap of games with whom (few pairs: a pair's games are few).
+        let mut capped: HashMap<i64, Vec<i64>> = HashMap::new();
+        if self.pair_cap > 0 {
+            for (&(a, b), &n) in &self.pair_games {
+                if n >= self.pair_cap {
+                    capped.entry(a).or_default().push(b);
+                    capped.entry(b).or_default().push(a);
+                }
+            }
+        }
         let candidates: Vec<Candidate<'_>> = self
             .players
             .iter()
@@ -239,6 +298,7 @@ impl Arena {
                     rating: e.rating,
                     free_since: e.free_since?,
                     last_opponents: &e.last_opponents,
+                    capped_with: capped.get(&e.id).map_or(&[][..], Vec::as_slice),
                 })
             })
             .collect();
@@ -252,8 +312,14 @@ impl Arena {
         tables
     }
 
-    /// A table formed by [`Arena::pair_round`] sits in room `code`.
+    /// A table formed by [`Arena::pair_round`] sits in room `code`: each pair at it has
+    /// played one more game in this arena.
     pub fn seated(&mut self, code: &str, players: &[i64]) {
+        for (k, &a) in players.iter().enumerate() {
+            for &b in &players[k + 1..] {
+                *self.pair_games.entry(pair_key(a, b)).or_default() += 1;
+            }
+        }
         let mut ratings = Vec::with_capacity(players.len());
         for id in players {
             if let Some(&i) = self.index.get(id) {

@@ -122,7 +122,9 @@ impl Slot {
         }
     }
 
-    /// Sends every follower the table (the top lines and their own).
+    /// Sends every follower the table (the top lines and their own), serialised once: the
+    /// followers with no line of their own (watchers, anonymous connections) share one frame;
+    /// a player's frame is that text with their line in place of `null` (§5).
     fn send_table(&mut self, now: i64) {
         let standings = self.state.standings();
         let top: Vec<ArenaLine> = standings
@@ -135,22 +137,57 @@ impl Slot {
             .enumerate()
             .map(|(i, s)| (s.id, i))
             .collect();
-        let summary = self.summary(now);
+        let shared = SharedTable::new(&ArenaMessage::Arena(ArenaTable {
+            arena: self.summary(now),
+            standings: top,
+            total: standings.len(),
+            me: None,
+        }));
         for follower in self.followers.values() {
             let me = follower
                 .player
                 .as_ref()
                 .and_then(|p| by_id.get(&p.id))
                 .map(|&i| self.state.line(&standings[i]));
-            let message = ArenaMessage::Arena(ArenaTable {
-                arena: summary.clone(),
-                standings: top.clone(),
-                total: standings.len(),
-                me,
-            });
-            follower.outbox.send(frame(&message));
+            follower.outbox.send(shared.with_me(me.as_ref()));
         }
         self.changed = false;
+    }
+}
+
+/// A table message serialised once for all the followers of an arena.
+struct SharedTable {
+    /// The frame with `"me":null`, shared by every follower with no line of their own.
+    frame: Utf8Bytes,
+    /// The length of its text up to `null}` (`"me":` last: [`ArenaTable`]'s field order).
+    head: usize,
+}
+
+impl SharedTable {
+    fn new(message: &ArenaMessage) -> SharedTable {
+        let text = serde_json::to_string(message).expect("an arena message serialises");
+        debug_assert!(
+            text.ends_with(",\"me\":null}"),
+            "`me` is the table's last field"
+        );
+        let head = text.len() - "null}".len();
+        SharedTable {
+            frame: Utf8Bytes::from(text),
+            head,
+        }
+    }
+
+    /// The frame of a follower whose own line is `me`: the shared one when there is none.
+    fn with_me(&self, me: Option<&ArenaLine>) -> Utf8Bytes {
+        let Some(me) = me else {
+            return self.frame.clone();
+        };
+        let line = serde_json::to_string(me).expect("an arena line serialises");
+        let mut text = String::with_capacity(self.head + line.len() + 1);
+        text.push_str(&self.frame.as_str()[..self.head]);
+        text.push_str(&line);
+        text.push('}');
+        Utf8Bytes::from(text)
     }
 }
 
@@ -358,6 +395,12 @@ impl Arenas {
         Ok(slot.table(0, TABLE_PAGE, player.map(|p| p.id), now_ms()))
     }
 
+    /// How many connections of this node follow arena `id` here.
+    pub fn followers(&self, id: i64) -> usize {
+        let slots = self.slots.lock().expect("arenas lock");
+        slots.get(&id).map_or(0, |slot| slot.followers.len())
+    }
+
     /// A connection stops following the arena it follows here (it closed, or asked); the
     /// node of the arena it followed elsewhere, which has yet to be told.
     pub fn unfollow(&self, conn: ConnId) -> Option<String> {
@@ -490,5 +533,66 @@ impl Arenas {
             .filter_map(|id| slots.get(id))
             .flat_map(|slot| slot.state.running().keys().cloned())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hangar_protocol::ArenaStatus;
+
+    fn line(rank: u32, id: i64) -> ArenaLine {
+        ArenaLine {
+            rank,
+            player_id: id,
+            name: format!("player {id}"),
+            bot: false,
+            points: 10 - rank,
+            fire: false,
+            performance: 1500,
+            games: 1,
+            recent: Vec::new(),
+            active: true,
+            room: None,
+        }
+    }
+
+    /// §5: the table is serialised once; followers with no line share one buffer, and a
+    /// player's frame reads exactly as the table with their own line.
+    #[test]
+    fn a_table_is_encoded_once_for_its_followers() {
+        let table = ArenaTable {
+            arena: ArenaSummary {
+                id: 3,
+                name: "Blitz".into(),
+                game: GameKind::Jungle,
+                status: ArenaStatus::Running,
+                starts_at: 1,
+                ends_at: 2,
+                turn_seconds: 20,
+                players: 2,
+                leader: Some("player 1".into()),
+            },
+            standings: vec![line(1, 1), line(2, 2)],
+            total: 2,
+            me: None,
+        };
+        let shared = SharedTable::new(&ArenaMessage::Arena(table.clone()));
+        let (a, b) = (shared.with_me(None), shared.with_me(None));
+        assert_eq!(
+            a.as_str().as_ptr(),
+            b.as_str().as_ptr(),
+            "one buffer for both"
+        );
+        assert_eq!(
+            a.as_str(),
+            serde_json::to_string(&ArenaMessage::Arena(table.clone())).unwrap()
+        );
+        let mine = shared.with_me(Some(&line(2, 2)));
+        let expected = ArenaMessage::Arena(ArenaTable {
+            me: Some(line(2, 2)),
+            ..table
+        });
+        assert_eq!(mine.as_str(), serde_json::to_string(&expected).unwrap());
     }
 }

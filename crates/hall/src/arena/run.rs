@@ -133,6 +133,9 @@ fn pair(hall: &Hall, now: i64) -> Vec<ToSeat> {
                 Some((player.id, (player, f.outbox.clone())))
             })
             .collect();
+        // A pair that played the arena's cap of games sits together only when no one else
+        // is free (P-ARENA).
+        slot.state.set_pair_cap(hall.config.fair.arena_pair_games);
         let tables = slot.state.pair_round(now, |id| reachable.contains_key(&id));
         for table in tables {
             let options = match slot.state.game {

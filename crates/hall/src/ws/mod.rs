@@ -29,7 +29,7 @@ use crate::accounts::Player;
 use crate::answers::{AnswerCache, worth_remembering};
 use crate::arena::ArenaOrder;
 use crate::hall::{HALL_PAGE, Hall};
-use crate::outbox::{Out, Outbox, Stop};
+use crate::outbox::{Out, Outbox, Stop, TOO_SLOW};
 use crate::room::{Answered, Order, RoomClosed, RoomHandle, RoomRequest, RoomSettings, open_room};
 use crate::sessions::{SIGNED_OUT_CODE, Sessions};
 use crate::slots::Slot;
@@ -114,8 +114,8 @@ async fn send_close(socket: &mut WebSocket, code: u16, reason: &'static str, wai
 }
 
 /// Closes a socket that must stop. When the hall restarts, what was queued for it leaves
-/// first, then the close with 1012; a client too slow to take what it is sent is cut off
-/// without more.
+/// first, then the close with 1012; for a client too slow to take what it is sent, see
+/// [`close_too_slow`].
 async fn stop_socket(
     socket: &mut WebSocket,
     stop: Stop,
@@ -144,6 +144,25 @@ async fn write_queued(
         .is_ok_and(|written| written.is_ok())
 }
 
+/// Closes a connection that fell too far behind ([`Stop::Overflow`]), once the rooms and
+/// arenas have let it go: what was queued for it is dropped at once (its bytes leave the
+/// hall's count), then the close (1008, [`TOO_SLOW`]) follows what the socket already
+/// took, for a client that reads again within a few seconds.
+async fn close_too_slow(
+    socket: &mut WebSocket,
+    outbox: &Outbox,
+    rx: &mut mpsc::Receiver<Out>,
+    batch: &mut Vec<Out>,
+) {
+    rx.close();
+    let mut dropped: usize = batch.drain(..).map(|out| out.bytes()).sum();
+    while let Ok(out) = rx.try_recv() {
+        dropped += out.bytes();
+    }
+    outbox.written(dropped);
+    send_close(socket, 1008, TOO_SLOW, Duration::from_secs(5)).await;
+}
+
 /// Closes a connection whose sign-in's token has run out.
 async fn close_expired(socket: &mut WebSocket) {
     let reason = "the sign-in expired: sign in again";
@@ -160,7 +179,7 @@ pub async fn serve_socket(
     logins: Arc<LoginGuard>,
     sessions: Arc<Sessions>,
 ) {
-    let (outbox, mut rx) = Outbox::new();
+    let (outbox, mut rx) = Outbox::bounded(hall.config.limits.outbox_bytes);
     outbox.send_text(welcome_frame());
     let mut conn = Conn {
         hall: hall.clone(),
@@ -197,23 +216,30 @@ pub async fn serve_socket(
     if !hall.connection_opened(&outbox) {
         outbox.stopper().restart();
     }
+    // Set when the connection fell too far behind: closed with the reason at the end.
+    let mut too_slow = false;
     loop {
         let message = tokio::select! {
             // Output first: a client waiting for an answer is served before it is read again.
             biased;
             // A client too slow to take what it is sent is cut off; a shutdown closes with 1012.
             stop = &mut stopped => {
+                too_slow = stop == Stop::Overflow;
                 stop_socket(&mut socket, stop, &mut rx, &mut batch).await;
                 break;
             }
             _ = rx.recv_many(&mut batch, 64) => {
+                let bytes: usize = batch.iter().map(Out::bytes).sum();
                 let written = tokio::select! {
                     written = write_frames(&mut socket, &mut batch) => written.map_err(|()| None),
                     stop = &mut stopped => Err(Some(stop)),
                 };
                 match written {
-                    Ok(()) => {}
+                    Ok(()) => outbox.written(bytes),
                     Err(Some(stop)) => {
+                        // What was taken from the queue is still held until dropped.
+                        outbox.written(bytes);
+                        too_slow = stop == Stop::Overflow;
                         stop_socket(&mut socket, stop, &mut rx, &mut batch).await;
                         break;
                     }
@@ -343,6 +369,9 @@ pub async fn serve_socket(
     }
     conn.answers
         .replace(&hall, Answers::Local(AnswerCache::new(0)));
+    if too_slow {
+        close_too_slow(&mut socket, &outbox, &mut rx, &mut batch).await;
+    }
     // The connection's place is given back last, once everything it held is let go.
     drop(slot);
 }

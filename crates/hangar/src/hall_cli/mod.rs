@@ -68,6 +68,15 @@ pub struct ServeArgs {
     /// hall behind a proxy or a load test on loopback).
     #[arg(long, env = "HANGAR_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 50)]
     pub max_connections_per_address: usize,
+    /// KiB queued for one connection and not yet written before it is closed as too slow
+    /// (code 1008), whatever it reads or follows.
+    #[arg(long, env = "HANGAR_OUTBOX_KIB", default_value_t = 1024,
+          value_parser = clap::value_parser!(u64).range(64..))]
+    pub outbox_kib: u64,
+    /// KiB of each accepted socket's kernel send buffer (Linux doubles it); 0: the system's
+    /// autotuning, up to 4 MiB per socket for a peer that does not read.
+    #[arg(long, env = "HANGAR_SOCKET_SEND_BUFFER_KIB", default_value_t = 256)]
+    pub socket_send_buffer_kib: u32,
     /// A WebSocket silent this long (not even answering a ping) is closed, in seconds.
     #[arg(long, env = "HANGAR_IDLE_TIMEOUT_SECONDS", default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(2..))]
@@ -229,6 +238,8 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         limits: Limits {
             max_connections: args.max_connections,
             max_connections_per_address: args.max_connections_per_address,
+            outbox_bytes: usize::try_from(args.outbox_kib * 1024).unwrap_or(usize::MAX),
+            socket_send_buffer: args.socket_send_buffer_kib.saturating_mul(1024),
             idle_timeout: Duration::from_secs(args.idle_timeout_seconds),
             header_timeout: Duration::from_secs(args.header_timeout_seconds),
             answer_window: Duration::from_secs(args.answer_window_seconds),
