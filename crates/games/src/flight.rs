@@ -334,6 +334,11 @@ impl FlightSession {
         self.table.record()
     }
 
+    /// The engine's game and the colour of each seat (a review reads them, P-REVIEW).
+    pub(crate) fn parts(&self) -> (&Game, &[Colour]) {
+        (self.game(), &self.colours)
+    }
+
     /// Completed turns.
     pub fn turns(&self) -> u32 {
         self.turns

@@ -166,6 +166,11 @@ impl JungleSession {
         };
     }
 
+    /// The game as the rules engine holds it (a review reads its positions, P-REVIEW).
+    pub(crate) fn game(&self) -> &Game {
+        &self.game
+    }
+
     /// Completed turns (plies).
     pub fn turns(&self) -> u32 {
         self.game.plies().len() as u32

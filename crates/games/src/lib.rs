@@ -12,6 +12,7 @@ mod options;
 pub mod rating;
 pub mod record;
 pub mod replay;
+pub mod review;
 pub mod rules_json;
 pub mod scoring;
 mod stored;
@@ -293,6 +294,22 @@ impl GameSession {
     pub fn flight_record(&self) -> Option<&hangar_flight::Record> {
         match self {
             GameSession::Flight(s) => Some(s.record()),
+            GameSession::Jungle(_) => None,
+        }
+    }
+
+    /// Jungle: the rules engine's game (P-REVIEW reads its positions); `None` in flight.
+    pub(crate) fn jungle_game(&self) -> Option<&hangar_jungle::Game> {
+        match self {
+            GameSession::Jungle(s) => Some(s.game()),
+            GameSession::Flight(_) => None,
+        }
+    }
+
+    /// Flight: the engine's game and each seat's colour (P-REVIEW); `None` in jungle.
+    pub(crate) fn flight_game(&self) -> Option<(&hangar_flight::Game, &[hangar_flight::Colour])> {
+        match self {
+            GameSession::Flight(s) => Some(s.parts()),
             GameSession::Jungle(_) => None,
         }
     }

@@ -6,6 +6,7 @@ mod flight_cli;
 mod hall_cli;
 mod jungle_cli;
 mod play;
+mod review;
 mod rules;
 mod sim;
 
@@ -46,6 +47,8 @@ enum Command {
     Verify(hall_cli::VerifyArgs),
     /// Show a finished game's record move by move.
     Replay(hall_cli::ReplayArgs),
+    /// Review a finished game: each move's and each die's worth by the engines' judgement.
+    Review(review::ReviewArgs),
     /// Copy the hall's SQLite database to a new file, while the hall serves it.
     Backup(hall_cli::BackupArgs),
     /// Load-test a running hall with a swarm of WebSocket clients.
@@ -74,6 +77,7 @@ fn main() -> anyhow::Result<()> {
         Command::Perft(args) => jungle_cli::perft(&args),
         Command::Verify(args) => hall_cli::verify(&args),
         Command::Replay(args) => hall_cli::replay(&args),
+        Command::Review(args) => review::run(&args),
         Command::Load(args) => hall_cli::load(&args),
         Command::Attack(args) => hall_cli::attack(&args),
         Command::Backup(args) => hall_cli::backup(&args),

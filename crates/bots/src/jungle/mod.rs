@@ -23,4 +23,4 @@ mod tt;
 
 pub use bot::{BotSpecError, JungleBot, JungleLevel, JunglePlayer, SearchConfig, choose_move};
 pub use eval::Evaluator;
-pub use search::{Limits, SearchReport, Searcher, WIN};
+pub use search::{Analysis, Limits, SearchReport, Searcher, WIN, WIN_BOUND};

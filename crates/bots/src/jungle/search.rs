@@ -12,8 +12,8 @@ use crate::jungle::tt::{Bound, Entry, TranspositionTable};
 /// Score of a win now; a win `n` plies away scores `WIN - n`.
 pub const WIN: i32 = 30_000;
 const INF: i32 = 32_000;
-/// Scores beyond this are wins or losses at a known distance.
-const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
+/// Scores beyond this are wins or losses at a known distance (`WIN - score` plies away).
+pub const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
 /// How often (in nodes) the clock is read.
 const CHECK_EVERY: u64 = 1024;
 /// Plies without capture after which the evaluation starts shrinking towards the J-DRAW
@@ -63,6 +63,19 @@ pub struct SearchReport {
     pub depth: u32,
     /// Nodes visited.
     pub nodes: u64,
+}
+
+/// A search's result with its principal variation (see [`Searcher::analyse`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The search's result: best move, score for the side to move, depth, nodes.
+    pub report: SearchReport,
+    /// The score of the iteration one ply shallower (`None` after a single iteration). The
+    /// evaluation favours the side to move (its mobility), so scores of odd and even depths
+    /// differ by a tempo; the mean of the two last is free of it.
+    pub previous: Option<i32>,
+    /// The expected line, starting with the best move.
+    pub pv: Vec<Move>,
 }
 
 /// An alpha-beta searcher. Keep one per player across a game: its tables carry over.
@@ -138,15 +151,68 @@ impl Searcher {
     /// Searches the game's position and returns the best move it may play (never one refused
     /// by J-REPEAT), or `None` when it has none.
     pub fn search(&mut self, game: &Game, limits: Limits) -> Option<SearchReport> {
+        self.run(game, limits, true).map(|(report, _)| report)
+    }
+
+    /// Analyses the game's position for a review (P-REVIEW): searches it as
+    /// [`Searcher::search`] does, but also when only one move is allowed (so that the score
+    /// is always a real one), and returns the principal variation read back from the
+    /// transposition table. Call [`Searcher::new_game`] first for an analysis that depends on
+    /// the game and the limits alone; with a node limit and no time limit it is then the same
+    /// on any machine.
+    pub fn analyse(&mut self, game: &Game, limits: Limits) -> Option<Analysis> {
+        let (report, previous) = self.run(game, limits, false)?;
+        let pv = self.principal_variation(game, report.best, report.depth.max(1) as usize + 4);
+        Some(Analysis {
+            report,
+            previous,
+            pv,
+        })
+    }
+
+    /// The line the table expects: `first`, then the stored best move of each position
+    /// reached while it is allowed, at most `max` moves, stopping at the game's end or a
+    /// position met before on the line.
+    fn principal_variation(&self, game: &Game, first: Move, max: usize) -> Vec<Move> {
+        let mut line = vec![first];
+        let mut pos = *game.position();
+        let mut seen = vec![pos.hash()];
+        pos.play_unchecked(first);
+        while line.len() < max && pos.outcome().is_none() {
+            let hash = pos.hash();
+            if seen.contains(&hash) {
+                break;
+            }
+            seen.push(hash);
+            let Some(next) = self.tt.probe(hash).and_then(|e| e.best) else {
+                break;
+            };
+            if !pos.legal_moves().contains(&next) {
+                break;
+            }
+            line.push(next);
+            pos.play_unchecked(next);
+        }
+        line
+    }
+
+    /// The search, and the score of the iteration before the last one completed.
+    fn run(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        shortcut: bool,
+    ) -> Option<(SearchReport, Option<i32>)> {
         let mut root_moves = game.legal_moves();
         let first = *root_moves.first()?;
-        if root_moves.len() == 1 {
-            return Some(SearchReport {
+        if shortcut && root_moves.len() == 1 {
+            let report = SearchReport {
                 best: first,
                 score: 0,
                 depth: 0,
                 nodes: 0,
-            });
+            };
+            return Some((report, None));
         }
         let started = Instant::now();
         self.deadline = limits.time.map(|t| started + t);
@@ -180,10 +246,14 @@ impl Searcher {
             depth: 0,
             nodes: 0,
         };
+        let mut previous = None;
         for depth in 1..=max_depth {
             let (score, best) = self.root(&pos, &mut root_moves, depth as i32, quiet);
             if self.stopped {
                 break;
+            }
+            if report.depth > 0 {
+                previous = Some(report.score);
             }
             report = SearchReport {
                 best,
@@ -203,7 +273,7 @@ impl Searcher {
             }
         }
         report.nodes = self.nodes;
-        Some(report)
+        Some((report, previous))
     }
 
     fn root(&mut self, pos: &Position, moves: &mut [Move], depth: i32, quiet: u32) -> (i32, Move) {
