@@ -133,6 +133,24 @@ async fn p_abort_the_eleventh_guest_from_one_address_in_an_hour_is_refused() {
     hall.stop().await;
 }
 
+/// A jungle game of `ana` and `bo` in room `code` that `bo` resigns at once (both ready it
+/// first when `again`, after an earlier one): its result.
+async fn resigned_game(
+    ana: &mut common::Client,
+    bo: &mut common::Client,
+    code: &str,
+    again: bool,
+) -> Value {
+    if again {
+        ana.ready().await;
+        bo.ready().await;
+        ana.event("game_started").await;
+    }
+    bo.ok(json!({"type": "resign", "room": code})).await;
+    let over = ana.event("game_over").await;
+    over["event"]["result"].clone()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_abort_the_fourth_game_of_a_pair_in_a_day_is_practice_and_said_before_the_start() {
     let dir = tempfile::tempdir().unwrap();
@@ -144,14 +162,7 @@ async fn p_abort_the_fourth_game_of_a_pair_in_a_day_is_practice_and_said_before_
     let hall = TestHall::with(dir, config).await;
     let (mut ana, mut bo, code) = hall.jungle_started(false).await;
     for game in 1..=4 {
-        if game > 1 {
-            ana.ready().await;
-            bo.ready().await;
-            ana.event("game_started").await;
-        }
-        bo.ok(json!({"type": "resign", "room": code})).await;
-        let over = ana.event("game_over").await;
-        let result = &over["event"]["result"];
+        let result = &resigned_game(&mut ana, &mut bo, &code, game > 1).await;
         if game <= 3 {
             assert_eq!(result["practice"], false, "game {game}: {result}");
             assert_eq!(result["players"][1]["delta"], -2, "game {game} is scored");
@@ -286,14 +297,13 @@ async fn p_abort_a_loser_on_auto_play_from_the_start_cannot_void_the_game_and_a_
 async fn p_abort_a_game_won_on_auto_play_without_three_own_decisions_is_aborted() {
     // The winner made no decision of their own: the game is aborted, though the loser made
     // many (a rule that counted the loser's decisions would score it).
-    let (result, troll, player) = resigned_after_15_turns(false).await;
+    let (result, troll, _) = resigned_after_15_turns(false).await;
     assert_eq!(result["aborted"], true, "{result}");
     assert_eq!(result["players"][troll]["rank"], 1, "{result}");
     for line in result["players"].as_array().unwrap() {
         assert_eq!(line["delta"], 0, "{line}");
     }
     no_rating(&result);
-    let _ = player;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -305,14 +315,8 @@ async fn p_abort_two_games_of_a_pair_starting_at_once_cannot_both_be_the_third()
     let (mut ana, mut bo, first) = hall.jungle_started(false).await;
     // Two scored games behind them.
     for game in 1..=2 {
-        if game > 1 {
-            ana.ready().await;
-            bo.ready().await;
-            ana.event("game_started").await;
-        }
-        bo.ok(json!({"type": "resign", "room": first})).await;
-        let over = ana.event("game_over").await;
-        assert_eq!(over["event"]["result"]["practice"], false);
+        let result = resigned_game(&mut ana, &mut bo, &first, game > 1).await;
+        assert_eq!(result["practice"], false);
     }
     // A second room of the same two, both rooms ready at once.
     let second = ana.create("jungle", json!({})).await;

@@ -512,8 +512,8 @@ async fn new_players<const N: usize>(store: &Store, names: [&str; N]) -> [i64; N
     ids
 }
 
-/// A two-player jungle game between `winner` and `loser`, started, finished and rated.
-async fn rated_jungle_game(store: &Store, winner: i64, loser: i64) {
+/// A jungle game started now (stored as running); its id.
+async fn started_game(store: &Store) -> i64 {
     let game = NewGame {
         room: "BOARD1".into(),
         game: "jungle".into(),
@@ -524,7 +524,12 @@ async fn rated_jungle_game(store: &Store, winner: i64, loser: i64) {
         commitment: hangar_dice::Seed::from_u64(2).commitment(),
         dice: hangar_dice::DiceScheme::PerRoll,
     };
-    let id = store.start_game(&game).await.unwrap();
+    store.start_game(&game).await.unwrap()
+}
+
+/// A two-player jungle game between `winner` and `loser`, started, finished and rated.
+async fn rated_jungle_game(store: &Store, winner: i64, loser: i64) {
+    let id = started_game(store).await;
     let line = |player_id, seat: usize, won: bool| ScoreLine {
         player_id,
         seat: seat as i64,
@@ -585,21 +590,6 @@ async fn p_rating_provisional_players_come_after_established_ones_on_every_datab
         assert_eq!(order, vec![steady, stayer, lucky, newbie]);
         store.close().await;
     }
-}
-
-/// A game started (stored as running) for the pair cap to decide.
-async fn started_game(store: &Store) -> i64 {
-    let game = NewGame {
-        room: "PAIRS1".into(),
-        game: "jungle".into(),
-        private: false,
-        options: json!({}).to_string(),
-        seats: json!([]).to_string(),
-        seed: hangar_dice::Seed::from_u64(3).to_string(),
-        commitment: hangar_dice::Seed::from_u64(3).commitment(),
-        dice: hangar_dice::DiceScheme::PerRoll,
-    };
-    store.start_game(&game).await.unwrap()
 }
 
 /// P-ABORT: the pair cap counts the games of the busiest pair of a table that were decided to
