@@ -5,14 +5,15 @@
 use hangar_bots::flight::FlightLevel;
 use hangar_dice::{Dice, DiceScheme, Entropy, Seed};
 use hangar_flight::{
-    Colour, Event, Game, Item, ItemEffect, NoEvents, Phase, PlayError, Progress, Square, Table,
-    UnknownItem, Weather,
+    Colour, Event, Game, Item, ItemEffect, NoEvents, Phase, PlayError, Table, UnknownItem,
 };
-use serde::Serialize;
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
-use hangar_protocol::{EndReason, ErrorCode, GameEvent, ProtoError, TurnNeed};
+use crate::view::{FlightNeed, FlightView, ItemView, MoveView, WeatherView};
+use hangar_protocol::{EndReason, ErrorCode, GameEvent, GameKind, ProtoError, TurnNeed};
 
 /// A running flight game: the table (engine state and dice) and the seat ↔ colour map.
 #[derive(Clone, Debug)]
@@ -118,13 +119,13 @@ impl FlightSession {
         serde_json::to_value(self.wire_view()).expect("the view serialises")
     }
 
-    /// The wire view (protocol §6), serialised straight from the engine's state.
-    fn wire_view(&self) -> FlightView<'_> {
+    /// The wire view (protocol §6), borrowing the engine's state ([`crate::view`]).
+    pub fn wire_view(&self) -> FlightView<'_> {
         let (need, die) = match self.game().phase() {
-            Phase::Roll => ("roll", None),
-            Phase::Move { roll } => ("move", Some(roll)),
-            Phase::Draw { .. } => ("draw", None),
-            Phase::Over => ("over", None),
+            Phase::Roll => (FlightNeed::Roll, None),
+            Phase::Move { roll } => (FlightNeed::Move, Some(roll)),
+            Phase::Draw { .. } => (FlightNeed::Draw, None),
+            Phase::Over => (FlightNeed::Over, None),
         };
         FlightView {
             bars: self
@@ -137,7 +138,7 @@ impl FlightSession {
                 .iter()
                 .map(|&c| self.game().captures(c))
                 .collect(),
-            colours: self.colours.iter().map(|c| c.name()).collect(),
+            colours: self.colours.clone(),
             die,
             finished: self
                 .colours
@@ -154,13 +155,13 @@ impl FlightSession {
                     square: i.square,
                 })
                 .collect(),
-            kind: "flight",
+            kind: GameKind::Flight,
             moves: self.moves_view(),
             need,
             planes: self
                 .colours
                 .iter()
-                .map(|&c| self.game().planes(c))
+                .map(|&c| Cow::Borrowed(self.game().planes(c)))
                 .collect(),
             resigned: self
                 .colours
@@ -373,50 +374,6 @@ impl FlightSession {
             reason: EndReason::Finished,
         }
     }
-}
-
-// The wire shapes of the view and the events, written straight from the engine's state. The
-// fields are in alphabetical order: the order `serde_json::Value` maps wrote them in before,
-// so the frames are byte for byte what they were.
-
-#[derive(Serialize)]
-struct MoveView {
-    plane: u8,
-    to: Progress,
-}
-
-#[derive(Serialize)]
-struct ItemView {
-    item: Item,
-    square: Square,
-}
-
-#[derive(Serialize)]
-struct WeatherView {
-    kind: Weather,
-    square: Square,
-}
-
-/// The game view of protocol §6.
-#[derive(Serialize)]
-struct FlightView<'a> {
-    bars: Vec<Vec<Item>>,
-    captures: Vec<u16>,
-    colours: Vec<&'static str>,
-    die: Option<u8>,
-    finished: Vec<usize>,
-    forced_plane: Option<u8>,
-    item_in_use: Option<Item>,
-    items: Vec<ItemView>,
-    kind: &'static str,
-    moves: Vec<MoveView>,
-    need: &'static str,
-    planes: Vec<&'a [Progress]>,
-    resigned: Vec<bool>,
-    sixes: u8,
-    to_move: Option<usize>,
-    turns: u32,
-    weather: Option<WeatherView>,
 }
 
 #[cfg(test)]

@@ -3,11 +3,15 @@
 use hangar_bots::jungle::{JungleBot, JungleLevel, choose_move};
 use hangar_dice::{Dice, Seed};
 use hangar_jungle::{Color, DrawReason, Game, GameRecord, Move, Outcome, Ply, WinReason};
-use serde::Serialize;
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
-use hangar_protocol::{EndReason, ErrorCode, GameEvent, PassReason, ProtoError, TurnNeed};
+use crate::view::JungleView;
+use hangar_protocol::{
+    EndReason, ErrorCode, GameEvent, GameKind, PassReason, ProtoError, TurnNeed,
+};
 
 /// A running jungle game.
 #[derive(Clone, Debug)]
@@ -62,11 +66,11 @@ impl JungleSession {
     }
 
     /// The wire view (protocol §6).
-    fn wire_view(&self) -> JungleView<'_> {
+    pub fn wire_view(&self) -> JungleView<'_> {
         JungleView {
             fen: self.game.position().to_string(),
-            kind: "jungle",
-            last: self.last.as_deref(),
+            kind: GameKind::Jungle,
+            last: self.last.as_deref().map(Cow::Borrowed),
             moves: self
                 .game
                 .legal_moves()
@@ -204,23 +208,4 @@ impl JungleSession {
             reason,
         }
     }
-}
-
-// The wire shapes of the view and the events. The fields are in alphabetical order: the order
-// `serde_json::Value` maps wrote them in before, so the frames are byte for byte what they were.
-
-/// The game view of protocol §6.
-#[derive(Serialize)]
-struct JungleView<'a> {
-    /// The position (side to move and rules included).
-    fen: String,
-    kind: &'static str,
-    /// The last move, `None` after a pass or at the start.
-    last: Option<&'a str>,
-    /// The legal moves of the side to move.
-    moves: Vec<String>,
-    outcome: Option<Outcome>,
-    plies: usize,
-    /// The seat to move, `None` when over.
-    to_move: Option<usize>,
 }

@@ -16,6 +16,7 @@ pub mod review;
 pub mod rules_json;
 pub mod scoring;
 mod stored;
+pub mod view;
 
 use hangar_bots::flight::FlightLevel;
 use hangar_bots::jungle::JungleLevel;
@@ -35,6 +36,7 @@ pub use options::{
     catalogue, check_options, stored_options,
 };
 pub use stored::{NewGame, StoredGame};
+pub use view::{FlightView, GameView, JungleView};
 
 /// Something a seat did, as written in the action log and the record (P-RECORD).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

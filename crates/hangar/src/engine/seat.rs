@@ -3,8 +3,8 @@
 //!
 //! Jungle: a local `hangar_jungle::Game` follows the moves and passes from the start, so the
 //! engine's legal actions honour J-REPEAT as the hall does (joined mid-game, it starts from
-//! the view's position). Flight: the position is rebuilt from the room's game view (protocol
-//! §6) and the pending roll, through the rules engine's checked setup.
+//! the view's position). Flight: the position is the room's typed game view (protocol §6,
+//! [`FlightView::position`]) with the pending roll played on it by the rules engine.
 
 use std::time::Duration;
 
@@ -15,9 +15,10 @@ use hangar_flight::{Item, Phase};
 use hangar_games::engine_line::{
     FlightChoice, flight_choices, flight_question, jungle_choices, jungle_question,
 };
-use hangar_games::{RoomOptions, check_options};
+use hangar_games::{GameView, RoomOptions, check_options};
 use hangar_protocol::{GameKind, RoomAction, RoomState, TurnView};
-use serde_json::{Map, Value, json};
+use serde::Deserialize;
+use serde_json::{Map, Value};
 
 use super::supervisor::{Engine, EngineStats};
 
@@ -104,7 +105,7 @@ pub struct Sitting {
     pub wait_for: u64,
     kind: Option<GameKind>,
     options: Option<RoomOptions>,
-    view: Option<Value>,
+    view: Option<GameView<'static>>,
     roll: Option<u8>,
     jungle: Option<hangar_jungle::Game>,
     turn: Option<TurnView>,
@@ -142,7 +143,7 @@ impl Sitting {
         self.options = check_options(state.game_kind, &state.options, 60)
             .ok()
             .map(|(options, _, _)| options);
-        self.view = state.game.clone();
+        self.view = state.game.as_ref().and_then(read_view);
         self.roll = None;
         self.turn = state.turn.clone();
         self.turn_v = v;
@@ -158,7 +159,7 @@ impl Sitting {
         let kind = event["kind"].as_str().unwrap_or_default().to_owned();
         match kind.as_str() {
             "game_started" => {
-                self.view = Some(event["game"].clone());
+                self.view = read_view(&event["game"]);
                 self.roll = None;
                 if let Some(RoomOptions::Jungle(room)) = self.options {
                     self.jungle = Some(hangar_jungle::Game::new(room.rules()));
@@ -170,7 +171,7 @@ impl Sitting {
             }
             "rolled" => self.roll = event["value"].as_u64().map(|v| v as u8),
             "moved" => {
-                self.view = Some(event["game"].clone());
+                self.view = read_view(&event["game"]);
                 self.roll = None;
             }
             "jungle_moved" | "passed" => {
@@ -182,7 +183,7 @@ impl Sitting {
                         Err(_) => false,
                     }
                 });
-                self.view = Some(event["game"].clone());
+                self.view = read_view(&event["game"]);
                 if !played || !self.jungle_in_step() {
                     self.resync_jungle();
                 }
@@ -194,20 +195,22 @@ impl Sitting {
     }
 
     fn jungle_in_step(&self) -> bool {
-        let fen = self.view.as_ref().and_then(|v| v["fen"].as_str());
+        let Some(GameView::Jungle(view)) = &self.view else {
+            return false;
+        };
         self.jungle
             .as_ref()
-            .is_some_and(|g| Some(g.position().to_string().as_str()) == fen)
+            .is_some_and(|g| g.position().to_string() == view.fen)
     }
 
     /// A local game from the view's position (its history unknown).
     fn resync_jungle(&mut self) {
-        self.jungle = self
-            .view
-            .as_ref()
-            .and_then(|v| v["fen"].as_str())
-            .and_then(|fen| fen.parse::<hangar_jungle::Position>().ok())
-            .map(hangar_jungle::Game::from_position);
+        self.jungle = match &self.view {
+            Some(GameView::Jungle(view)) => {
+                view.position().ok().map(hangar_jungle::Game::from_position)
+            }
+            _ => None,
+        };
     }
 
     /// Whether the game has started (a game view was seen).
@@ -247,8 +250,10 @@ impl Sitting {
         let Some(RoomOptions::Flight(room)) = self.options else {
             return Err("the room's options are not a flight room's".into());
         };
-        let view = self.view.as_ref().ok_or("no game view")?;
-        let game = flight_position(view, room.rules, self.roll)?;
+        let Some(GameView::Flight(view)) = &self.view else {
+            return Err("no flight game view".into());
+        };
+        let game = view.position(room.rules, self.roll)?;
         let choices = flight_choices(&game);
         if choices.is_empty() {
             return Err(format!("nothing to do in phase {:?}", game.phase()));
@@ -260,7 +265,7 @@ impl Sitting {
                 .map_or(Choice::Roll, Choice::Plane),
             _ => Choice::Roll,
         };
-        let may_resign = view["turns"].as_u64().is_some_and(|turns| turns >= 15);
+        let may_resign = view.turns >= 15;
         let question =
             (choices.len() > 1).then(|| flight_question(&game, self.seat, &choices, clock_ms));
         let choices = choices
@@ -301,60 +306,9 @@ impl Sitting {
     }
 }
 
-/// The flight position of a game view (protocol §6), with `roll` pending if one was rolled
-/// since the view: checked by the rules engine like any position read.
-pub fn flight_position(
-    view: &Value,
-    rules: hangar_flight::Options,
-    roll: Option<u8>,
-) -> Result<hangar_flight::Game, String> {
-    let colours = view["colours"].as_array().ok_or("a view without colours")?;
-    let players: Vec<Value> = colours
-        .iter()
-        .enumerate()
-        .map(|(i, colour)| {
-            json!({
-                "colour": colour,
-                "planes": view["planes"][i],
-                "captures": view["captures"][i],
-                "resigned": view["resigned"][i],
-                "items": view["bars"][i],
-            })
-        })
-        .collect();
-    let to_move = view["to_move"].as_u64().ok_or("nobody to move")? as usize;
-    let pending = roll.or_else(|| {
-        (view["need"] == "move")
-            .then(|| view["die"].as_u64().map(|d| d as u8))
-            .flatten()
-    });
-    // A 6 rolled since the view counts towards three sixes (when a rule counts them).
-    let sixes = view["sixes"].as_u64().unwrap_or(0)
-        + u64::from(roll == Some(6) && rules.three_sixes != hangar_flight::ThreeSixes::None);
-    let weather = &view["weather"];
-    // The view has no round of the weather cycle (nor the first player, which tells when a
-    // round starts): they decide when the next draw comes, not what is legal. A cell up is
-    // put in the cycle's first round, a clear sky in its first clear round.
-    let weather_round = if weather.is_null() && rules.weather {
-        3
-    } else {
-        0
-    };
-    let setup = json!({
-        "weather_round": weather_round,
-        "options": rules,
-        "players": players,
-        "turn": colours.get(to_move).ok_or("to_move is no seat")?,
-        "roll": pending,
-        "sixes": sixes,
-        "forced": view["forced_plane"],
-        "items": view["items"],
-        "weather": if weather.is_null() { Value::Null } else {
-            json!({"square": weather["square"], "weather": weather["kind"]})
-        },
-        "item_in_use": view["item_in_use"],
-    });
-    serde_json::from_value(setup).map_err(|e| format!("the view is no position: {e}"))
+/// The typed game view of a snapshot or event (`None` if it is none).
+fn read_view(value: &Value) -> Option<GameView<'static>> {
+    GameView::deserialize(value).ok()
 }
 
 fn now_ms() -> i64 {
@@ -366,8 +320,9 @@ fn now_ms() -> i64 {
 #[cfg(test)]
 mod tests {
     use hangar_dice::DiceScheme;
-    use hangar_games::GameSession;
+    use hangar_games::{FlightView, GameSession};
     use hangar_protocol::TurnNeed;
+    use serde_json::json;
 
     use super::*;
 
@@ -400,9 +355,10 @@ mod tests {
                 .expect("starts");
         let mut checked = 0;
         while let Some((seat, _)) = session.turn() {
-            let view = session.view();
-            let game = flight_position(&view, room.rules, None)
-                .unwrap_or_else(|e| panic!("decision {checked}: {e}\n{view}"));
+            let view: FlightView = serde_json::from_value(session.view()).expect("a flight view");
+            let game = view
+                .position(room.rules, None)
+                .unwrap_or_else(|e| panic!("decision {checked}: {e}\n{view:?}"));
             let planes: Vec<u8> = flight_choices(&game)
                 .iter()
                 .filter_map(|c| match c {
@@ -410,23 +366,18 @@ mod tests {
                     _ => None,
                 })
                 .collect();
-            let hall: Vec<u8> = view["moves"]
-                .as_array()
-                .expect("moves")
-                .iter()
-                .map(|m| m["plane"].as_u64().expect("a plane") as u8)
-                .collect();
-            assert_eq!(planes, hall, "decision {checked}: {view}");
+            let hall: Vec<u8> = view.moves.iter().map(|m| m.plane).collect();
+            assert_eq!(planes, hall, "decision {checked}: {view:?}");
             let act = session.bot_act(seat, "heuristic");
             let played = session.play(seat, &act, None).expect("a bot plays legally");
             // The bot sees a roll as a `rolled` event on the view before it.
             if let (Some(value), Some((_, TurnNeed::Move))) = (played.roll, session.turn()) {
-                let game = flight_position(&view, room.rules, Some(value)).expect("rolled");
+                let game = view.position(room.rules, Some(value)).expect("rolled");
                 let after = session.view();
                 assert_eq!(
                     flight_choices(&game).len(),
                     after["moves"].as_array().map_or(0, Vec::len),
-                    "{view} rolled {value}: {after}"
+                    "{view:?} rolled {value}: {after}"
                 );
             }
             checked += 1;
