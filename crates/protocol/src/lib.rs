@@ -184,7 +184,8 @@ mod tests {
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
         assert_eq!(variant_names::<HallCommand>("type").len(), 25);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
-        assert_eq!(name_variants::<ErrorCode>().len(), 29);
+        assert_eq!(name_variants::<ErrorCode>().len(), 30);
+        assert!(name_variants::<ErrorCode>().contains(&"stake_uncovered"));
         assert!(name_variants::<ErrorCode>().contains(&"banned"));
         assert!(name_variants::<ErrorCode>().contains(&"confirm_escape"));
     }
