@@ -317,7 +317,7 @@ export class HallView {
       const names = distinctNames(entries.map((e) => e.player));
       mount(this.leaderBox, entries.length ? h('ol', { class: 'leader-list', 'data-game': game }, entries.map((e, i) => h('li', { class: e.rating?.provisional ? 'provisional' : '' },
         h('span', { class: 'leader-rank' }, e.rank),
-        h('span', { class: 'leader-name' }, playerLink(names[i], e.player.id), botMark(e.player), guestMark(e.player)),
+        h('span', { class: 'leader-name' }, playerLink(names[i], e.player.id), botMark(e.player)), guestMark(e.player),
         h('b', { class: 'leader-rating', title: e.rating?.provisional ? t('provisional') : t('rating') }, ratingText(game, e.rating)),
         challengeButton(this.app, e.player, game))))
         : h('p', { class: 'empty', id: 'leaders-empty' }, t('no_leaders')));

@@ -348,8 +348,13 @@ export class RoomView {
     this.v = msg.v;
     applyEvent(this.state, ev);
     if (ev.kind === 'closed') {
-      toast(t('room_closed', { code: this.code }));
-      location.hash = '#/';
+      // An arena's room closes as soon as its game is over: the result stays until the player
+      // dismisses it (or the arena's next pairing opens the next room), then the hall (P-ARENA).
+      if (this.el.querySelector('.result-overlay')) {
+        this.closedBehindResult = true;
+        return;
+      }
+      this.leaveClosed();
       return;
     }
     if (ev.kind === 'game_started') {
@@ -781,9 +786,21 @@ export class RoomView {
   }
 
   /** Take the result dialog away; `refocus` puts the keyboard back where it was before. */
+  /** The room closed: said, and back to the hall. */
+  leaveClosed() {
+    toast(t('room_closed', { code: this.code }));
+    location.hash = '#/';
+  }
+
   closeResult({ refocus = true } = {}) {
     const overlay = this.el.querySelector('.result-overlay');
     if (!overlay) return;
+    if (this.closedBehindResult && refocus) {
+      // Dismissed by the player (✕, Escape, outside): the closed room is left now.
+      overlay.remove();
+      this.leaveClosed();
+      return;
+    }
     const inside = overlay.contains(document.activeElement);
     overlay.remove();
     if (!refocus && !inside) return;
