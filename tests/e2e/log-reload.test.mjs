@@ -58,6 +58,43 @@ test('P-DISCONNECT: the game log after a reload equals the log before it; two bo
   await page.context().close();
 });
 
+test('P-DISCONNECT: a reload while a move animates, with more events waiting, keeps the whole log', { timeout: 300000 }, async () => {
+  const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
+  await guest(page, 'Midway');
+  await createRoom(page, 'flight', { seats: 4, turn_seconds: 60 });
+  await fillWithBots(page, 'random');
+  await page.locator('#ready-btn').click();
+  await page.locator('.flight-board').waitFor();
+  await playUntil(page, async () => (await logLines(page)).length >= 40);
+  // Slow moves down and take this page's next decisions until one of its moves animates while
+  // the bots' events wait behind it: the page is then drawing an event, and more are queued.
+  await page.evaluate(() => { window.hangar.anim = 0.2; });
+  let caught = false;
+  for (let i = 0; i < 60 && !caught; i += 1) {
+    const what = await flightWait(page);
+    assert.notEqual(what, 'over', 'the game is not over yet');
+    await flightAct(page, what);
+    if (what !== 'move') continue;
+    caught = await page.waitForFunction(() => {
+      const view = window.hangar.view;
+      return view.gameView?.busy && view.pendingEvents >= 2;
+    }, null, { timeout: 5000, polling: 20 }).then(() => true, () => false);
+  }
+  assert.ok(caught, 'a move animated with events waiting behind it');
+  const before = await logLines(page);
+  assert.ok(before.length >= 40, `${before.length} lines`);
+  await page.reload();
+  await recordEvents(page);
+  await page.locator('.flight-board').waitFor();
+  // Every line logged before the reload is there again, the move that was animating and the
+  // events that waited behind it after them.
+  await page.waitForFunction((n) => document.querySelectorAll('#game-log .log-line').length > n, before.length, { timeout: 30000 });
+  const after = await logLines(page);
+  assert.deepEqual(after.slice(after.length - before.length), before, `the log before the reload is all there (${before.length} → ${after.length} lines)`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('P-REMATCH: a rematch starts with an empty log', { timeout: 300000 }, async () => {
   const page = await newPage(browser, { locale: 'zh-CN', viewport: { width: 390, height: 844 } });
   await guest(page, 'Again');

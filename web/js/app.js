@@ -13,7 +13,7 @@ import { ReplayView } from './replay.js';
 import { ProfileView } from './profile.js';
 import { sound } from './sound.js';
 import { installChallenges } from './challenge.js';
-import { ArenaView } from './arena.js';
+import { ArenaView, watchArenas, refollow } from './arena.js';
 
 const root = document.getElementById('app');
 
@@ -37,6 +37,8 @@ app.conn.onReconnect = async () => {
   if (app.view?.resume) await app.view.resume();
   else if (!app.started) route();
   app.started = true;
+  // The arena the player takes part in is followed again (P-ARENA: it seats and tells them).
+  refollow(app);
 };
 
 app.conn.onStatus((status) => {
@@ -119,4 +121,5 @@ async function loadOptions() {
 translate();
 app.options = await loadOptions();
 installChallenges(app);
+watchArenas(app);
 app.conn.connect();

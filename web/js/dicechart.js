@@ -45,16 +45,39 @@ export function faceChart(counts) {
 }
 
 /**
- * The whole figure: title, chart, legend and the χ² line (`data-chi2`, `data-p` for checks),
- * or a note that there is nothing to show yet. `title` is the translated heading.
+ * The fewest rolls from which the χ² test is shown: a fair die's expected count of every face
+ * is then at least 5 (P-DICE-STATS), below which χ²'s p-value is not to be trusted.
+ */
+export const CHI2_MIN_EXPECTED = 5;
+export const CHI2_MIN_ROLLS = CHI2_MIN_EXPECTED * FACES;
+
+/** "1: 3 · 2: 5 · …": the count of each face, as text (also for screen readers). */
+function countsLine(counts) {
+  return h('p', { class: 'dice-counts' }, t('dice_counts', { counts: counts.map((c, i) => `${i + 1}: ${c}`).join(' · ') }));
+}
+
+/**
+ * The whole figure: title, chart, the counts and the χ² line (`data-chi2`, `data-p` for
+ * checks) once every face is expected at least 5 times (30 rolls); before that the counts
+ * only, with a note of when the test comes; or a note that there is nothing to show yet.
+ * `title` is the translated heading.
  */
 export function diceStats(counts, title = t('dice_stats')) {
   const test = chiSquare(counts);
   if (!test) return h('section', { class: 'dice-stats empty' }, h('h3', {}, title), h('p', {}, t('dice_stats_none')));
+  if (test.expected < CHI2_MIN_EXPECTED) {
+    return h('section', { class: 'dice-stats counts-only', 'data-rolls': test.rolls },
+      h('h3', {}, title),
+      faceChart(counts),
+      h('p', { class: 'dice-legend' }, t('dice_legend')),
+      countsLine(counts),
+      h('p', { class: 'dice-chi2-wait' }, t('dice_chi2_wait', { n: test.rolls, min: CHI2_MIN_ROLLS })));
+  }
   return h('section', { class: 'dice-stats', 'data-chi2': test.statistic, 'data-p': test.pValue, 'data-rolls': test.rolls },
     h('h3', {}, title),
     faceChart(counts),
     h('p', { class: 'dice-legend' }, t('dice_legend')),
+    countsLine(counts),
     h('p', { class: 'dice-chi2' }, t('dice_chi2', {
       n: test.rolls, chi2: test.statistic.toFixed(2), df: test.degreesOfFreedom, p: formatP(test.pValue),
     })),

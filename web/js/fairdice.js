@@ -173,17 +173,23 @@ function copyButton(id, text, what) {
 }
 
 /**
- * How anyone checks the dice without this page: the commitment is SHA-256 of the seed's 32
- * bytes, the rolls come from ChaCha20 with that seed, and `hangar verify` replays a downloaded
- * record (GET /api/games/{id}) and checks both.
+ * How anyone checks the dice without this page (docs/protocol.md §10): the commitment is
+ * SHA-256 of the seed's 32 bytes; each roll k mixes the seed with the roller's own bytes, sent
+ * with the roll (HMAC-SHA256(seed, k ‖ bytes) keys the ChaCha20 stream whose first die it is);
+ * `hangar rules flight` re-derives one roll, and `hangar verify` replays a downloaded record
+ * (GET /api/games/{id}) and checks them all.
  */
 function howToCheck(seed, gameId) {
   const record = `${location.origin}/api/games/${gameId ?? '<id>'}`;
+  const derive = JSON.stringify({ request: 'derive_roll', seed: seed || '<seed>', k: 0, entropy: '<bytes>' });
   return h('details', { class: 'fair-how', id: 'fair-how' },
     h('summary', {}, t('fair_how_title')),
     h('p', {}, t('fair_how_hash')),
     h('pre', { class: 'fair-cmd' }, `printf %s ${seed || '<seed>'} | xxd -r -p | sha256sum`),
-    h('p', {}, t('fair_how_dice')),
+    h('p', { id: 'fair-how-dice' }, t('fair_how_dice')),
+    h('p', { id: 'fair-how-own' }, t('fair_how_own')),
+    h('p', {}, t('fair_how_roll')),
+    h('pre', { class: 'fair-cmd', id: 'fair-derive-cmd' }, `echo '${derive}' | hangar rules flight`),
     h('p', {}, t('fair_how_verify')),
     h('pre', { class: 'fair-cmd', id: 'fair-verify-cmd' }, `curl -s ${record} > game.json\nhangar verify game.json`));
 }

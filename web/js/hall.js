@@ -307,7 +307,7 @@ export class HallView {
         h('a', { href: `#/arena/${a.id}` }, a.game === 'flight' ? '✈ ' : '🐘 ', a.name),
         h('span', { class: 'chip arena-clock', 'data-arena': a.id }, arenaTiming(a))))) : h('p', { class: 'empty' }, t('no_arenas')));
     } catch (err) {
-      mount(this.arenaBox, h('p', { class: 'empty' }, err.message));
+      mount(this.arenaBox, h('p', { class: 'empty' }, errorText(err)));
     }
     try {
       // This tab's game, by rating (P-RATING); names open the player's page (P-PROFILE).
@@ -322,13 +322,13 @@ export class HallView {
         challengeButton(this.app, e.player, game))))
         : h('p', { class: 'empty', id: 'leaders-empty' }, t('no_leaders')));
     } catch (err) {
-      mount(this.leaderBox, h('p', { class: 'empty' }, err.message));
+      mount(this.leaderBox, h('p', { class: 'empty' }, errorText(err)));
     }
     try {
       const { games } = await this.app.conn.send('my_games', { limit: 20 });
       mount(this.gamesBox, games.length ? h('ul', { class: 'games-list' }, games.map(gameRow)) : h('p', { class: 'empty' }, t('no_games')));
     } catch (err) {
-      mount(this.gamesBox, h('p', { class: 'empty' }, err.message));
+      mount(this.gamesBox, h('p', { class: 'empty' }, errorText(err)));
     }
     const dice = await apiFetch('/api/dice').then((res) => (res.ok ? res.json() : null)).catch(() => null);
     mount(this.diceBox, dice ? diceStats(dice.counts, t('dice_hall')) : null);

@@ -8,7 +8,8 @@ import { apiFetch } from './net.js';
 import { errorText } from './errors.js';
 import { diceStats } from './dicechart.js';
 import { botName, gameRow, ratingChart, ratingText } from './games.js';
-import { botMark, challengeButton } from './challenge.js';
+import { botMark, challengeButton, blockButton, settingsButton } from './challenge.js';
+import { reviewLink } from './review.js';
 
 /**
  * The record against the hall's bots, per level (practice games: unrated, but on record),
@@ -22,6 +23,13 @@ function botRecord(bots = []) {
     h('h3', {}, '🤖 ', t('vs_bots')),
     h('ul', {}, rows.map((r) => h('li', { 'data-bot': r.bot },
       h('span', {}, botName(r.bot)), ' ', h('b', {}, t('bot_won_of', { won: r.won, played: r.played }))))));
+}
+
+/** A game of the list with a link to its review (P-REVIEW); another's private game has none. */
+function withReview(game) {
+  const row = gameRow(game);
+  if (!game.private && game.game_id) row.append(reviewLink(game.game_id, { class: 'btn btn-small review-link' }));
+  return row;
 }
 
 /** The page `#/player/ID`. */
@@ -64,6 +72,8 @@ export class ProfileView {
         h('h1', { id: 'profile-name' }, player.name, botMark(player)),
         player.guest ? h('span', { class: 'chip' }, t('guest')) : null,
         challengeButton(this.app, player, stats[0]?.game),
+        // P-CHALLENGE: one's own challenge settings, or Block / Unblock on another's profile.
+        player.id === this.app.player?.id ? settingsButton(this.app) : blockButton(this.app, player),
         h('span', { class: 'chip chip-level' }, `Lv ${player.level}`),
         h('span', { class: 'chip' }, `${t('score')} ${player.score}`)),
       h('div', { class: 'profile-stats' }, stats.length
@@ -79,6 +89,6 @@ export class ProfileView {
         : h('p', { class: 'empty card' }, t('no_games'))),
       this.dice ? h('section', { class: 'card profile-dice', id: 'profile-dice' }, diceStats(this.dice.counts, t('dice_own'))) : null,
       h('section', { class: 'card' }, h('h2', {}, '📜 ', t('recent_games')),
-        recent.length ? h('ul', { class: 'games-list', id: 'profile-games' }, recent.map(gameRow)) : h('p', { class: 'empty' }, t('no_games'))));
+        recent.length ? h('ul', { class: 'games-list', id: 'profile-games' }, recent.map(withReview)) : h('p', { class: 'empty' }, t('no_games'))));
   }
 }

@@ -12,6 +12,7 @@ import { normalizeGame } from './gameview.js';
 import { apiFetch } from './net.js';
 import { effectLines, rollLine } from './flight/log.js';
 import { resultName } from './games.js';
+import { ReviewPanel } from './review.js';
 
 const ICONS = { red: '🔴', yellow: '🟡', blue: '🔵', green: '🟢' };
 
@@ -108,11 +109,13 @@ export class ReplayView {
 
   destroy() {
     clearInterval(this.timer);
+    this.review?.destroy();
     document.removeEventListener('keydown', this.keyHandler);
   }
 
   relabel() {
     if (this.record) this.build();
+    this.review?.relabel();
   }
 
   /** Name the frames in the page's language, and make the board and the fair-dice panel. */
@@ -131,6 +134,8 @@ export class ReplayView {
       this.board.speed = 4 * this.speed;
     }
     // The board and the fair-dice panel change themselves in place: kept as elements (vdom.js `keep`).
+    // The review (P-REVIEW) outlives a new language: it is asked for once.
+    this.review ??= new ReviewPanel(this);
     this.fair = r.game === 'flight' ? new FairDicePanel().render(r.commitment, r.seed, rollCheck(r, this.replay.frames), { gameId: r.game_id }) : null;
     this.go(this.index);
   }
@@ -174,7 +179,8 @@ export class ReplayView {
               type: 'range', min: 0, max: n - 1, value: String(this.index), id: 'replay-slider', 'aria-label': t('jump_to'),
               oninput: (e) => this.go(Number(e.target.value)),
             }),
-            v('span', { class: 'replay-step', id: 'replay-step' }, t('step_of', { i: this.index, n: n - 1 })))),
+            v('span', { class: 'replay-step', id: 'replay-step' }, t('step_of', { i: this.index, n: n - 1 }))),
+          keep(this.review.el)),
         v('div', { class: 'room-side-col' },
           v('section', { class: 'card' }, v('h2', {}, t('game_over'), ' · ', t(`reason_${r.result?.reason}`)),
             v('ul', { class: 'players' }, players.map((p) => v('li', { class: 'player-row' },
@@ -229,6 +235,7 @@ export class ReplayView {
       if (view.die) this.board.svg.dataset.die = view.die;
       this.board.setLabels(this.names.map((name, seat) => (name === undefined ? null : { name, auto: false, toMove: f.view.to_move === seat })));
     }
+    this.review?.show(this.index);
     if (this.index === n - 1 && this.timer) {
       clearInterval(this.timer);
       this.timer = null;

@@ -12,9 +12,11 @@ import { JungleView } from './jungle/view.js';
 import { FairDicePanel } from './fairdice.js';
 import { RulesPanel } from './rules.js';
 import { playerLink, ratingText, resultName } from './games.js';
-import { botMark, guestMark } from './challenge.js';
+import { botMark, guestMark, challengeButton, chatHidden } from './challenge.js';
 import { normalizeGame } from './gameview.js';
 import { Guide, guidedDone, guidedRoom } from './guide.js';
+import { arenaOfRoom } from './arena.js';
+import { reviewLink } from './review.js';
 
 /** How long a chat line stays as a bubble beside the board. */
 const BUBBLE_MS = 8000;
@@ -195,11 +197,16 @@ export class RoomView {
     }
   }
 
-  /** Before the page goes (a reload): the running game as drawn, its version and log events. */
+  /**
+   * Before the page goes (a reload, at any moment: mid-animation too): the running game as
+   * last drawn and logged (`settle`), its version and log events; the events after it come
+   * again from the room when the page resumes from that version.
+   */
   keep() {
-    if (this.state?.status !== 'playing' || !this.current()) return;
+    const settled = this.settled;
+    if (!settled) return;
     try {
-      sessionStorage.setItem(SAVED_KEY, JSON.stringify({ room: this.code, v: this.v, state: this.state, events: this.gameView?.events ?? [] }));
+      sessionStorage.setItem(SAVED_KEY, JSON.stringify({ room: this.code, ...settled }));
     } catch {
       // A full storage makes the reload start from a snapshot, with an empty log.
     }
@@ -217,6 +224,7 @@ export class RoomView {
     this.v = saved.v;
     this.render();
     this.gameView?.restore?.(saved.events);
+    this.settle();
     this.refreshHands();
   }
 
@@ -255,7 +263,9 @@ export class RoomView {
       if (this.watch) {
         await this.app.conn.send('spectate', { room: this.code, ...since }, { priority: resume });
       } else {
-        const res = await this.app.conn.send('join_room', { room: this.code, ...since }, { priority: resume });
+        // An accepted challenge's room: into the seat held for this player (P-CHALLENGE).
+        const held = this.app.challengeRoom?.room === this.code ? { seat: this.app.challengeRoom.seat } : {};
+        const res = await this.app.conn.send('join_room', { room: this.code, ...held, ...since }, { priority: resume });
         this.mySeatHint = res.seat;
         this.syncedTo = res.v;
         // Nothing was missed: the picture is current now (otherwise the last missed event
@@ -315,11 +325,24 @@ export class RoomView {
   onMessage(msg) {
     if (msg.room !== this.code) return;
     if (msg.type === 'snapshot') {
-      this.queue = this.queue.then(() => this.onSnapshot(msg));
+      this.queue = this.queue.then(() => this.onSnapshot(msg)).then(() => this.settle());
     } else if (msg.type === 'event') {
       this.pendingEvents += 1;
-      this.queue = this.queue.then(() => this.onEvent(msg)).finally(() => { this.pendingEvents -= 1; });
+      this.queue = this.queue.then(() => this.onEvent(msg)).then(() => this.settle()).finally(() => { this.pendingEvents -= 1; });
     }
+  }
+
+  /**
+   * After each snapshot or event is drawn and logged: the running game at this version with
+   * its log, as a reload keeps it (`keep`). Not the state of the moment: while a move animates
+   * the state is one event ahead of the log, and more events may wait behind it.
+   */
+  settle() {
+    if (this.state?.status !== 'playing') {
+      this.settled = null;
+      return;
+    }
+    this.settled = { v: this.v, state: structuredClone(this.state), events: [...(this.gameView?.events ?? [])] };
   }
 
   onSnapshot(msg) {
@@ -441,11 +464,17 @@ export class RoomView {
       opts.stake ? v('span', { class: 'chip' }, `${t('stake')} ${opts.stake}`) : null,
       v('span', { class: 'chip' }, `⏱ ${opts.turn_seconds || 20}s`),
       // P-PRACTICE: said before the game starts, not discovered in the result.
-      st.practice ? v('span', { class: 'chip chip-practice', id: 'practice-chip', title: t(st.pair_practice ? 'pair_practice_note' : 'practice_note') }, t('practice')) : null,
+      st.practice ? v('span', { class: 'chip chip-practice', id: 'practice-chip', title: this.practiceNote() }, t('practice')) : null,
       this.mySeat() === null ? v('span', { class: 'chip chip-watch' }, '👁 ', t('spectating')) : null,
       this.myColourChip(),
       v('span', { class: 'chip', id: 'spectator-count' }, t('spectators', { n: st.spectators || 0 })),
     ];
+  }
+
+  /** Why the game (running, or the next) is practice: a bot sits, or the pair's limit (P-ABORT, P-ARENA). */
+  practiceNote() {
+    if (this.state.seats?.some((x) => !!x.bot)) return t('practice_note');
+    return t(this.arena() ? 'arena_pair_practice_note' : 'pair_practice_note');
   }
 
   /** This player's colour in the running game, if any ("red", "blue"…). */
@@ -561,6 +590,8 @@ export class RoomView {
     });
     const mine = me !== null ? st.seats[me] : null;
     const last = st.result;
+    // An accepted challenge starts as its players sit down: nobody readies (P-CHALLENGE).
+    const challengeStart = !last && this.app.challengeRoom?.room === this.code;
     return v('section', { class: 'card seats-card', key: 'seats' },
       v('h2', {}, t('seats'), last ? v('span', { class: 'chip' }, t('next_game')) : null),
       last ? v('div', { class: 'row last-game' },
@@ -568,12 +599,12 @@ export class RoomView {
         last.game_id ? v('a', { class: 'btn btn-small', href: `#/replay/${last.game_id}` }, '▶ ', t('view_replay')) : null) : null,
       // Ready above the seats: the seats grow as people join, and would move it under a press.
       v('div', { class: 'row seats-actions' },
-        mine ? v('button', {
+        mine && !challengeStart ? v('button', {
           class: `btn ${mine.ready ? '' : 'btn-primary'} btn-big`, type: 'button', id: 'ready-btn',
           onclick: () => this.cmd('ready', { ready: !mine.ready }),
         }, mine.ready ? t('not_ready') : `✔ ${t('ready')}`) : null,
         this.searching(),
-        v('p', { class: 'hint' }, t('waiting_for_players'))),
+        v('p', { class: 'hint' }, t(challengeStart ? 'challenge_starts' : 'waiting_for_players'))),
       v('div', { class: `seats seats-${st.seats.length}` }, cards));
   }
 
@@ -634,7 +665,8 @@ export class RoomView {
   heard(ev) {
     const me = this.mySeat();
     const mine = ev.seat !== null && ev.seat !== undefined ? ev.seat === me : ev.name === this.app.player?.name;
-    if (mine) return;
+    // A blocked player's chat is not shown (P-CHALLENGE).
+    if (mine || chatHidden(this.app, this.state, ev)) return;
     const typing = document.activeElement?.closest?.('.chat');
     if (!typing) this.unread += 1;
     this.bubbles = [...this.bubbles, { name: ev.name || '?', text: ev.text, until: Date.now() + BUBBLE_MS, id: ev.at ?? Date.now() }].slice(-3);
@@ -678,7 +710,7 @@ export class RoomView {
       v('div', {
         class: 'chat-lines', id: 'chat-lines',
         hook: { insert: scroll, postpatch: (old, node) => { if (old.children?.length !== node.children?.length) scroll(node); } },
-      }, (this.state.chat || []).map((c) => v('div', { class: 'chat-line' }, v('b', {}, c.name || '?', this.state.seats?.[c.seat]?.player?.guest ? ` (${t('guest')})` : '', ': '), v('span', {}, phraseText(c.text))))),
+      }, (this.state.chat || []).filter((c) => !chatHidden(this.app, this.state, c)).map((c) => v('div', { class: 'chat-line' }, v('b', {}, c.name || '?', this.state.seats?.[c.seat]?.player?.guest ? ` (${t('guest')})` : '', ': '), v('span', {}, phraseText(c.text))))),
       v('div', { class: 'phrases' }, phrases.map((p, i) => v('button', {
         class: 'btn btn-small btn-ghost', type: 'button', onclick: () => this.cmd('chat', { phrase: i }),
       }, p))),
@@ -728,11 +760,14 @@ export class RoomView {
         await this.cmd('ready', { ready: true });
       },
     }, '↻ ', t('play_again')) : null;
+    // P-CHALLENGE: the opponent of a game of two, challenged again from here.
+    const rival = mine && r.players.length === 2 ? r.players.find((p) => p !== mine && p.player_id) : null;
+    const challengeAgain = rival ? challengeButton(this.app, { id: rival.player_id, name: rival.name, guest: rival.guest, bot: rival.bot }, this.state.game_kind, { again: true }) : null;
     const overlay = h('div', { class: 'result-overlay', role: 'dialog', 'aria-modal': 'true', id: 'result', 'aria-labelledby': 'result-headline' },
       h('div', { class: 'result-card card' },
         h('h2', { id: 'result-headline' }, mine?.rank === 1 ? '🏆 ' : '🏁 ', headline),
         h('p', { class: 'result-reason' }, t(`reason_${r.reason}`)),
-        r.practice ? h('p', { class: 'result-practice' }, t('practice_note')) : null,
+        r.practice ? h('p', { class: 'result-practice', id: 'result-practice' }, this.practiceWhy(r)) : null,
         r.aborted ? h('p', { class: 'result-practice', id: 'result-aborted' }, t('aborted_note')) : null,
         h('table', { class: 'result-table' },
           h('thead', {}, h('tr', {}, h('th', {}, t('rank')), h('th', {}, t('player')),
@@ -749,7 +784,9 @@ export class RoomView {
         h('p', { class: 'rematch-offer', id: 'rematch-offer', 'aria-live': 'polite' }),
         h('div', { class: 'result-actions' },
           again,
+          challengeAgain,
           r.game_id ? h('a', { class: 'btn', href: `#/replay/${r.game_id}`, id: 'view-replay' }, '▶ ', t('view_replay')) : null,
+          r.game_id ? reviewLink(r.game_id, { id: 'view-review' }) : null,
           h('a', { class: 'btn', href: '#/' }, t('back_to_hall'))),
         h('button', { class: 'btn btn-ghost result-close', type: 'button', 'aria-label': t('close'), onclick: () => this.closeResult() }, '✕')));
     // A real modal: the keyboard goes in, stays in, Escape closes it, and focus goes back to
@@ -761,6 +798,22 @@ export class RoomView {
     this.el.append(overlay);
     this.updateRematch();
     (overlay.querySelector('#play-again') || overlay.querySelector(FOCUSABLE))?.focus();
+  }
+
+  /**
+   * Why a finished game was practice, in the page's words: a hall's bot sat in it
+   * (P-PRACTICE), or its people had played their counted games together — 3 in 24 hours
+   * (P-ABORT), or 3 in this arena, whose points it then does not pay (P-ARENA). A bot is named
+   * only when one sat.
+   */
+  practiceWhy(result) {
+    if (result.players.some((p) => !p.player_id)) return t('practice_note');
+    return t(this.arena() ? 'arena_pair_practice_result' : 'pair_practice_result');
+  }
+
+  /** The arena that seated this room, if one did (as the hall or this tab was told). */
+  arena() {
+    return this.state?.arena ?? arenaOfRoom(this.code);
   }
 
   /** Escape closes the result dialog; Tab and Shift+Tab go round inside it. */

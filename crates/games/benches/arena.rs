@@ -43,6 +43,7 @@ fn candidates<'a>(players: &[Player], last: &'a [Vec<i64>]) -> Vec<Candidate<'a>
             free_since: 0,
             last_opponents: last,
             capped_with: &[],
+            blocked_with: &[],
         })
         .collect()
 }

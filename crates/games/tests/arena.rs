@@ -233,6 +233,7 @@ fn candidates<'a>(ids: &[i64], points: &[u32], last: &'a [Vec<i64>]) -> Vec<Cand
             free_since: 0,
             last_opponents: last,
             capped_with: &[],
+            blocked_with: &[],
         })
         .collect()
 }

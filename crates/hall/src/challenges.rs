@@ -20,6 +20,10 @@ use hangar_protocol::{
 /// Most open challenges one player may have sent at a time (a flood is refused).
 pub const MAX_OPEN_CHALLENGES: usize = 3;
 
+/// Most open challenges that may wait for one player (P-CHALLENGE): a fourth is refused, so
+/// that many challengers together cannot bury a player in challenges.
+pub const MAX_WAITING_CHALLENGES: usize = 3;
+
 /// One open challenge.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct OpenChallenge {
@@ -83,9 +87,12 @@ pub enum ChallengeEvent {
 }
 
 impl OpenChallenge {
-    /// The wire form, with the time left now.
-    pub fn view(&self) -> Challenge {
+    /// The wire form, with the time left now and which of the challenged are connected to
+    /// `hall` (this node: a party on another node of a cluster shows as not connected).
+    pub fn view(&self, hall: &Hall) -> Challenge {
         let left = self.deadline.saturating_duration_since(Instant::now());
+        let mut accepted: Vec<i64> = self.accepted.iter().copied().collect();
+        accepted.sort_unstable();
         Challenge {
             id: self.id.clone(),
             from: self.from.view(),
@@ -94,6 +101,13 @@ impl OpenChallenge {
             options: self.shown_options.clone(),
             seats: self.seats.clone(),
             expires_in_ms: u64::try_from(left.as_millis()).unwrap_or(u64::MAX),
+            online: self
+                .to
+                .iter()
+                .map(|(_, p)| p.id)
+                .filter(|&id| hall.sessions.is_connected(id))
+                .collect(),
+            accepted,
         }
     }
 
@@ -127,7 +141,8 @@ impl Challenges {
         self.lock().insert(challenge.id.clone(), challenge);
     }
 
-    /// Opens a challenge, unless its challenger has [`MAX_OPEN_CHALLENGES`] open already.
+    /// Opens a challenge, unless its challenger has [`MAX_OPEN_CHALLENGES`] open already or
+    /// one of the challenged has [`MAX_WAITING_CHALLENGES`] waiting.
     pub fn insert(&self, challenge: OpenChallenge) -> Result<(), ProtoError> {
         let mut open = self.lock();
         let sent = open
@@ -141,6 +156,18 @@ impl Challenges {
                     "at most {MAX_OPEN_CHALLENGES} open challenges at a time: wait for an answer or cancel one"
                 ),
             ));
+        }
+        for (_, player) in &challenge.to {
+            let waiting = open.values().filter(|c| c.challenges(player.id)).count();
+            if waiting >= MAX_WAITING_CHALLENGES {
+                return Err(ProtoError::new(
+                    ErrorCode::ChallengeRefused,
+                    format!(
+                        "{} has {MAX_WAITING_CHALLENGES} challenges waiting already: try again later",
+                        player.name
+                    ),
+                ));
+            }
         }
         open.insert(challenge.id.clone(), challenge);
         Ok(())
@@ -177,13 +204,22 @@ impl Challenges {
         self.lock().remove(id)
     }
 
-    /// The open challenges that `player` is challenged by.
-    pub fn for_player(&self, player: i64) -> Vec<Challenge> {
-        self.lock()
-            .values()
-            .filter(|c| c.challenges(player))
-            .map(OpenChallenge::view)
-            .collect()
+    /// What `player` is told of the open challenges on sign-in: those they were sent, then
+    /// those they sent.
+    pub fn for_player(&self, hall: &Hall, player: i64) -> Vec<ChallengeMessage> {
+        let open = self.lock();
+        let received =
+            open.values()
+                .filter(|c| c.challenges(player))
+                .map(|c| ChallengeMessage::Challenge {
+                    challenge: c.view(hall),
+                });
+        let sent = open.values().filter(|c| c.from.id == player).map(|c| {
+            ChallengeMessage::ChallengeSent {
+                challenge: c.view(hall),
+            }
+        });
+        received.chain(sent).collect()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, OpenChallenge>> {
@@ -216,13 +252,17 @@ fn tell_parties(hall: &Hall, challenge: &OpenChallenge, message: &ChallengeMessa
 /// Tells the challenged players connected to this node of `challenge`, and lapses this node's
 /// copy of it at its deadline.
 fn announce(hall: &Arc<Hall>, challenge: &OpenChallenge) {
+    let view = challenge.view(hall);
     let frame = ChallengeMessage::Challenge {
-        challenge: challenge.view(),
+        challenge: view.clone(),
     }
     .to_text();
     for (_, player) in &challenge.to {
         hall.tell(player.id, &frame);
     }
+    // Every page of the challenger shows it pending, not only the one that sent it.
+    let sent = ChallengeMessage::ChallengeSent { challenge: view }.to_text();
+    hall.tell(challenge.from.id, &sent);
     let (hall, id, deadline) = (hall.clone(), challenge.id.clone(), challenge.deadline);
     tokio::spawn(async move {
         tokio::time::sleep_until(deadline).await;
@@ -265,10 +305,20 @@ pub fn opened(hall: &Arc<Hall>, challenge: &OpenChallenge) {
     );
 }
 
-/// `player` accepted challenge `id` on this node: the other nodes learn it.
-pub fn accepted(hall: &Hall, id: &str, player: i64) {
-    let id = id.to_owned();
+/// `player` accepted `challenge` on this node: the parties here are told, and the other
+/// nodes.
+pub fn accepted(hall: &Hall, challenge: &OpenChallenge, player: &Player) {
+    tell_accepted(hall, challenge, player);
+    let (id, player) = (challenge.id.clone(), player.id);
     publish(hall, ChallengeEvent::Accepted { id, player });
+}
+
+fn tell_accepted(hall: &Hall, challenge: &OpenChallenge, player: &Player) {
+    let message = ChallengeMessage::ChallengeAccepted {
+        challenge: challenge.id.clone(),
+        player: player.view(),
+    };
+    tell_parties(hall, challenge, &message);
 }
 
 /// The room of `challenge` (taken out here) is open: every party is told its seat.
@@ -313,10 +363,15 @@ pub fn apply(hall: &Arc<Hall>, event: ChallengeEvent) {
             announce(hall, &challenge);
         }
         ChallengeEvent::Accepted { id, player } => {
-            hall.challenges.update(&id, |c| {
+            let updated = hall.challenges.update(&id, |c| {
                 c.accepted.insert(player);
                 Ok((false, ()))
             });
+            if let Some(Ok((challenge, ()))) = updated
+                && let Some((_, party)) = challenge.to.iter().find(|(_, p)| p.id == player)
+            {
+                tell_accepted(hall, &challenge, party);
+            }
         }
         ChallengeEvent::Roomed { id, room } => {
             if let Some(challenge) = hall.challenges.remove(&id) {

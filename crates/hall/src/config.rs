@@ -144,6 +144,9 @@ pub struct Limits {
     /// connection from one of them counts as from the last address of that header (for every
     /// cap per address or network). Empty: every connection is its peer's address.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// What game reviews may cost (P-REVIEW, docs/review.md): workers, queue, reviews per
+    /// address.
+    pub review: crate::review::ReviewBudget,
 }
 
 impl Default for Limits {
@@ -169,6 +172,7 @@ impl Default for Limits {
             accounts_per_network_per_hour: 3,
             identity_networks: 100_000,
             trusted_proxies: Vec::new(),
+            review: crate::review::ReviewBudget::default(),
         }
     }
 }

@@ -88,6 +88,8 @@ pub struct Hall {
     pub challenges: crate::challenges::Challenges,
     /// The arena tournaments this node runs (P-ARENA).
     pub arenas: crate::arena::Arenas,
+    /// The game reviews this node computes (P-REVIEW): its queue and workers.
+    pub reviews: crate::review::Reviews,
 }
 
 impl Hall {
@@ -98,6 +100,7 @@ impl Hall {
             config.limits.accounts_per_network_per_hour,
             config.limits.identity_networks,
         );
+        let reviews = crate::review::Reviews::new(&config.limits.review);
         Arc::new(Hall {
             answers: AnswerMemory::new(config.limits.answer_bytes, config.limits.answer_window),
             config,
@@ -114,6 +117,7 @@ impl Hall {
             identities,
             challenges: crate::challenges::Challenges::default(),
             arenas: crate::arena::Arenas::default(),
+            reviews,
         })
     }
 

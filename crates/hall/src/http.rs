@@ -51,9 +51,14 @@ pub fn app(hall: Arc<Hall>) -> Router {
         .route("/ws", get(upgrade))
         .route("/api/games/{id}", get(game_record))
         .route("/api/games/{id}/replay", get(game_replay))
+        .route(
+            "/api/games/{id}/review",
+            get(crate::review_api::game_review),
+        )
         .route("/api/players/{id}/games", get(player_games))
         .route("/api/players/{id}/dice", get(player_dice))
         .route("/api/dice", get(hall_dice))
+        .route("/api/arenas/{id}", get(crate::arena_api::arena_table))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/options", get(room_options));
     if let Some(dir) = hall.config.web_dir.clone() {
@@ -149,7 +154,7 @@ async fn metrics_text(
         .into_response()
 }
 
-fn api_error(status: StatusCode, error: String) -> Response {
+pub(crate) fn api_error(status: StatusCode, error: String) -> Response {
     (status, Json(ApiError { error })).into_response()
 }
 
@@ -223,11 +228,11 @@ pub fn client_address(
     Some(forwarded.unwrap_or(peer))
 }
 
-fn not_found(what: &str) -> Response {
+pub(crate) fn not_found(what: &str) -> Response {
     api_error(StatusCode::NOT_FOUND, format!("no {what}"))
 }
 
-fn failed() -> Response {
+pub(crate) fn failed() -> Response {
     api_error(
         StatusCode::INTERNAL_SERVER_ERROR,
         "storage failed".to_owned(),
@@ -253,8 +258,13 @@ async fn asker(hall: &Hall, headers: &HeaderMap) -> Option<i64> {
 }
 
 /// The players seated in a stored game.
-fn members(game: &StoredGame) -> Vec<i64> {
-    serde_json::from_str::<Vec<Value>>(&game.start.seats)
+pub(crate) fn members(game: &StoredGame) -> Vec<i64> {
+    seated(&game.start.seats)
+}
+
+/// The players of a game's seats (its stored JSON).
+pub(crate) fn seated(seats: &str) -> Vec<i64> {
+    serde_json::from_str::<Vec<Value>>(seats)
         .map(|seats| {
             seats
                 .iter()
@@ -267,7 +277,12 @@ fn members(game: &StoredGame) -> Vec<i64> {
 /// Whether the request may see a game: a public room's game anyone (its room could be
 /// watched), a private room's only the players seated in it, running or finished: its code,
 /// seats and moves are the members' alone. Only a private game looks the asker up.
-async fn may_see(hall: &Hall, headers: &HeaderMap, private: bool, members: &[i64]) -> bool {
+pub(crate) async fn may_see(
+    hall: &Hall,
+    headers: &HeaderMap,
+    private: bool,
+    members: &[i64],
+) -> bool {
     if !private {
         return true;
     }
@@ -279,7 +294,7 @@ async fn may_see(hall: &Hall, headers: &HeaderMap, private: bool, members: &[i64
 /// HTTP 429 for an address asking too often, before anything is read: every read endpoint
 /// of the API (game records and replays, players' games, the leaderboard) shares one
 /// budget per address (`--api-rate-limit`).
-fn rate_limited(extensions: &Extensions) -> Option<Response> {
+pub(crate) fn rate_limited(extensions: &Extensions) -> Option<Response> {
     let address = extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|info| info.0.ip());
@@ -352,7 +367,7 @@ async fn game_answer(
 }
 
 /// A JSON body already written.
-fn json_body(body: Bytes) -> Response {
+pub(crate) fn json_body(body: Bytes) -> Response {
     ([(CONTENT_TYPE, "application/json")], body).into_response()
 }
 

@@ -68,6 +68,11 @@ impl Sessions {
         }
     }
 
+    /// Whether `player` has a connection to this node.
+    pub fn is_connected(&self, player: i64) -> bool {
+        self.lock().by_player.contains_key(&player)
+    }
+
     /// Sends `frame` to every connection of `player` on this node; returns how many.
     pub fn send(&self, player: i64, frame: &str) -> usize {
         let outboxes: Vec<Outbox> = self

@@ -29,8 +29,10 @@ mod fair_play;
 mod health;
 mod log;
 mod pairs;
+mod privacy;
 mod profiles;
 mod ratings;
+mod reviews;
 mod skeletons;
 mod tails;
 mod waiting;
@@ -48,6 +50,8 @@ pub use fair_play::{
 };
 pub use health::DEFAULT_FAILURE_BOUND;
 pub use pairs::PairScope;
+pub use privacy::{BlockRefusal, MAX_BLOCKS};
+pub use reviews::StoredReview;
 pub use waiting::WaitingRoom;
 use writer::{Append, StartGame, Write, run_writer};
 

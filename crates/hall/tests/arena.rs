@@ -765,3 +765,165 @@ async fn p_arena_silent_followers_of_a_changing_table_hold_a_bounded_number_of_b
     toggler.close().await;
     hall.stop().await;
 }
+
+/// P-ARENA: an arena game's clock starts when its players see the board — after the
+/// countdown the arena announced — not when the room opened.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_the_first_turn_is_timed_from_the_end_of_the_countdown() {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    for client in [&mut a, &mut b] {
+        client
+            .ok(json!({"type": "arena_join", "arena": arena}))
+            .await;
+    }
+    let game = a
+        .wait_for(|v| v["type"] == "arena_game" && v["arena"] == arena)
+        .await;
+    let starts_at = game["starts_at"].as_i64().unwrap();
+    assert!(starts_at > now_ms(), "a countdown lies ahead: {game}");
+    let turn = a.event("turn").await;
+    let deadline = turn["event"]["deadline"].as_i64().unwrap();
+    // The arena's games give 60 s a decision (turn unit 1 s in the test hall).
+    assert!(
+        deadline >= starts_at + 60_000 - 5,
+        "the first turn ends at {deadline}, {} ms after the countdown's end",
+        deadline - starts_at
+    );
+    hall.stop().await;
+}
+
+/// P-ARENA: an arena game is its players' — someone else with the room's code watches, and
+/// neither takes a seat nor chats there (the players do).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_an_outsider_watches_an_arena_game_without_a_seat_or_a_word() {
+    let hall = TestHall::start().await;
+    let (_, mut a, _b, room) = playing_pair(&hall).await;
+    let mut outsider = hall.guest("nosy").await;
+    let joined = outsider
+        .ok(json!({"type": "join_room", "room": room}))
+        .await;
+    assert!(joined["seat"].is_null(), "watching only: {joined}");
+    outsider.room = Some(room.clone());
+    outsider
+        .fails(
+            json!({"type": "chat", "room": room, "text": "hi"}),
+            "spectator",
+        )
+        .await;
+    outsider
+        .fails(
+            json!({"type": "take_seat", "room": room, "seat": 0}),
+            "already_playing",
+        )
+        .await;
+    a.ok(json!({"type": "chat", "room": room, "text": "good luck"}))
+        .await;
+    hall.stop().await;
+}
+
+/// P-CHALLENGE in an arena: two players one of whom blocked the other are never seated
+/// together, even when they are the only two free; a third is seated with one of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_challenge_an_arena_never_seats_a_blocked_pair_together() {
+    let hall = TestHall::start().await;
+    let arena = jungle_arena(&hall, 30).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut a = hall.guest("a").await;
+    let mut b = hall.guest("b").await;
+    a.ok(json!({"type": "block", "player": b.player_id})).await;
+    for client in [&mut a, &mut b] {
+        client
+            .ok(json!({"type": "arena_join", "arena": arena}))
+            .await;
+    }
+    // Several rounds pass (two a second): nobody is seated.
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    assert!(
+        a.inbox
+            .iter()
+            .chain(b.inbox.iter())
+            .all(|v| v["type"] != "arena_game"),
+        "a blocked pair was seated: {:?}",
+        a.inbox
+    );
+    let mut c = hall.guest("c").await;
+    c.ok(json!({"type": "arena_join", "arena": arena})).await;
+    let room = next_game(&mut c, arena).await;
+    // The table names the room of each player in a game: c and one of a and b.
+    let at_table = |v: &Value| -> Vec<String> {
+        v["standings"]
+            .as_array()
+            .map(|lines| {
+                lines
+                    .iter()
+                    .filter(|l| l["room"] == json!(room))
+                    .filter_map(|l| l["name"].as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let table = c
+        .wait_for(|v| v["type"] == "arena" && at_table(v).len() == 2)
+        .await;
+    let names = at_table(&table);
+    assert!(names.contains(&"c".to_owned()), "{names:?}");
+    assert!(
+        names.contains(&"a".to_owned()) != names.contains(&"b".to_owned()),
+        "{names:?}"
+    );
+    hall.stop().await;
+}
+
+/// P-ARENA: an arena's results stay at an address of their own — the live table while it
+/// runs, the final one after, also for an arena that ended long before the hall started (read
+/// from the store) — and an unknown arena is a 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_results_stay_at_their_own_address() {
+    let hall = TestHall::start().await;
+    let (arena, mut a, _b, room) = playing_pair(&hall).await;
+    a.ok(json!({"type": "resign", "room": room})).await;
+    my_line(&mut a, |me| me["games"] == 1).await;
+    let (status, live) = hall.get(&format!("/api/arenas/{arena}")).await;
+    assert_eq!(status, 200, "{live}");
+    assert_eq!(live["arena"]["status"], "running", "{live}");
+    let lines = live["standings"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{live}");
+    assert_eq!(lines[0]["name"], "b", "the winner leads: {live}");
+    assert_eq!(lines[0]["points"], 2, "{live}");
+    assert!(live["me"].is_null(), "{live}");
+
+    // An arena of two days ago, never taken up by this hall: its stored standings.
+    let ended = now_ms() - 2 * 24 * 3600 * 1000;
+    let mut state = hangar_games::arena::Arena::new(GameKind::Jungle, ended - 60_000, ended, 5_000);
+    state
+        .join(a.player_id.unwrap(), "a", false, 1500, ended - 30_000)
+        .unwrap();
+    let old = hall
+        .hall
+        .store
+        .create_arena(&StoredArena {
+            id: 0,
+            name: "old".into(),
+            game: "jungle".into(),
+            starts_at: ended - 60_000,
+            ends_at: ended,
+            turn_seconds: 60,
+            state: serde_json::to_string(&state).unwrap(),
+            finished: true,
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    let (status, final_table) = hall.get(&format!("/api/arenas/{old}")).await;
+    assert_eq!(status, 200, "{final_table}");
+    assert_eq!(final_table["arena"]["status"], "finished", "{final_table}");
+    assert_eq!(final_table["standings"][0]["name"], "a", "{final_table}");
+
+    let (status, missing) = hall.get("/api/arenas/999999").await;
+    assert_eq!(status, 404, "{missing}");
+    hall.stop().await;
+}

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{ArenaTable, Arenas, GameStats, GameSummary, Ranked, RoomSummary};
 use super::{ErrorCode, Outcome, ProtoError};
-use crate::{Challenge, PlayerView};
+use crate::{Challenge, ChallengeSettings, PlayerView};
 
 /// The answer to one command: an `ack` with its result, or an `error`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -110,6 +110,9 @@ pub enum Ack {
     Upgraded(Upgraded),
     /// `challenge`: the challenge as sent to the challenged.
     Challenged(Box<Challenged>),
+    /// `challenge_settings`, `set_challenge_policy`, `block`, `unblock`: who may challenge
+    /// the player and whom they blocked.
+    ChallengeSettings(ChallengeSettings),
     /// `hall_page`: a page of a game's rooms.
     HallPage(HallPage),
     /// `create_room`, `join_room`, `quick_match` into a new room: the room and the seat

@@ -41,6 +41,55 @@ pub struct Challenge {
     pub seats: Vec<ChallengeSeat>,
     /// How long the challenge stays open from when this message was made, in milliseconds.
     pub expires_in_ms: u64,
+    /// Which of the challenged players were connected to the hall when this message was made.
+    #[serde(default)]
+    pub online: Vec<i64>,
+    /// Which of the challenged players have accepted.
+    #[serde(default)]
+    pub accepted: Vec<i64>,
+}
+
+/// Who may challenge a player (P-CHALLENGE).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengePolicy {
+    /// Every signed-in player (the default).
+    #[default]
+    Everyone,
+    /// Registered players only: not guests.
+    Registered,
+    /// Nobody.
+    Nobody,
+}
+
+impl ChallengePolicy {
+    /// The name on the wire and in the database.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChallengePolicy::Everyone => "everyone",
+            ChallengePolicy::Registered => "registered",
+            ChallengePolicy::Nobody => "nobody",
+        }
+    }
+
+    /// The policy of a name; the default for one not known.
+    pub fn of_name(name: &str) -> ChallengePolicy {
+        match name {
+            "registered" => ChallengePolicy::Registered,
+            "nobody" => ChallengePolicy::Nobody,
+            _ => ChallengePolicy::Everyone,
+        }
+    }
+}
+
+/// The result of `challenge_settings`, `set_challenge_policy`, `block` and `unblock`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeSettings {
+    /// Who may challenge the player.
+    pub challenges: ChallengePolicy,
+    /// The players they blocked, most recent first.
+    pub blocked: Vec<PlayerView>,
 }
 
 /// Why a challenge ended without a room.
@@ -65,8 +114,21 @@ pub enum ChallengeMessage {
         /// The challenge.
         challenge: Challenge,
     },
+    /// A challenge the receiver sent: to every connection of the challenger when it is made,
+    /// and again on sign-in while it is open (so that every page shows it pending).
+    ChallengeSent {
+        /// The challenge.
+        challenge: Challenge,
+    },
+    /// One of the challenged accepted; the others have not yet (to every party).
+    ChallengeAccepted {
+        /// The challenge's id.
+        challenge: String,
+        /// Who accepted.
+        player: PlayerView,
+    },
     /// Everyone accepted: the room is open, the receiver's seat held in it (send `join_room`
-    /// with that seat, then `ready`).
+    /// with that seat; the game starts once every party has joined, nobody readies).
     ChallengeRoom {
         /// The challenge's id.
         challenge: String,

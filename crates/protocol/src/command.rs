@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{BoardOrder, ChallengeSeat, GameKind};
+use super::{BoardOrder, ChallengePolicy, ChallengeSeat, GameKind};
 
 /// A command the connection answers itself: identity, leaderboards, the hall list, creating a
 /// room and quick match (§3, §4). Tagged by `type` like every message.
@@ -147,6 +147,25 @@ pub enum HallCommand {
     CancelChallenge {
         /// The challenge's id.
         challenge: String,
+    },
+    /// The signed-in player's challenge settings: who may challenge them and whom they
+    /// blocked (P-CHALLENGE).
+    ChallengeSettings,
+    /// Sets who may challenge the signed-in player (P-CHALLENGE).
+    SetChallengePolicy {
+        /// Everyone, registered players only, or nobody.
+        challenges: ChallengePolicy,
+    },
+    /// Blocks a player (P-CHALLENGE): no challenges either way, their chat not shown, never
+    /// seated together by quick match or an arena.
+    Block {
+        /// The player's id.
+        player: i64,
+    },
+    /// Takes a block back.
+    Unblock {
+        /// The player's id.
+        player: i64,
     },
     /// The arenas upcoming, running and of the last day (P-ARENA, §11).
     Arenas,

@@ -41,6 +41,10 @@ pub enum ErrorCode {
     /// a player with a finished game becoming a bot account (P-BOT-ACCOUNT), someone else's
     /// challenge (P-CHALLENGE).
     Forbidden,
+    /// The challenged player does not take this challenge now (P-CHALLENGE): their settings
+    /// (registered players only, or nobody), a block either way, or 3 challenges waiting for
+    /// them already.
+    ChallengeRefused,
     /// The player's score does not cover the flight table's stake (P-SCORE); the message
     /// names both ("the stake is 500 and your score is 120").
     StakeUncovered,

@@ -26,7 +26,9 @@ pub use answer::{
 pub use arena::{
     ArenaLine, ArenaMark, ArenaMessage, ArenaStatus, ArenaSummary, ArenaTable, Arenas,
 };
-pub use challenge::{Challenge, ChallengeEnd, ChallengeMessage, ChallengeSeat};
+pub use challenge::{
+    Challenge, ChallengeEnd, ChallengeMessage, ChallengePolicy, ChallengeSeat, ChallengeSettings,
+};
 pub use command::{Command, HallCommand, RoomAction, RoomCommand};
 pub use error::{ErrorCode, ProtoError};
 pub use hall::{HallMessage, RoomSummary, SummarySeat};
@@ -182,9 +184,9 @@ mod tests {
         assert!(!names_variant::<HallCommand>("type", "roll"));
         assert!(!names_variant::<RoomAction>("type", "ping"));
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
-        assert_eq!(variant_names::<HallCommand>("type").len(), 25);
+        assert_eq!(variant_names::<HallCommand>("type").len(), 29);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
-        assert_eq!(name_variants::<ErrorCode>().len(), 30);
+        assert_eq!(name_variants::<ErrorCode>().len(), 31);
         assert!(name_variants::<ErrorCode>().contains(&"stake_uncovered"));
         assert!(name_variants::<ErrorCode>().contains(&"banned"));
         assert!(name_variants::<ErrorCode>().contains(&"confirm_escape"));

@@ -5,6 +5,8 @@
 //! A round seats all the free players at once, choosing among every seating the one of the
 //! least cost, compared in this order:
 //!
+//! 0. the fewest *blocked* pairs: two people one of whom blocked the other (P-CHALLENGE) —
+//!    a table with one is not seated at all, its players wait for the next round;
 //! 1. the fewest *capped* pairs at a table: two people who played the arena's cap of games
 //!    together (3, P-ARENA: later games pay nothing) sit together only when no one else is
 //!    free;
@@ -39,6 +41,8 @@ pub struct Candidate<'a> {
     pub last_opponents: &'a [i64],
     /// The players with whom this one has played the arena's cap of games.
     pub capped_with: &'a [i64],
+    /// The players this one blocked or was blocked by (P-CHALLENGE): never at one table.
+    pub blocked_with: &'a [i64],
 }
 
 impl Candidate<'_> {
@@ -51,6 +55,11 @@ impl Candidate<'_> {
     pub fn capped(&self, other: &Candidate<'_>) -> bool {
         self.capped_with.contains(&other.id) || other.capped_with.contains(&self.id)
     }
+
+    /// Whether one of the two blocked the other.
+    pub fn blocks(&self, other: &Candidate<'_>) -> bool {
+        self.blocked_with.contains(&other.id) || other.blocked_with.contains(&self.id)
+    }
 }
 
 /// Most free players seated by one exact search.
@@ -62,6 +71,8 @@ pub const BLOCK: usize = 8;
 /// The cost of a seating (see the module's documentation), compared in field order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Cost {
+    /// Pairs at a table one of whom blocked the other.
+    pub blocked: u32,
     /// Pairs at a table who played the arena's cap of games together.
     pub capped: u32,
     /// Pairs at a table who met in the last game of either.
@@ -74,6 +85,7 @@ impl std::ops::Add for Cost {
     type Output = Cost;
     fn add(self, other: Cost) -> Cost {
         Cost {
+            blocked: self.blocked + other.blocked,
             capped: self.capped + other.capped,
             repeats: self.repeats + other.repeats,
             span: self.span + other.span,
@@ -101,6 +113,7 @@ pub fn table_cost(free: &[Candidate<'_>], ranked: &[usize], places: &[usize]) ->
     for (k, &a) in places.iter().enumerate() {
         for &b in &places[k + 1..] {
             let (a, b) = (&free[ranked[a]], &free[ranked[b]]);
+            cost.blocked += u32::from(a.blocks(b));
             cost.capped += u32::from(a.capped(b));
             cost.repeats += u32::from(a.met(b));
         }
@@ -149,6 +162,9 @@ pub fn pair(game: GameKind, free: &[Candidate<'_>], now: i64, table_wait_ms: i64
     let ranked = ranking(free);
     seat(free, &ranked, shape)
         .into_iter()
+        // Never seated together: the least blocked seating may still hold such a table when
+        // the free players allow no other; its players wait for the next round.
+        .filter(|table| table_cost(free, &ranked, table).blocked == 0)
         .map(|table| table.into_iter().map(|p| free[ranked[p]].id).collect())
         .collect()
 }
@@ -166,11 +182,11 @@ pub fn seat(free: &[Candidate<'_>], ranked: &[usize], shape: Shape) -> Vec<Vec<u
         while len <= EXACT_PLAYERS && from + len <= n {
             let places: Vec<usize> = (from..from + len).collect();
             let (cost, block) = exact(free, ranked, &places, shape.size, 0, false);
-            let better = best
-                .as_ref()
-                .is_none_or(|(b, _)| (cost.capped, cost.repeats) < (b.capped, b.repeats));
+            let better = best.as_ref().is_none_or(|(b, _)| {
+                (cost.blocked, cost.capped, cost.repeats) < (b.blocked, b.capped, b.repeats)
+            });
             if better {
-                let clean = cost.capped == 0 && cost.repeats == 0;
+                let clean = cost.blocked == 0 && cost.capped == 0 && cost.repeats == 0;
                 best = Some((cost, block));
                 if clean {
                     break;
@@ -206,6 +222,7 @@ pub fn exact(
     // Who met whom, and who played the cap with whom, as masks of the block's players.
     let mut met = [0u16; EXACT_PLAYERS];
     let mut capped = [0u16; EXACT_PLAYERS];
+    let mut blocked = [0u16; EXACT_PLAYERS];
     for a in 0..m {
         for b in a + 1..m {
             let (x, y) = (&free[ranked[places[a]]], &free[ranked[places[b]]]);
@@ -217,12 +234,17 @@ pub fn exact(
                 capped[a] |= 1 << b;
                 capped[b] |= 1 << a;
             }
+            if x.blocks(y) {
+                blocked[a] |= 1 << b;
+                blocked[b] |= 1 << a;
+            }
         }
     }
     let search = Search {
         places,
         met,
         capped,
+        blocked,
         size,
         left,
         small,
@@ -253,6 +275,7 @@ struct Search<'s> {
     places: &'s [usize],
     met: [u16; EXACT_PLAYERS],
     capped: [u16; EXACT_PLAYERS],
+    blocked: [u16; EXACT_PLAYERS],
     size: usize,
     left: usize,
     small: bool,
@@ -262,17 +285,19 @@ struct Search<'s> {
 impl Search<'_> {
     /// The cost of the table of the players of `table`.
     fn cost(&self, table: usize) -> Cost {
-        let (mut capped, mut repeats) = (0, 0);
+        let (mut blocked, mut capped, mut repeats) = (0, 0, 0);
         let mut bits = table;
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
+            blocked += (usize::from(self.blocked[k]) & table).count_ones();
             capped += (usize::from(self.capped[k]) & table).count_ones();
             repeats += (usize::from(self.met[k]) & table).count_ones();
         }
         let low = table.trailing_zeros() as usize;
         let high = usize::BITS as usize - 1 - table.leading_zeros() as usize;
         Cost {
+            blocked: blocked / 2,
             capped: capped / 2,
             repeats: repeats / 2,
             span: u32::try_from(self.places[high] - self.places[low]).unwrap_or(u32::MAX),
@@ -291,7 +316,8 @@ struct Step {
 
 /// The cost of a set that cannot be seated as asked (more than any seating costs).
 const IMPOSSIBLE: Cost = Cost {
-    capped: u32::MAX / 4,
+    blocked: u32::MAX / 4,
+    capped: 0,
     repeats: 0,
     span: 0,
 };

@@ -122,6 +122,10 @@ pub struct Arena {
     /// pair that played as many sits together only when no one else is free.
     #[serde(skip)]
     pair_cap: u32,
+    /// Pairs of players one of whom blocked the other (the hall reads them every few
+    /// seconds): never seated at one table.
+    #[serde(skip)]
+    blocks: Vec<(i64, i64)>,
 }
 
 /// [`Arena`]'s games per pair as a list of `[a, b, games]` (JSON keys are strings).
@@ -165,6 +169,7 @@ impl Arena {
             games: HashMap::new(),
             pair_games: HashMap::new(),
             pair_cap: 0,
+            blocks: Vec::new(),
         }
     }
 
@@ -172,6 +177,21 @@ impl Arena {
     /// many are seated together only when no one else is free.
     pub fn set_pair_cap(&mut self, cap: u32) {
         self.pair_cap = cap;
+    }
+
+    /// Sets the blocks between this arena's players (each pair once, either way; P-CHALLENGE):
+    /// two of them are never seated at one table.
+    pub fn set_blocks(&mut self, blocks: Vec<(i64, i64)>) {
+        self.blocks = blocks;
+    }
+
+    /// The ids of the players who take part now (joined, not withdrawn).
+    pub fn active_players(&self) -> Vec<i64> {
+        self.players
+            .iter()
+            .filter(|e| e.active)
+            .map(|e| e.id)
+            .collect()
     }
 
     /// The games this arena seated the two players at one table.
@@ -287,6 +307,11 @@ impl Arena {
                 }
             }
         }
+        let mut blocked: HashMap<i64, Vec<i64>> = HashMap::new();
+        for &(a, b) in &self.blocks {
+            blocked.entry(a).or_default().push(b);
+            blocked.entry(b).or_default().push(a);
+        }
         let candidates: Vec<Candidate<'_>> = self
             .players
             .iter()
@@ -299,6 +324,7 @@ impl Arena {
                     free_since: e.free_since?,
                     last_opponents: &e.last_opponents,
                     capped_with: capped.get(&e.id).map_or(&[][..], Vec::as_slice),
+                    blocked_with: blocked.get(&e.id).map_or(&[][..], Vec::as_slice),
                 })
             })
             .collect();

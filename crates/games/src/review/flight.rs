@@ -25,47 +25,11 @@ use hangar_bots::flight::{Net, Weights};
 use hangar_flight::{Action, Colour, Game, NoEvents, Phase};
 use serde::{Deserialize, Serialize};
 
-use super::{plural, signed_percent};
+use super::{Judgement, plural, signed_percent};
 use crate::{Act, LoggedAct};
 
 /// Win chance lost by a decision for an inaccuracy, a mistake and a blunder (docs/review.md).
 pub const THRESHOLDS: [f64; 3] = [0.02, 0.05, 0.10];
-
-/// How bad a flight decision was ([`THRESHOLDS`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FlightDecisionClass {
-    /// At least 0.02 of win chance lost.
-    Inaccuracy,
-    /// At least 0.05.
-    Mistake,
-    /// At least 0.10.
-    Blunder,
-}
-
-impl FlightDecisionClass {
-    /// The class of a decision that lost `loss`; `None` below the first threshold.
-    pub fn of_loss(loss: f64) -> Option<Self> {
-        if loss >= THRESHOLDS[2] {
-            Some(Self::Blunder)
-        } else if loss >= THRESHOLDS[1] {
-            Some(Self::Mistake)
-        } else if loss >= THRESHOLDS[0] {
-            Some(Self::Inaccuracy)
-        } else {
-            None
-        }
-    }
-
-    /// The class's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Inaccuracy => "inaccuracy",
-            Self::Mistake => "mistake",
-            Self::Blunder => "blunder",
-        }
-    }
-}
 
 /// A seat of the reviewed game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -121,7 +85,7 @@ pub enum FlightStepKind {
         /// The mover's chance after the chosen option minus after the best (never positive).
         skill: f64,
         /// Its class, if it lost enough.
-        class: Option<FlightDecisionClass>,
+        class: Option<Judgement>,
     },
     /// Anything else that changed the game: an item used, a resignation or leaving.
     Other {
@@ -326,6 +290,17 @@ pub fn review_steps(
     colours: &[Colour],
     names: &[String],
 ) -> FlightReview {
+    review_steps_with_progress(steps, colours, names, &mut |_, _| {})
+}
+
+/// [`review_steps`], telling `progress(done, of)` after each logged action judged.
+pub fn review_steps_with_progress(
+    steps: &[(Option<(usize, LoggedAct)>, Game)],
+    colours: &[Colour],
+    names: &[String],
+    progress: &mut dyn FnMut(usize, usize),
+) -> FlightReview {
+    let of = steps.len().saturating_sub(1);
     let Some((_, first)) = steps.first() else {
         return FlightReview {
             judge: String::new(),
@@ -372,7 +347,8 @@ pub fn review_steps(
             .collect(),
     };
     let mut out = Vec::new();
-    for pair in steps.windows(2) {
+    for (done, pair) in steps.windows(2).enumerate() {
+        progress(done, of);
         let (_, before) = &pair[0];
         let (Some((index, logged)), after) = &pair[1] else {
             continue;
@@ -429,7 +405,7 @@ pub fn review_steps(
                         ledger.residual(&options[best].chances);
                         let chances = judge.chances(&chosen, colours);
                         let skill = chances[seat] - options[best].chances[seat];
-                        let class = FlightDecisionClass::of_loss(-skill);
+                        let class = Judgement::of_loss(-skill, THRESHOLDS);
                         if options.len() > 1 {
                             let account = &mut ledger.accounts[seat];
                             if auto {
@@ -437,11 +413,9 @@ pub fn review_steps(
                             } else {
                                 account.decisions += 1;
                                 match class {
-                                    Some(FlightDecisionClass::Inaccuracy) => {
-                                        account.inaccuracies += 1
-                                    }
-                                    Some(FlightDecisionClass::Mistake) => account.mistakes += 1,
-                                    Some(FlightDecisionClass::Blunder) => account.blunders += 1,
+                                    Some(Judgement::Inaccuracy) => account.inaccuracies += 1,
+                                    Some(Judgement::Mistake) => account.mistakes += 1,
+                                    Some(Judgement::Blunder) => account.blunders += 1,
                                     None => {}
                                 }
                             }
@@ -482,6 +456,7 @@ pub fn review_steps(
         // Whatever the step left unbooked (chance draws after it): residual.
         ledger.residual(&judge.settled(after, colours));
     }
+    progress(of, of);
     if let Some((_, last)) = steps.last() {
         ledger.residual(&judge.settled(last, colours));
         for (seat, account) in ledger.accounts.iter_mut().enumerate() {

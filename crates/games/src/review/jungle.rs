@@ -7,7 +7,7 @@ use hangar_bots::jungle::{Limits, Searcher, WIN, WIN_BOUND};
 use hangar_jungle::{Color, Game, Outcome, Ply};
 use serde::{Deserialize, Serialize};
 
-use super::plural;
+use super::{Judgement, plural};
 
 /// The logistic curve's slope: a position scored `s` (the search's units, from the side to
 /// move) is won with chance `1 / (1 + exp(-JUNGLE_SCALE * s))`, a draw counting half.
@@ -16,42 +16,6 @@ pub const JUNGLE_SCALE: f64 = 0.00163;
 
 /// Win chance given away for an inaccuracy, a mistake and a blunder (docs/review.md).
 pub const THRESHOLDS: [f64; 3] = [0.10, 0.20, 0.30];
-
-/// How bad a move was, by the win chance it gave away ([`THRESHOLDS`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Judgement {
-    /// At least 0.10 of win chance lost.
-    Inaccuracy,
-    /// At least 0.20.
-    Mistake,
-    /// At least 0.30.
-    Blunder,
-}
-
-impl Judgement {
-    /// The class of a move that lost `loss` of win chance; `None` below the first threshold.
-    pub fn of_loss(loss: f64) -> Option<Judgement> {
-        if loss >= THRESHOLDS[2] {
-            Some(Judgement::Blunder)
-        } else if loss >= THRESHOLDS[1] {
-            Some(Judgement::Mistake)
-        } else if loss >= THRESHOLDS[0] {
-            Some(Judgement::Inaccuracy)
-        } else {
-            None
-        }
-    }
-
-    /// The class's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Judgement::Inaccuracy => "inaccuracy",
-            Judgement::Mistake => "mistake",
-            Judgement::Blunder => "blunder",
-        }
-    }
-}
 
 /// The win chance (0..1, a draw counting half) of a score for the side it is scored for:
 /// 1 or 0 for a forced result, else the fitted logistic curve ([`JUNGLE_SCALE`]).
@@ -229,9 +193,22 @@ pub fn evaluate(searcher: &mut Searcher, game: &Game, nodes: u64) -> JunglePosit
 /// Reviews a finished game (its start and plies; `infos[i]` says where ply `i` came from)
 /// with `nodes` nodes per position. `names` are the seats' names.
 pub fn review_game(game: &Game, infos: &[PlyInfo], names: &[String], nodes: u64) -> JungleReview {
+    review_game_with_progress(game, infos, names, nodes, &mut |_, _| {})
+}
+
+/// [`review_game`], telling `progress(done, of)` after each position searched.
+pub fn review_game_with_progress(
+    game: &Game,
+    infos: &[PlyInfo],
+    names: &[String],
+    nodes: u64,
+    progress: &mut dyn FnMut(usize, usize),
+) -> JungleReview {
     let mut searcher = Searcher::default();
     let mut replay = Game::from_position(*game.start());
+    let of = game.plies().len() + 1;
     let mut positions = vec![evaluate(&mut searcher, &replay, nodes)];
+    progress(positions.len(), of);
     for ply in game.plies() {
         let played = match *ply {
             Ply::Move(m) => replay.play(m).map(|_| ()),
@@ -241,6 +218,7 @@ pub fn review_game(game: &Game, infos: &[PlyInfo], names: &[String], nodes: u64)
             break; // not reached: the plies come from a game that played them
         }
         positions.push(evaluate(&mut searcher, &replay, nodes));
+        progress(positions.len(), of);
     }
     // A game ended off the board (resignation, agreement) ends with the position as it was.
     let mut moves = Vec::new();
@@ -270,7 +248,7 @@ pub fn review_game(game: &Game, infos: &[PlyInfo], names: &[String], nodes: u64)
             before: before_chance,
             after: after_chance,
             loss,
-            judgement: Judgement::of_loss(loss),
+            judgement: Judgement::of_loss(loss, THRESHOLDS),
         });
     }
     let players = (0..2)

@@ -27,12 +27,11 @@ use crate::record::{GameRecord, RecordError, Step};
 use crate::{GameSession, LoggedAct};
 
 pub use flight::{
-    FlightAccount, FlightDecisionClass, FlightOption, FlightReview, FlightSeat, FlightStep,
-    FlightStepKind,
+    FlightAccount, FlightOption, FlightReview, FlightSeat, FlightStep, FlightStepKind,
 };
 pub use jungle::{
-    JUNGLE_SCALE, Judgement, JungleMoveReview, JunglePlayerSummary, JunglePositionEval,
-    JungleReview, PlyInfo, win_chance,
+    JUNGLE_SCALE, JungleMoveReview, JunglePlayerSummary, JunglePositionEval, JungleReview, PlyInfo,
+    win_chance,
 };
 
 /// The node budget of a Jungle position when none is given (`hangar review --nodes`).
@@ -78,6 +77,45 @@ pub enum GameReview {
     Flight(FlightReview),
 }
 
+/// How bad a move or a decision was, by the win chance it gave away against the best one:
+/// each game has its own three thresholds (`jungle::THRESHOLDS`, `flight::THRESHOLDS`;
+/// docs/review.md), the classes and their names are the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Judgement {
+    /// At least the first threshold of win chance lost.
+    Inaccuracy,
+    /// At least the second.
+    Mistake,
+    /// At least the third.
+    Blunder,
+}
+
+impl Judgement {
+    /// The class of a move that lost `loss` of win chance against `thresholds` (inaccuracy,
+    /// mistake, blunder); `None` below the first.
+    pub fn of_loss(loss: f64, thresholds: [f64; 3]) -> Option<Judgement> {
+        if loss >= thresholds[2] {
+            Some(Judgement::Blunder)
+        } else if loss >= thresholds[1] {
+            Some(Judgement::Mistake)
+        } else if loss >= thresholds[0] {
+            Some(Judgement::Inaccuracy)
+        } else {
+            None
+        }
+    }
+
+    /// The class's name, as the JSON writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "inaccuracy",
+            Judgement::Mistake => "mistake",
+            Judgement::Blunder => "blunder",
+        }
+    }
+}
+
 /// Why a record cannot be reviewed.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ReviewError {
@@ -104,6 +142,17 @@ pub fn review_record(
     record: &GameRecord,
     settings: &ReviewSettings,
 ) -> Result<Review, ReviewError> {
+    review_record_with_progress(record, settings, &mut |_, _| {})
+}
+
+/// [`review_record`], telling `progress(done, of)` after each unit of work: a Jungle
+/// position searched, a flight action judged (the hall shows it while a review runs). The
+/// review is the same as without.
+pub fn review_record_with_progress(
+    record: &GameRecord,
+    settings: &ReviewSettings,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Review, ReviewError> {
     let names = seat_names(record);
     let game = match record.game {
         hangar_protocol::GameKind::Jungle => {
@@ -128,7 +177,13 @@ pub fn review_record(
                 return Err(ReviewError::NotOver);
             }
             let game = last.ok_or(ReviewError::NotOver)?;
-            GameReview::Jungle(jungle::review_game(&game, &infos, &names, settings.nodes))
+            GameReview::Jungle(jungle::review_game_with_progress(
+                &game,
+                &infos,
+                &names,
+                settings.nodes,
+                progress,
+            ))
         }
         hangar_protocol::GameKind::Flight => {
             let mut steps: Vec<(Option<(usize, LoggedAct)>, hangar_flight::Game)> = Vec::new();
@@ -142,7 +197,9 @@ pub fn review_record(
             if !verified.over {
                 return Err(ReviewError::NotOver);
             }
-            GameReview::Flight(flight::review_steps(&steps, &colours, &names))
+            GameReview::Flight(flight::review_steps_with_progress(
+                &steps, &colours, &names, progress,
+            ))
         }
     };
     Ok(Review {

@@ -402,3 +402,50 @@ fn p_review_jungle_a_record_is_reviewed() {
         review
     );
 }
+
+/// P-REVIEW: the progress a review tells (the hall shows it while it runs) counts up to its
+/// total, and the review is the same as without it.
+#[test]
+fn p_review_progress_counts_up_to_its_total_and_changes_nothing() {
+    let record = simulated_flight_record(7, 2);
+    let mut seen = Vec::new();
+    let review = review_record_with_progress(&record, &ReviewSettings::default(), &mut |d, n| {
+        seen.push((d, n))
+    })
+    .unwrap();
+    assert_eq!(
+        review,
+        review_record(&record, &ReviewSettings::default()).unwrap()
+    );
+    let of = seen[0].1;
+    assert_eq!(of, record.actions.len());
+    assert!(seen.iter().all(|&(_, n)| n == of));
+    assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0));
+    assert_eq!(seen.last(), Some(&(of, of)));
+
+    let game = jungle_game("e6/7/7/7/7/7/7/2Cl3/6E r", &["c2c3", "d2d1"]);
+    let mut positions = Vec::new();
+    let judged = jungle::review_game_with_progress(&game, &[], &names(), 2_000, &mut |d, n| {
+        positions.push((d, n))
+    });
+    assert_eq!(positions, [(1, 3), (2, 3), (3, 3)]);
+    assert_eq!(judged, review_game(&game, &[], &names(), 2_000));
+}
+
+/// P-REVIEW: one class of judgement for both games, each with its thresholds.
+#[test]
+fn p_review_one_judgement_with_each_game_s_thresholds() {
+    assert_eq!(
+        Judgement::of_loss(0.12, jungle::THRESHOLDS),
+        Some(Judgement::Inaccuracy)
+    );
+    assert_eq!(
+        Judgement::of_loss(0.12, flight::THRESHOLDS),
+        Some(Judgement::Blunder)
+    );
+    assert_eq!(Judgement::of_loss(0.01, flight::THRESHOLDS), None);
+    assert_eq!(
+        serde_json::to_value(Judgement::Mistake).unwrap(),
+        json!(Judgement::Mistake.name())
+    );
+}

@@ -5,6 +5,7 @@
 
 mod create;
 mod orders;
+mod results;
 mod route;
 mod run;
 mod schedule;
@@ -28,6 +29,7 @@ use crate::time::now_ms;
 
 pub use create::{MINUTES, NewArena, TURN_SECONDS, create_arena};
 pub use orders::{ArenaOrder, ArenaRequest};
+pub use results::{NoResults, arena_results};
 pub(crate) use route::arena_unavailable;
 pub use route::{arena_command, arena_unfollow};
 pub use run::{COUNTDOWN_MS, run_arenas};
@@ -65,6 +67,8 @@ struct Slot {
     changed: bool,
     /// The state changed since it was last stored.
     unsaved: bool,
+    /// The players whose blocks were last read, and when (Unix ms; see `run::read_blocks`).
+    blocks_read: (Vec<i64>, i64),
 }
 
 impl Slot {
@@ -80,6 +84,7 @@ impl Slot {
             followers: HashMap::new(),
             changed: false,
             unsaved: false,
+            blocks_read: (Vec::new(), i64::MIN),
         })
     }
 

@@ -87,6 +87,7 @@ async fn round(hall: &Arc<Hall>) {
         schedule(hall, now_ms()).await;
         take_up().await;
     }
+    read_blocks(hall, now_ms()).await;
     let now = now_ms();
     let tables = pair(hall, now);
     for table in tables {
@@ -102,6 +103,42 @@ async fn round(hall: &Arc<Hall>) {
     for (id, state, finished) in saves {
         if let Err(e) = hall.store.save_arena(id, state, finished).await {
             tracing::warn!(arena = id, error = %e, "an arena could not be stored");
+        }
+    }
+}
+
+/// How often an arena reads the blocks between its players again when nobody joined or left
+/// (a block made meanwhile keeps two apart from then on).
+const BLOCKS_READ_EVERY_MS: i64 = 5_000;
+
+/// Reads the blocks between the active players of each running arena (P-CHALLENGE: never
+/// seated together) when its players changed or [`BLOCKS_READ_EVERY_MS`] passed.
+async fn read_blocks(hall: &Hall, now: i64) {
+    let due: Vec<(i64, Vec<i64>)> = {
+        let slots = hall.arenas.slots.lock().expect("arenas lock");
+        slots
+            .values()
+            .filter(|slot| !slot.finished)
+            .filter_map(|slot| {
+                let players = slot.state.active_players();
+                let (read, at) = &slot.blocks_read;
+                (*read != players || now.saturating_sub(*at) >= BLOCKS_READ_EVERY_MS)
+                    .then_some((slot.id, players))
+            })
+            .collect()
+    };
+    for (arena, players) in due {
+        let blocks = match hall.store.blocks_among(&players).await {
+            Ok(blocks) => blocks,
+            Err(e) => {
+                tracing::warn!(arena, error = %e, "an arena's blocks could not be read");
+                continue;
+            }
+        };
+        let mut slots = hall.arenas.slots.lock().expect("arenas lock");
+        if let Some(slot) = slots.get_mut(&arena) {
+            slot.state.set_blocks(blocks);
+            slot.blocks_read = (players, now);
         }
     }
 }
@@ -246,7 +283,9 @@ async fn seat(hall: &Arc<Hall>, table: ToSeat, now: i64) {
             player: Some(player),
             client: None,
             id: 0,
-            order: Order::ArenaSeat,
+            order: Order::ArenaSeat {
+                starts_at: now + COUNTDOWN_MS,
+            },
         };
         if handle.command(request).await.is_err() {
             tracing::warn!(arena = table.arena, room = %code, "an arena room closed early");

@@ -311,9 +311,13 @@ impl Room {
         let (seat, need) = running.session.turn().expect("not over");
         if running.deadline.is_none() || !same_decision {
             let seconds = self.turn_seconds;
-            let length = self.hall.config().turn_unit * seconds as u32;
+            let now = now_ms();
+            // An arena game's first turn is timed from when its players see the board.
+            let wait_ms = self.clock_from.take().map_or(0, |from| (from - now).max(0));
+            let length = self.hall.config().turn_unit * seconds as u32
+                + std::time::Duration::from_millis(wait_ms as u64);
             running.deadline = Some(Instant::now() + length);
-            running.deadline_ms = now_ms() + length.as_millis() as i64;
+            running.deadline_ms = now + length.as_millis() as i64;
             let deadline = running.deadline_ms;
             self.emit(RoomEvent::Turn(TurnView {
                 seat,
@@ -449,6 +453,7 @@ impl Room {
             game.and_then(|running| running.deadline),
             away,
             self.quick_fill_at,
+            self.start_at,
             self.next_idle_deadline(),
         ]
         .into_iter()
@@ -483,6 +488,10 @@ impl Room {
         }
         if self.quick_fill_at.is_some_and(|at| at <= now) {
             self.quick_fill().await;
+        }
+        if self.start_at.is_some_and(|at| at <= now) {
+            self.start_at = None;
+            self.maybe_start().await;
         }
         if self.next_idle_deadline().is_some_and(|at| at <= now) {
             self.free_idle_seats(now);

@@ -26,6 +26,7 @@ pub fn open_challenge_room(
         hangar_games::check_options(game, options, hall.config().turn_seconds)?;
     let code = hall.new_code();
     let mut room = Room::new(hall, code, game, true, options, seat_count, turn_seconds);
+    room.ready_on_arrival = true;
     let grace = room.hall.config().reconnect_grace;
     for (seat, player) in players {
         room.seat_player(seat, player);

@@ -95,7 +95,11 @@ pub enum Order {
     /// An arena seats the player in its room (P-ARENA): the first free seat, ready at once,
     /// no host (so no bot is ever added). The connection is sent the room, not an answer: it
     /// asked for nothing (the arena told it of the game).
-    ArenaSeat,
+    ArenaSeat {
+        /// When the player's page shows the board (Unix ms, the countdown's end): the first
+        /// turn's clock starts then, not before (P-ARENA).
+        starts_at: i64,
+    },
 }
 
 /// A room's answer to a request.
@@ -379,6 +383,16 @@ struct Room {
     people_only: bool,
     /// `quick_fill_at` as Unix ms, as the last `quick_bots` event said it.
     quick_bots_at: Option<i64>,
+    /// The first turn's clock starts no earlier than this (Unix ms): an arena game's players
+    /// see the board after a countdown (P-ARENA).
+    clock_from: Option<i64>,
+    /// A challenge's room (P-CHALLENGE): a party is ready as they arrive, so the game starts
+    /// once every party has joined.
+    ready_on_arrival: bool,
+    /// When to see whether the game can start: set by an arrival, so that the game starts
+    /// after the command that seated the last party, whose connection is then told of the
+    /// start by events like everyone's, not only by its snapshot.
+    start_at: Option<Instant>,
 }
 
 /// Everything needed to open a room.
@@ -539,6 +553,9 @@ impl Room {
             quick: false,
             people_only: false,
             quick_bots_at: None,
+            clock_from: None,
+            ready_on_arrival: false,
+            start_at: None,
             closed: false,
         }
     }
@@ -555,7 +572,7 @@ impl Room {
                 } = request;
                 // A failed quick join is not the client's business: the hall tries elsewhere.
                 let quiet_errors = order == Order::QuickJoin;
-                let quiet_answer = order == Order::ArenaSeat;
+                let quiet_answer = matches!(order, Order::ArenaSeat { .. });
                 self.command_ref = client.map(|client| (client, id));
                 let outcome = self.command(&outbox, player, order).await;
                 self.command_ref = None;
@@ -619,7 +636,9 @@ impl Room {
                 let joined = self.join(outbox, player, None, None).await;
                 return self.quick_seated(joined).await;
             }
-            Order::ArenaSeat => return self.arena_seated(outbox, player).await,
+            Order::ArenaSeat { starts_at } => {
+                return self.arena_seated(outbox, player, starts_at).await;
+            }
             Order::Command(action) => action,
         };
         match action {

@@ -69,8 +69,14 @@ impl Room {
 
     /// An arena seats a player (P-ARENA): ready at once, and the room has no host, so nobody
     /// adds a bot; the game starts when the last player of the table sits down.
-    pub(super) async fn arena_seated(&mut self, outbox: &Outbox, player: Player) -> Outcome {
-        let joined = self.join(outbox, player, None, None).await;
+    pub(super) async fn arena_seated(
+        &mut self,
+        outbox: &Outbox,
+        player: Player,
+        starts_at: i64,
+    ) -> Outcome {
+        self.clock_from = Some(self.clock_from.map_or(starts_at, |at| at.max(starts_at)));
+        let joined = self.enter(outbox, player, None, None, true).await;
         self.host = None;
         let seat = match &joined {
             Ok(Ack::Joined(joined)) => joined.seat,

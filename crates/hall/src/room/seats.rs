@@ -123,6 +123,8 @@ impl Room {
         self.members.values().any(|m| m.player == Some(player))
     }
 
+    /// `join_room`: back in the seat the player holds, a free seat of a waiting room, or
+    /// watching.
     pub(super) async fn join(
         &mut self,
         outbox: &Outbox,
@@ -130,15 +132,30 @@ impl Room {
         seat: Option<usize>,
         since: Option<u64>,
     ) -> Outcome {
+        self.enter(outbox, player, seat, since, false).await
+    }
+
+    /// [`Room::join`], or the arena seating its player (`by_arena`): an arena's room has
+    /// seats only for whom the arena paired (P-ARENA), others watch.
+    pub(super) async fn enter(
+        &mut self,
+        outbox: &Outbox,
+        player: Player,
+        seat: Option<usize>,
+        since: Option<u64>,
+        by_arena: bool,
+    ) -> Outcome {
         if let Some(index) = self.seat_of(player.id) {
             // Back in the seat this player already holds (a reconnection, P-DISCONNECT).
             // Judged before coming back, whose events are kept and follow the missed ones.
             let resumed = since.is_some_and(|since| self.can_resume_from(since));
             self.attach(outbox, Some(player.id), since);
             self.come_back(index).await;
+            self.ready_as_arrived(index);
             return Ok(self.joined(Some(index), resumed));
         }
-        if self.status == Status::Waiting {
+        let may_sit = by_arena || self.hall.arena_of(&self.code).is_none();
+        if self.status == Status::Waiting && may_sit {
             let free = match seat {
                 Some(index) => {
                     self.check_empty_seat(index)?;
@@ -159,6 +176,21 @@ impl Room {
         // No seat for this player: watch instead.
         self.attach(outbox, Some(player.id), since);
         Ok(self.joined(None, false))
+    }
+
+    /// A challenge's party arrives in the seat held for them: ready at once (P-CHALLENGE:
+    /// accepting starts the game), which starts it when every party is there.
+    fn ready_as_arrived(&mut self, index: usize) {
+        if !self.ready_on_arrival || self.status != Status::Waiting || self.seats[index].ready {
+            return;
+        }
+        self.seats[index].ready = true;
+        self.emit(RoomEvent::Ready {
+            seat: index,
+            ready: true,
+        });
+        self.publish();
+        self.start_at = Some(Instant::now());
     }
 
     /// Quick match: a free seat of a waiting room, or an error (answered quietly).
@@ -250,6 +282,11 @@ impl Room {
     }
 
     pub(super) async fn set_ready(&mut self, player: i64, ready: bool) -> Outcome {
+        // Ready for a game that runs already is nothing to do: a challenge's game starts as
+        // its parties arrive (P-CHALLENGE), before a client that readies after joining asks.
+        if ready && self.status != Status::Waiting && self.seat_of(player).is_some() {
+            return Ok(Ack::DONE);
+        }
         self.require_waiting()?;
         let index = self
             .seat_of(player)
@@ -313,6 +350,13 @@ impl Room {
         let seat = self.seat_of(player);
         if seat.is_none() && !self.members.values().any(|m| m.player == Some(player)) {
             return Err(err(ErrorCode::NotInRoom, "join or watch the room first"));
+        }
+        // An arena game is its players' (P-ARENA): watchers of it do not chat there.
+        if seat.is_none() && self.hall.arena_of(&self.code).is_some() {
+            return Err(err(
+                ErrorCode::Spectator,
+                "only the players of an arena game chat in it",
+            ));
         }
         let text = match (text, phrase) {
             (Some(text), None) => {

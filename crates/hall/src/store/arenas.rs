@@ -76,6 +76,17 @@ impl Store {
         .await
     }
 
+    /// The arena `id`, if there is one.
+    pub async fn arena(&self, id: i64) -> Result<Option<StoredArena>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {ARENA_COLUMNS} FROM arenas a WHERE a.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(stored_arena).transpose()
+    }
+
     /// The arenas after id `after` that end after `since` (Unix ms), by id.
     pub async fn arenas_after(
         &self,

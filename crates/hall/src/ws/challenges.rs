@@ -14,8 +14,8 @@ use crate::room::{Answered, open_challenge_room};
 use crate::store::BotRefusal;
 use hangar_games::bot_levels;
 use hangar_protocol::{
-    Ack, ChallengeEnd, ChallengeMessage, ChallengeSeat, Challenged, ErrorCode, GameKind, Outcome,
-    ProtoError, Upgraded, answer_frame,
+    Ack, ChallengeEnd, ChallengeSeat, Challenged, ErrorCode, GameKind, Outcome, ProtoError,
+    Upgraded, answer_frame,
 };
 
 fn forbidden(message: impl Into<String>) -> ProtoError {
@@ -47,8 +47,7 @@ impl Conn {
         let player = self.player.as_ref().map(|p| p.id);
         self.answer_then(id, outcome, || {
             let Some(player) = player else { return };
-            for challenge in self.hall.challenges.for_player(player) {
-                let message = ChallengeMessage::Challenge { challenge };
+            for message in self.hall.challenges.for_player(&self.hall, player) {
                 self.outbox.send_text(message.to_text());
             }
         })
@@ -118,7 +117,7 @@ impl Conn {
             return Err(e).into();
         }
         let ack = Ack::Challenged(Box::new(Challenged {
-            challenge: challenge.view(),
+            challenge: challenge.view(&self.hall),
         }));
         self.answer_then(id, Ok(ack), || challenges::opened(&self.hall, &challenge))
     }
@@ -140,23 +139,24 @@ impl Conn {
         }
         // The table: the challenger, the named player, then the seats given.
         let seat_count = 2 + seats.len();
-        let options = match options {
-            Value::Null => Value::Object(Default::default()),
-            Value::Object(mut map) => {
-                if game == GameKind::Flight {
-                    let given = map
-                        .entry("seats")
-                        .or_insert_with(|| Value::from(seat_count));
-                    if given.as_u64() != Some(seat_count as u64) {
-                        return Err(invalid(format!(
-                            "options.seats {given} but the challenge makes a table of {seat_count}"
-                        )));
-                    }
-                }
-                Value::Object(map)
-            }
+        let mut options = match options {
+            Value::Null => serde_json::Map::new(),
+            Value::Object(map) => map,
             other => return Err(invalid(format!("options is an object, not {other}"))),
         };
+        // A flight table has as many seats as the challenge fills, also when no options are
+        // given (the room would otherwise take the default of 4 and leave one empty).
+        if game == GameKind::Flight {
+            let given = options
+                .entry("seats")
+                .or_insert_with(|| Value::from(seat_count));
+            if given.as_u64() != Some(seat_count as u64) {
+                return Err(invalid(format!(
+                    "options.seats {given} but the challenge makes a table of {seat_count}"
+                )));
+            }
+        }
+        let options = Value::Object(options);
         let (checked, _, _) =
             hangar_games::check_options(game, &options, self.hall.config.turn_seconds)?;
         let shown_options = serde_json::to_value(checked).map_err(|e| {
@@ -237,6 +237,7 @@ impl Conn {
                 player.name
             )));
         }
+        self.check_may_challenge(from, &player).await?;
         Ok(player)
     }
 
@@ -285,7 +286,7 @@ impl Conn {
             Some(Ok((open, ()))) => open,
         };
         if !open.all_accepted() {
-            challenges::accepted(&self.hall, &open.id, player.id);
+            challenges::accepted(&self.hall, &open, &player);
             return Ok(Ack::DONE).into();
         }
         let room = open_challenge_room(

@@ -4,13 +4,13 @@
 //! writes queued frames in batches.
 
 mod arenas;
+mod challenge_settings;
 mod challenges;
 mod gate;
 mod identity;
 mod logins;
 mod players;
 
-pub(crate) use gate::Bucket;
 pub(crate) use identity::token_issued_after;
 pub use logins::LoginGuard;
 
@@ -565,6 +565,12 @@ impl Conn {
             }
             HallCommand::DeclineChallenge { challenge } => self.decline_challenge(id, challenge),
             HallCommand::CancelChallenge { challenge } => self.cancel_challenge(id, challenge),
+            HallCommand::ChallengeSettings => self.challenge_settings().await.into(),
+            HallCommand::SetChallengePolicy { challenges } => {
+                self.set_challenge_policy(challenges).await.into()
+            }
+            HallCommand::Block { player } => self.block(player).await.into(),
+            HallCommand::Unblock { player } => self.unblock(player).await.into(),
             HallCommand::Ping => Ok(Ack::Pong(Pong {
                 time: crate::time::now_ms(),
             }))

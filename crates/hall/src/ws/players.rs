@@ -22,6 +22,16 @@ impl Conn {
     pub(super) async fn quick_order(&self, game: GameKind, player: i64) -> Vec<String> {
         let mut candidates = self.hall.quick_candidates(game);
         let mut ids: Vec<i64> = candidates.iter().flat_map(|c| c.players.clone()).collect();
+        // Never seated with someone either of the two blocked (P-CHALLENGE). Should the
+        // blocks not be readable, no room with others is tried: a new room is opened.
+        match self.hall.store.blocked_either_way(player, &ids).await {
+            Ok(blocked) if blocked.is_empty() => {}
+            Ok(blocked) => candidates.retain(|c| !c.players.iter().any(|p| blocked.contains(p))),
+            Err(e) => {
+                tracing::warn!(error = %e, "quick match without the blocks: a room of its own");
+                candidates.retain(|c| c.players.is_empty());
+            }
+        }
         ids.push(player);
         let ratings = match self.hall.store.ratings_of(game, &ids).await {
             Ok(ratings) => ratings,

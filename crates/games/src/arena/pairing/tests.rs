@@ -81,6 +81,7 @@ impl Field {
                 free_since,
                 last_opponents: &self.last[p],
                 capped_with: &self.capped[p],
+                blocked_with: &[],
             })
             .collect()
     }
@@ -320,6 +321,7 @@ fn p_arena_x_who_last_played_y_and_z_waits_while_y_and_z_play() {
                     _ => &[],
                 },
                 capped_with: &[],
+                blocked_with: &[],
             })
             .collect();
         let tables = pair(GameKind::Jungle, &free, 0, 5_000);
@@ -350,6 +352,7 @@ fn p_arena_a_capped_pair_sits_together_only_when_no_one_else_is_free() {
                     _ => &[],
                 },
                 capped_with: if id == 1 { &CAPPED_A } else { &[] },
+                blocked_with: &[],
             })
             .collect()
     };
@@ -366,6 +369,48 @@ fn p_arena_a_capped_pair_sits_together_only_when_no_one_else_is_free() {
     );
     // A and B alone: they sit together.
     assert_eq!(pair(GameKind::Jungle, &make(&[a, b]), 0, 0), [vec![a, b]]);
+}
+
+/// P-CHALLENGE's block in an arena: two players one of whom blocked the other are never at
+/// one table — not even when they are the only two free, nor in a flight table of four — and
+/// the others are seated around them.
+#[test]
+fn p_challenge_blocked_players_are_never_seated_together_in_an_arena() {
+    static BLOCKS_A: [i64; 1] = [2];
+    let make = |ids: &[i64]| -> Vec<Candidate<'static>> {
+        ids.iter()
+            .map(|&id| Candidate {
+                id,
+                points: 100 - id as u32,
+                rating: 1500,
+                free_since: 0,
+                last_opponents: &[],
+                capped_with: &[],
+                blocked_with: if id == 1 { &BLOCKS_A } else { &[] },
+            })
+            .collect()
+    };
+    // A and B alone: nobody is seated (a capped pair would be).
+    assert!(pair(GameKind::Jungle, &make(&[1, 2]), 0, 0).is_empty());
+    // Four free: the nearest ranks would seat A–B; A–C and B–D instead.
+    assert_eq!(
+        pair(GameKind::Jungle, &make(&[1, 2, 3, 4]), 0, 0),
+        [vec![1, 3], vec![2, 4]]
+    );
+    // Flight, four free: the only table of four holds A and B, so it waits; with five free
+    // and a small table allowed (everyone waited long enough), A and B sit apart.
+    assert!(pair(GameKind::Flight, &make(&[1, 2, 3, 4]), 0, 0).is_empty());
+    for table in pair(GameKind::Flight, &make(&[1, 2, 3, 4, 5, 6]), 0, 0) {
+        assert!(
+            !(table.contains(&1) && table.contains(&2)),
+            "A and B at one table: {table:?}"
+        );
+    }
+    // Many free players (blocks of the ranking beyond one exact search): still apart.
+    let many: Vec<i64> = (1..=40).collect();
+    for table in pair(GameKind::Jungle, &make(&many), 0, 0) {
+        assert_ne!(table, [1, 2]);
+    }
 }
 
 /// Beyond one exact search (blocks of the ranking): every player seated once at full tables,
@@ -406,6 +451,7 @@ fn p_arena_pairing_of_many_free_players_seats_everyone_without_repeats() {
                     free_since: 0,
                     last_opponents: &last[i],
                     capped_with: &[],
+                    blocked_with: &[],
                 })
                 .collect();
             let tables = pair(game, &free, 0, 5_000);

@@ -1,0 +1,7 @@
+//! The integration tests of this crate in one binary (one link of the crate instead of one
+//! per file); each file is a module. Tests that change something of the whole process
+//! stay binaries of their own beside this one.
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+mod per_roll_properties;
+mod per_roll_vectors;

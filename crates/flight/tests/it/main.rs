@@ -1,0 +1,19 @@
+//! The integration tests of this crate in one binary (one link of the crate instead of one
+//! per file); each file is a module. Tests that change something of the whole process
+//! stay binaries of their own beside this one.
+#![allow(clippy::unwrap_used)] // tests fail loudly
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod board;
+mod end;
+mod games;
+mod items;
+mod meeting;
+mod properties;
+mod record;
+mod setup;
+mod turns;
+mod walk;
+mod weather;
