@@ -4,7 +4,23 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-step() { printf '\n=== %s ===\n' "$*"; }
+# Each step's name and start (seconds since the script began), for the times printed at the end.
+STEP_NAMES=()
+STEP_STARTS=()
+step() {
+  printf '\n=== %s ===\n' "$*"
+  STEP_NAMES+=("$*")
+  STEP_STARTS+=("$SECONDS")
+}
+step_times() {
+  local i end
+  printf '\n=== time per step ===\n'
+  for i in "${!STEP_NAMES[@]}"; do
+    end=${STEP_STARTS[$((i + 1))]:-$SECONDS}
+    printf '%6d s  %s\n' "$((end - STEP_STARTS[i]))" "${STEP_NAMES[$i]}"
+  done
+  printf '%6d s  in all\n' "$SECONDS"
+}
 
 # A test run builds each test binary once: incremental state and full debug info would only
 # fill the disk (a clean run wrote 16 GB with them, 3.3 GB of it incremental state). Line
@@ -139,3 +155,4 @@ if [[ -x tests/e2e/run.sh ]]; then
 fi
 
 step "done"
+step_times

@@ -70,8 +70,8 @@ test('P-REMATCH/P-RATING/P-PROFILE: play again in the same room, then the winner
   // The game is listed with its opponent and opens its replay.
   const row = ana.locator('#profile-games .game-row').first();
   assert.match(await row.textContent(), /Win vs Ana/);
-  await row.locator('a[href^="#/replay/"]').click();
-  await ana.waitForURL(/#\/replay\/\d+/);
+  await row.locator('a[href^="#/replay/"]:not(.review-link)').click();
+  await ana.waitForURL(/#\/replay\/\d+$/);
   assert.deepEqual([...ana.errors, ...bo.errors], []);
 });
 
@@ -115,5 +115,13 @@ test('a private room\'s finished game replays for its players, and for nobody el
   await refused.waitFor();
   assert.equal(await refused.textContent(), 'There is no record of that game.');
   assert.equal(await gus.locator('#replay-step').count(), 0);
+  // On Eve's profile the stranger sees the game's outcome and that it was private, once.
+  const eveId = await eve.evaluate(() => window.hangar.player.id);
+  await gus.goto(`${url.split('#')[0]}#/player/${eveId}`);
+  const row = gus.locator('.game-row.game-private').first();
+  await row.waitFor();
+  const text = await row.textContent();
+  assert.match(text, /Loss/);
+  assert.equal(text.split('A private game').length - 1, 1, text);
   assert.deepEqual([...eve.errors, ...fay.errors], []);
 });

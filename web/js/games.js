@@ -45,8 +45,8 @@ export function gameRow(game) {
     return h('li', { class: 'game-row game-private' },
       h('span', { class: 'game-icon', title: t(game.game) }, game.game === 'flight' ? '✈' : '🐘'),
       h('span', { class: 'game-main' },
-        h('b', { class: `outcome ${game.won ? 'won' : ''}` }, game.won ? t('result_win') : t('private_game')),
-        ' ', h('small', { class: 'game-when' }, t('private_game'))),
+        h('b', { class: `outcome ${game.won ? 'won' : ''}` }, outcomeWord(game)),
+        ' ', h('span', { class: 'chip' }, t('private_game'))),
       deltaBadge(game.delta));
   }
   const when = new Date(game.finished_at).toLocaleString(currentLang() === 'zh' ? 'zh-CN' : 'en-GB',

@@ -68,6 +68,13 @@ impl Sessions {
         }
     }
 
+    /// The players with a connection to this node (guests included), by id.
+    pub fn players(&self) -> Vec<i64> {
+        let mut ids: Vec<i64> = self.lock().by_player.keys().copied().collect();
+        ids.sort_unstable();
+        ids
+    }
+
     /// Whether `player` has a connection to this node.
     pub fn is_connected(&self, player: i64) -> bool {
         self.lock().by_player.contains_key(&player)

@@ -412,6 +412,29 @@ impl Store {
         row.map(|row| player_from_row(&row)).transpose()
     }
 
+    /// The registered players (not guests) of `ids` that are not banned, by name.
+    pub async fn accounts_of(&self, ids: &[i64]) -> Result<Vec<Player>, StoreError> {
+        let mut players = Vec::new();
+        // Chunks well under the bound parameters of SQLite and PostgreSQL.
+        for chunk in ids.chunks(500) {
+            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT id, name, guest, bot, score FROM players \
+                 WHERE guest = 0 AND id NOT IN (SELECT player_id FROM bans) AND id IN ({})",
+                marks.join(", ")
+            );
+            let mut query = sqlx::query(&sql);
+            for id in chunk {
+                query = query.bind(*id);
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                players.push(player_from_row(&row)?);
+            }
+        }
+        players.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+        Ok(players)
+    }
+
     /// Stores a game that starts now; returns its id.
     pub async fn start_game(&self, game: &NewGame) -> Result<i64, StoreError> {
         let game = game.clone();

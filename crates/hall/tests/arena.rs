@@ -1,6 +1,7 @@
 //! P-ARENA over real sockets: people join an arena, are paired into rooms, play, and the
 //! table's points change; an escaper is withdrawn; a game running at the end does not count;
-//! an arena survives a restart with its standings.
+//! an arena survives a restart with its standings. Its own test binary: its silent followers
+//! read the process's gauge of queued bytes, which another test's hall would move.
 #![allow(clippy::unwrap_used)] // tests fail loudly
 
 mod common;

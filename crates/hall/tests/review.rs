@@ -1,6 +1,6 @@
 //! P-REVIEW, the hall's side: `GET /api/games/{id}/review` refuses a running game, computes a
 //! finished game's review with the library's `review_record` (the JSON `hangar review --json`
-//! prints; crates/hangar/tests/review_hall.rs compares the real binary's), keeps it in the
+//! prints; crates/hangar/tests/it/review_hall.rs compares the real binary's), keeps it in the
 //! database and serves it again without computing; a flood of requests is queued and refused
 //! with `Retry-After`, and the hall's other players are served meanwhile. Its own test
 //! binary: it measures other players' latency during a flood of reviews, with no other test's

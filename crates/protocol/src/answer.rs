@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ArenaTable, Arenas, GameStats, GameSummary, Ranked, RoomSummary};
+use super::{ArenaTable, Arenas, GameStats, GameSummary, PlayersOnline, Ranked, RoomSummary};
 use super::{ErrorCode, Outcome, ProtoError};
 use crate::{Challenge, ChallengeSettings, PlayerView};
 
@@ -113,6 +113,8 @@ pub enum Ack {
     /// `challenge_settings`, `set_challenge_policy`, `block`, `unblock`: who may challenge
     /// the player and whom they blocked.
     ChallengeSettings(ChallengeSettings),
+    /// `players_online`: registered players connected now.
+    PlayersOnline(PlayersOnline),
     /// `hall_page`: a page of a game's rooms.
     HallPage(HallPage),
     /// `create_room`, `join_room`, `quick_match` into a new room: the room and the seat

@@ -70,6 +70,12 @@ pub enum HallCommand {
         /// The player.
         player_id: i64,
     },
+    /// Registered players connected to the hall now, to challenge (P-CHALLENGE): names first
+    /// (the asker left out).
+    PlayersOnline {
+        /// How many at most (1–100, default 50).
+        limit: Option<usize>,
+    },
     /// The signed-in player's finished games, newest first (P-RECORD).
     MyGames {
         /// How many games (1–100, default 20).

@@ -2,7 +2,7 @@
 //! ([`HallCommand`], [`RoomCommand`]), the answers ([`Answer`] with an [`Ack`] or an error),
 //! what rooms and the hall list send ([`RoomMessage`], [`RoomEvent`], [`HallMessage`]) and the
 //! greeting ([`Welcome`]). Every family is a serde enum tagged by `type` (room events by
-//! `kind`), and `tests/protocol_doc.rs` reads every example of the document as its type.
+//! `kind`), and `crates/hall/tests/it/protocol_doc.rs` reads every example of the document as its type.
 
 mod answer;
 mod arena;
@@ -35,7 +35,10 @@ pub use hall::{HallMessage, RoomSummary, SummarySeat};
 pub use options::{Bounds, FlightCatalogue, JungleCatalogue, OptionsCatalogue};
 pub use parse::{name_variants, names_variant, parse_command, peek_id, variant_names};
 pub use player::{PlayerView, RatingChange, RatingView};
-pub use profile::{BoardOrder, BotRecord, GamePlayer, GameStats, GameSummary, Ranked, RatingPoint};
+pub use profile::{
+    BoardOrder, BotRecord, GamePlayer, GameStats, GameSummary, OnlinePlayer, PlayersOnline, Ranked,
+    RatingPoint,
+};
 pub use room::{
     AutoplayReason, ChatLine, EndReason, GameEvent, GameResult, OutReason, PassReason, ResultLine,
     RoomEvent, RoomMessage, RoomState, RoomStatus, SeatView, TurnNeed, TurnView,
@@ -184,7 +187,7 @@ mod tests {
         assert!(!names_variant::<HallCommand>("type", "roll"));
         assert!(!names_variant::<RoomAction>("type", "ping"));
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
-        assert_eq!(variant_names::<HallCommand>("type").len(), 29);
+        assert_eq!(variant_names::<HallCommand>("type").len(), 30);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
         assert_eq!(name_variants::<ErrorCode>().len(), 31);
         assert!(name_variants::<ErrorCode>().contains(&"stake_uncovered"));

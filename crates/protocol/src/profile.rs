@@ -7,6 +7,26 @@ use super::GameKind;
 use crate::RatingView;
 use crate::{EndReason, PlayerView};
 
+/// A registered player connected to the hall, as `players_online` lists them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnlinePlayer {
+    /// The player.
+    pub player: PlayerView,
+    /// Seated in a room of this node now (a challenge waits until their game ends).
+    pub seated: bool,
+}
+
+/// The result of `players_online`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayersOnline {
+    /// The players, by name.
+    pub online: Vec<OnlinePlayer>,
+    /// How many registered players are connected (the asker left out), listed or not.
+    pub total_online: usize,
+}
+
 /// One line of a leaderboard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -602,6 +602,7 @@ impl Conn {
             } => self.leaderboard(game, by, bots, offset, limit).await.into(),
             HallCommand::Profile { player_id } => self.profile(player_id).await.into(),
             HallCommand::MyGames { limit } => self.my_games(limit).await.into(),
+            HallCommand::PlayersOnline { limit } => self.players_online(limit).await.into(),
             HallCommand::SignOutEverywhere => self.sign_out_everywhere().await.into(),
             HallCommand::HallUnsubscribe => {
                 self.hall.unsubscribe(self.outbox.id);

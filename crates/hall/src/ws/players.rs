@@ -4,13 +4,16 @@
 use super::{Conn, internal, invalid};
 use hangar_games::rating::Skill;
 use hangar_protocol::{
-    Ack, BoardOrder, ErrorCode, GameKind, MyGames, Outcome, Profile, ProtoError,
+    Ack, BoardOrder, ErrorCode, GameKind, MyGames, OnlinePlayer, Outcome, PlayersOnline, Profile,
+    ProtoError,
 };
 
 /// Entries of a leaderboard page and games of a list, when the command names no number.
 const DEFAULT_PAGE: i64 = 20;
 /// At most this many entries or games in one answer.
 const MAX_PAGE: i64 = 100;
+/// Players listed by `players_online` when the command names no number.
+const ONLINE_PAGE: usize = 50;
 /// Recent games shown on a profile.
 const PROFILE_GAMES: i64 = 20;
 
@@ -57,6 +60,33 @@ impl Conn {
                 .then_with(|| distance(&a.players).total_cmp(&distance(&b.players)))
         });
         candidates.into_iter().map(|c| c.code).collect()
+    }
+
+    /// `players_online`: the registered players connected to this node, by name, the asker
+    /// left out — whom the page offers to challenge (P-CHALLENGE).
+    pub(super) async fn players_online(&self, limit: Option<usize>) -> Outcome {
+        let me = self.require_player()?.id;
+        let ids: Vec<i64> = self
+            .hall
+            .sessions
+            .players()
+            .into_iter()
+            .filter(|&id| id != me)
+            .collect();
+        let accounts = self.hall.store.accounts_of(&ids).await.map_err(internal)?;
+        let total_online = accounts.len();
+        let online = accounts
+            .iter()
+            .take(limit.unwrap_or(ONLINE_PAGE).clamp(1, MAX_PAGE as usize))
+            .map(|p| OnlinePlayer {
+                player: p.view(),
+                seated: !self.hall.seated_rooms(p.id).is_empty(),
+            })
+            .collect();
+        Ok(Ack::PlayersOnline(PlayersOnline {
+            online,
+            total_online,
+        }))
     }
 
     /// `leaderboard`: a page of the board of one game (by score or rating) or of both games.

@@ -782,3 +782,54 @@ async fn p_challenge_each_acceptance_is_told_to_every_party() {
     );
     hall.stop().await;
 }
+
+/// P-CHALLENGE: whom to challenge — the registered players connected now, by name, the asker
+/// left out, guests and those gone not listed, each saying whether they sit in a room.
+#[tokio::test]
+async fn p_challenge_players_online_lists_whom_one_may_challenge() {
+    let hall = TestHall::start().await;
+    let mut zed = account(&hall, "zed").await;
+    let mut ana = account(&hall, "ana").await;
+    let bo = account(&hall, "bo").await;
+    let _gus = hall.guest("gus").await;
+    let names = |v: &Value| -> Vec<(String, bool)> {
+        v["online"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| {
+                (
+                    o["player"]["name"].as_str().unwrap().to_owned(),
+                    o["seated"] == true,
+                )
+            })
+            .collect()
+    };
+    zed.create("jungle", json!({})).await;
+    let listed = ana.ok(json!({"type": "players_online"})).await;
+    assert_eq!(
+        names(&listed),
+        [("bo".to_owned(), false), ("zed".to_owned(), true)],
+        "{listed}"
+    );
+    assert_eq!(listed["total_online"], 2);
+    let one = ana.ok(json!({"type": "players_online", "limit": 1})).await;
+    assert_eq!(names(&one), [("bo".to_owned(), false)], "{one}");
+    assert_eq!(one["total_online"], 2);
+    // Bo goes: no longer listed once the hall has let the connection go.
+    bo.close().await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let listed = ana.ok(json!({"type": "players_online"})).await;
+        if names(&listed) == [("zed".to_owned(), true)] {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{listed}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut nobody = hall.client().await;
+    nobody
+        .fails(json!({"type": "players_online"}), "unauthenticated")
+        .await;
+    hall.stop().await;
+}

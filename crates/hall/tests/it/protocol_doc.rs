@@ -75,6 +75,7 @@ fn ack_name(ack: &Ack) -> &'static str {
         Ack::Upgraded(_) => "upgraded",
         Ack::Challenged(_) => "challenged",
         Ack::ChallengeSettings(_) => "challenge_settings",
+        Ack::PlayersOnline(_) => "players_online",
         Ack::HallPage(_) => "hall_page",
         Ack::Joined(_) => "joined",
         Ack::Matched(_) => "matched",
@@ -88,8 +89,9 @@ fn ack_name(ack: &Ack) -> &'static str {
 }
 
 /// Every result shape an ack may have, as [`ack_name`] names them.
-const ACKS: [&str; 18] = [
+const ACKS: [&str; 19] = [
     "challenge_settings",
+    "players_online",
     "arenas",
     "arena_table",
     "hall_page",
@@ -120,6 +122,7 @@ fn answers_of(command: &Command) -> &'static [&'static str] {
             HallCommand::Auth { .. } => &["authed"],
             HallCommand::Leaderboard { .. } => &["leaderboard"],
             HallCommand::MyGames { .. } => &["my_games"],
+            HallCommand::PlayersOnline { .. } => &["players_online"],
             HallCommand::Profile { .. } => &["profile"],
             HallCommand::HallPage { .. } => &["hall_page"],
             HallCommand::UpgradeToBot => &["upgraded"],

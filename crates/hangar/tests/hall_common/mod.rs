@@ -41,7 +41,7 @@ impl Server {
             // Test players act as fast as the server answers: no flood limit here.
             .args(["--rate-limit", "100000"])
             // Every test client is on loopback, and these tests check durability, not what
-            // counts (P-ABORT has its own tests in crates/hall/tests/fair_play.rs).
+            // counts (P-ABORT has its own tests in crates/hall/tests/it/fair_play.rs).
             .args([
                 "--guests-per-address-per-hour",
                 "0",
