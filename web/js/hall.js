@@ -13,6 +13,7 @@ import { signedIn } from './session.js';
 import { RulesPanel, optionHelp } from './rules.js';
 import { GUIDED, guidedDone, markGuidedDone, setGuidedRoom } from './guide.js';
 import { arenaTiming } from './arena.js';
+import { PlayersOnline } from './players_online.js';
 
 const COLOUR_NAMES = ['red', 'yellow', 'blue', 'green'];
 
@@ -60,28 +61,38 @@ export class HallView {
     // The arenas (P-ARENA), each with a countdown to its start or end.
     this.arenaBox = h('div', { class: 'arena-list', id: 'arena-list' }, t('loading'));
     this.arenaTimer = setInterval(() => this.tickArenas(), 1000);
+    // Whom to challenge (P-CHALLENGE): loaded now and every 15 s while the hall is shown.
+    this.online = new PlayersOnline(app, () => this.game);
     this.unlisten = app.conn.on((msg) => this.onMessage(msg));
   }
 
   start() {
     this.render();
-    if (this.app.player) this.subscribe();
+    if (this.app.player) {
+      this.subscribe();
+      this.online.start();
+    }
   }
 
   destroy() {
     this.unlisten();
     clearInterval(this.arenaTimer);
+    this.online.stop();
     if (this.app.conn.open) this.app.conn.send('hall_unsubscribe').catch(() => {});
   }
 
   async resume() {
-    if (this.app.player) await this.subscribe();
+    if (this.app.player) {
+      await this.subscribe();
+      this.online.refresh();
+    }
     this.redraw();
   }
 
   relabel() {
     // The create form is written in the old language: it closes (its button opens it anew).
     mount(this.createBox);
+    this.online.relabel();
     this.render();
   }
 
@@ -156,6 +167,7 @@ export class HallView {
         v('aside', { class: 'hall-side' },
           v('section', { class: 'card' }, v('h2', {}, '🏟 ', t('arenas')), keep(this.arenaBox)),
           keep(this.rulesPanel()),
+          keep(this.online.el),
           v('section', { class: 'card' }, v('h2', {}, '🏆 ', t('leaderboard')), keep(this.leaderBox)),
           v('section', { class: 'card' }, v('h2', {}, '📜 ', t('my_games')), keep(this.gamesBox)),
           v('section', { class: 'card' }, keep(this.diceBox)))));
@@ -196,6 +208,8 @@ export class HallView {
     this.rooms.clear();
     this.loaded = false;
     localStorage.setItem('hangar.hallGame', game);
+    // The Challenge buttons offer the open tab's game first.
+    this.online.redraw();
     this.render();
     this.subscribe();
   }

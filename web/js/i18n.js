@@ -479,6 +479,13 @@ const DICT = {
     review_step_mark: '第 {step} 步 · {name} 走飞机 {chosen}：{mark}，更好：飞机 {best}',
     review_auto: '托管或电脑',
     review_better: '更好的着法：{move}',
+    // players online (P-CHALLENGE)
+    online_title: '在线玩家（{n}）',
+    online_refresh: '刷新在线玩家',
+    online_none: '现在没有其他人在线',
+    online_seated: '对局中',
+    online_seated_hint: '正在房间里：挑战会等到这局结束',
+    online_more: '还有 {n} 位没有列出',
   },
   en: {
     app_name: 'Hangar Game Hall',
@@ -955,6 +962,13 @@ const DICT = {
     review_step_mark: 'Step {step} · {name} moved plane {chosen}: {mark}, better plane {best}',
     review_auto: 'auto-play or a bot',
     review_better: 'Better move: {move}',
+    // players online (P-CHALLENGE)
+    online_title: 'Players online ({n})',
+    online_refresh: 'Refresh the players online',
+    online_none: 'Nobody else is online',
+    online_seated: 'in a game',
+    online_seated_hint: 'In a room now: a challenge waits until their game ends',
+    online_more: '{n} more not listed',
   },
 };
 

@@ -431,7 +431,7 @@ impl Store {
                 players.push(player_from_row(&row)?);
             }
         }
-        players.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+        players.sort_by_key(|p| p.name.to_lowercase());
         Ok(players)
     }
 
