@@ -70,7 +70,8 @@ test('the flight result dialog fits a 390 px phone and a desktop, in English and
       await flightAct(page, what);
     }
     if (!(await page.locator('#result').count())) await page.locator('#resign-btn').click();
-    await page.locator('#result').waitFor();
+    // After the resignation the bots play the game out; a loaded machine takes its time.
+    await page.locator('#result').waitFor({ timeout: 180000 });
     assert.equal(await page.locator('#result .result-table thead th').count(), 6, 'every column of a flight result');
     await checkBothSizes(page, `flight-${locale}`);
     assert.deepEqual(page.errors, []);

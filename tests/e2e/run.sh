@@ -22,7 +22,8 @@ npm ci --no-audit --no-fund --loglevel=error
 HANGAR="${CARGO_TARGET_DIR:-$ROOT/target}/debug/hangar"
 
 WORK="$(mktemp -d)"
-LOG="$ROOT/target/e2e-server.log"
+# A log of this run's own: runs side by side each read their own server's address from it.
+LOG="$ROOT/target/e2e-server.$$.log"
 mkdir -p "$ROOT/target/e2e-screenshots"
 
 # The suite's settings. Every flag is passed as it is: a flag this build of `hangar serve` does
@@ -36,7 +37,7 @@ EXTRA=(
   --quick-bots-after-seconds 6
   # Every page is a guest on loopback: no cap of new guests per network. The pages play short
   # games on purpose (a resignation at once): no minimum of own decisions (P-ABORT, tested in
-  # crates/hall/tests/fair_play.rs).
+  # crates/hall/tests/it/fair_play.rs).
   --guests-per-address-per-hour 0
   # The challenge pages register accounts, all from loopback (P-NEW-IDENTITY).
   --accounts-per-network-per-hour 0
