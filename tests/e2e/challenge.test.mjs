@@ -6,7 +6,7 @@
 // Chinese and English.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, axeViolations, shot, BASE, createRoom, joinByCode, recordEvents } from './helpers.mjs';
+import { launch, newPage, axeViolations, shot, BASE, createRoom, joinByCode, recordEvents, register } from './helpers.mjs';
 import { DICTIONARIES } from '../../web/js/i18n.js';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -24,16 +24,6 @@ function open(locale, viewport) {
 /** The page's dictionary. */
 async function words(page) {
   return DICTIONARIES[(await page.evaluate(() => document.documentElement.lang)).startsWith('zh') ? 'zh' : 'en'];
-}
-
-/** Registers a fresh account through the welcome form; its player id. */
-async function register(page, name) {
-  const form = page.locator('#account-form');
-  await form.locator('input[name=name]').fill(name);
-  await form.locator('input[name=password]').fill('long enough');
-  await form.locator('button[type=button]').click();
-  await page.locator('#quick-match').waitFor();
-  return page.evaluate(() => window.hangar.player.id);
 }
 
 /**

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, newPage, guest, createRoom, fillWithBots, flightWait, flightAct, axeViolations, shot, BASE,
+  launch, newPage, guest, createRoom, fillWithBots, axeViolations, shot, BASE, playFlightThenResign,
 } from './helpers.mjs';
 
 let browser;
@@ -62,15 +62,8 @@ test('P-DICE-STATS: a profile with fewer than 30 own rolls shows their counts an
   await fillWithBots(page, 'random');
   await page.locator('#ready-btn').click();
   await page.locator('.flight-board').waitFor();
-  // Resigning is allowed after 15 turns (P-RESIGN): a finished game with a few own rolls.
-  for (let i = 0; i < 400; i += 1) {
-    if (await page.locator('#resign-btn:not([disabled])').count()) break;
-    const what = await flightWait(page);
-    if (what === 'over') break;
-    await flightAct(page, what);
-  }
-  if (!(await page.locator('#result').count())) await page.locator('#resign-btn').click();
-  await page.locator('#result').waitFor();
+  // A finished game with a few own rolls.
+  await playFlightThenResign(page);
   const id = await page.evaluate(() => window.hangar.player.id);
   const dice = await page.evaluate(async (player) => (await fetch(`/api/players/${player}/dice`)).json(), id);
   const rolls = dice.counts.reduce((a, b) => a + b, 0);

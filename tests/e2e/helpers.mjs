@@ -266,3 +266,29 @@ export async function axeViolations(page) {
       .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
 }
+
+/** Registers a fresh account through the welcome form; its player id. */
+export async function register(page, name) {
+  const form = page.locator('#account-form');
+  await form.locator('input[name=name]').fill(name);
+  await form.locator('input[name=password]').fill('long enough');
+  await form.locator('button[type=button]').click();
+  await page.locator('#quick-match').waitFor();
+  return page.evaluate(() => window.hangar.player.id);
+}
+
+/**
+ * Plays the page's flight seat until resigning is allowed (after 15 turns, P-RESIGN), resigns,
+ * and waits for the result dialog while the bots play the game out (a loaded machine takes its
+ * time).
+ */
+export async function playFlightThenResign(page) {
+  for (let i = 0; i < 400; i += 1) {
+    if (await page.locator('#resign-btn:not([disabled])').count()) break;
+    const what = await flightWait(page);
+    if (what === 'over') break;
+    await flightAct(page, what);
+  }
+  if (!(await page.locator('#result').count())) await page.locator('#resign-btn').click();
+  await page.locator('#result').waitFor({ timeout: 180000 });
+}

@@ -4,7 +4,7 @@
 // composer; ↻ asks again. At 1280×900 and 390×844, in Chinese and English, axe clean.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, axeViolations, shot, guest, createRoom } from './helpers.mjs';
+import { launch, newPage, axeViolations, shot, guest, createRoom, register } from './helpers.mjs';
 import { DICTIONARIES } from '../../web/js/i18n.js';
 
 const PHONE = { width: 390, height: 844 };
@@ -12,16 +12,6 @@ const PHONE = { width: 390, height: 844 };
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
-
-/** Registers a fresh account through the welcome form; its player id. */
-async function register(page, name) {
-  const form = page.locator('#account-form');
-  await form.locator('input[name=name]').fill(name);
-  await form.locator('input[name=password]').fill('long enough');
-  await form.locator('button[type=button]').click();
-  await page.locator('#quick-match').waitFor();
-  return page.evaluate(() => window.hangar.player.id);
-}
 
 /** The row of player `id` in the page's Players online box. */
 const row = (page, id) => page.locator(`#players-online .online-row[data-player="${id}"]`);

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, newPage, guest, createRoom, fillWithBots, flightWait, flightAct, twoInRoom, axeViolations, shot,
+  launch, newPage, guest, createRoom, fillWithBots, twoInRoom, axeViolations, shot, playFlightThenResign,
 } from './helpers.mjs';
 
 let browser;
@@ -62,16 +62,7 @@ test('the flight result dialog fits a 390 px phone and a desktop, in English and
     await fillWithBots(page, 'random');
     await page.locator('#ready-btn').click();
     await page.locator('.flight-board').waitFor();
-    // Resigning is allowed after 15 turns (P-RESIGN).
-    for (let i = 0; i < 400; i += 1) {
-      if (await page.locator('#resign-btn:not([disabled])').count()) break;
-      const what = await flightWait(page);
-      if (what === 'over') break;
-      await flightAct(page, what);
-    }
-    if (!(await page.locator('#result').count())) await page.locator('#resign-btn').click();
-    // After the resignation the bots play the game out; a loaded machine takes its time.
-    await page.locator('#result').waitFor({ timeout: 180000 });
+    await playFlightThenResign(page);
     assert.equal(await page.locator('#result .result-table thead th').count(), 6, 'every column of a flight result');
     await checkBothSizes(page, `flight-${locale}`);
     assert.deepEqual(page.errors, []);

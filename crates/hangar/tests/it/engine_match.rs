@@ -361,18 +361,19 @@ fn p_engine_100_mb_lines_cost_the_match_no_memory() {
         for line in sys.stdin:\n\
         \x20   q = json.loads(line)\n\
         \x20   n += 1\n\
-        \x20   if n <= 2:\n\
+        \x20   if n == 1:\n\
         \x20       for _ in range(100):\n\
         \x20           sys.stdout.write('x' * 1000000)\n\
         \x20       sys.stdout.write('\\n')\n\
         \x20       sys.stdout.flush()\n\
         \x20       continue\n\
         \x20   print(json.dumps({'action': random.choice(q['actions'])['id'], 'ask': q['ask']}), flush=True)\n";
-    // Reading the 200 MB takes a while (a test build is not optimised): the questions asked
-    // meanwhile are late; the later games are the engine's again.
-    let (r, log, peak) = misbehaving(source, "3");
+    // Reading the 100 MB takes a while (a test build is not optimised, and a loaded machine
+    // slows it further): the questions asked meanwhile are late; the later games are the
+    // engine's again.
+    let (r, log, peak) = misbehaving(source, "6");
     let d = &r["decisions"];
-    assert_eq!(d["invalid"], 2, "{r}");
+    assert_eq!(d["invalid"], 1, "{r}");
     assert!(d["answered"].as_u64().unwrap() > 0, "{r}");
     assert!(log.contains("a line longer than 1048576 bytes"), "{log}");
     assert!(peak > 0 && peak < PEAK_KB, "{peak} kB");
