@@ -147,9 +147,19 @@ pub struct Reviews {
     workers: Arc<Semaphore>,
     queue: Mutex<Queue>,
     computed: AtomicU64,
+    /// The reviews each WebSocket connection follows (`review` command): one follower task per
+    /// connection and game.
+    followers: Mutex<std::collections::BTreeSet<(crate::outbox::ConnId, i64)>>,
 }
 
 impl Reviews {
+    /// The reviews the WebSocket connections follow, by connection and game.
+    pub(crate) fn followers(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::BTreeSet<(crate::outbox::ConnId, i64)>> {
+        self.followers.lock().expect("review followers lock")
+    }
+
     /// A service within `budget`.
     pub fn new(budget: &ReviewBudget) -> Self {
         let per_address = if budget.per_address_burst == 0 {
@@ -166,6 +176,7 @@ impl Reviews {
             workers: Arc::new(Semaphore::new(budget.workers.max(1))),
             queue: Mutex::default(),
             computed: AtomicU64::new(0),
+            followers: Mutex::default(),
         }
     }
 
@@ -227,9 +238,45 @@ impl Reviews {
         hall: &Arc<Hall>,
         id: i64,
         record: GameRecord,
-        (private, members): (bool, Vec<i64>),
+        members: (bool, Vec<i64>),
         address: Option<IpAddr>,
     ) -> ReviewAnswer {
+        match self.begin(hall, id, record, members, address) {
+            Ok(job) => self.answer_of(id, &job),
+            Err(refused) => refused,
+        }
+    }
+
+    /// As [`Reviews::start`], for a follower of the job (the WebSocket's `review`): the job
+    /// started or joined, or the refusal (a full queue, an address over its limit).
+    pub(crate) fn start_watched(
+        &self,
+        hall: &Arc<Hall>,
+        id: i64,
+        record: GameRecord,
+        members: (bool, Vec<i64>),
+        address: Option<IpAddr>,
+    ) -> Result<ReviewWatch, ReviewAnswer> {
+        let job = self.begin(hall, id, record, members, address)?;
+        Ok(ReviewWatch { id, job })
+    }
+
+    /// The job of game `id` on this node, if any, to follow: [`Reviews::follow`] without
+    /// its answer.
+    pub(crate) fn watch(&self, id: i64) -> Option<ReviewWatch> {
+        let job = self.lock().jobs.get(&id).cloned()?;
+        Some(ReviewWatch { id, job })
+    }
+
+    /// The job of `id` started or joined, or the refusal.
+    fn begin(
+        &self,
+        hall: &Arc<Hall>,
+        id: i64,
+        record: GameRecord,
+        (private, members): (bool, Vec<i64>),
+        address: Option<IpAddr>,
+    ) -> Result<Arc<Job>, ReviewAnswer> {
         let job = {
             let mut queue = self.lock();
             // Forget failed reviews after a while: the record may be reviewed again.
@@ -239,23 +286,22 @@ impl Reviews {
                 _ => true,
             });
             if let Some(job) = queue.jobs.get(&id).cloned() {
-                drop(queue);
-                return self.answer_of(id, &job);
+                return Ok(job);
             }
             if queue.waiting.len() >= self.budget.queue {
-                return ReviewAnswer::Refused(
+                return Err(ReviewAnswer::Refused(
                     StatusCode::SERVICE_UNAVAILABLE,
                     Some(FULL_RETRY),
                     "too many game reviews are waiting: try again in a moment".to_owned(),
-                );
+                ));
             }
             if !self.per_address.allow(address) {
                 let every = 3600 / u64::from(self.budget.per_address_per_hour.max(1));
-                return ReviewAnswer::Refused(
+                return Err(ReviewAnswer::Refused(
                     StatusCode::TOO_MANY_REQUESTS,
                     Some(Duration::from_secs(every.max(1))),
                     "too many game reviews asked from this address: try again later".to_owned(),
-                );
+                ));
             }
             let job = Arc::new(Job {
                 private,
@@ -267,12 +313,33 @@ impl Reviews {
             job
         };
         tokio::spawn(run(hall.clone(), id, record, job.clone()));
-        self.answer_of(id, &job)
+        Ok(job)
     }
 
     /// The job of `id` is over: it goes (a stored review is served by the store from now on).
     fn forget(&self, id: i64) {
         self.lock().jobs.remove(&id);
+    }
+}
+
+/// One game's review job, held by a follower (the WebSocket's `review`): its answer read
+/// whenever the follower wants it, the computed review included once the job has left the
+/// service (a follower holding the job never misses its end).
+pub(crate) struct ReviewWatch {
+    id: i64,
+    job: Arc<Job>,
+}
+
+impl ReviewWatch {
+    /// Whether the game's room was private, and its members: who may follow the job.
+    pub(crate) fn members(&self) -> (bool, &[i64]) {
+        (self.job.private, &self.job.members)
+    }
+
+    /// The job's answer now: [`ReviewAnswer::Pending`] while it waits or runs, then
+    /// [`ReviewAnswer::Ready`] or [`ReviewAnswer::Refused`] for good.
+    pub(crate) fn answer(&self, reviews: &Reviews) -> ReviewAnswer {
+        reviews.answer_of(self.id, &self.job)
     }
 }
 

@@ -370,3 +370,166 @@ async fn p_review_a_flood_of_reviews_leaves_the_other_players_served() {
     );
     hall.stop().await;
 }
+
+/// Sends `review` for `game` over `client`'s connection: checks its ack (`{}`, before any
+/// review message), then reads the `review_progress` messages up to the end (other frames,
+/// such as a room's events, are let by); those, and the last message (`review_ready` or
+/// `review_failed`).
+async fn review_over_the_websocket(client: &mut Client, game: i64) -> (Vec<Value>, Value) {
+    let is_review = |v: &Value| v["type"].as_str().is_some_and(|t| t.starts_with("review_"));
+    client.inbox.retain(|v| !is_review(v));
+    let id = client.send(json!({"type": "review", "game": game})).await;
+    let ack = client.answer(id).await;
+    assert_eq!(ack, json!({"type": "ack", "id": id, "result": {}}));
+    assert!(
+        !client.inbox.iter().any(is_review),
+        "the ack comes first: {:?}",
+        client.inbox
+    );
+    let mut progress: Vec<Value> = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let message = client.wait_for(is_review).await;
+        assert_eq!(message["game"], json!(game), "{message}");
+        match message["type"].as_str().unwrap() {
+            "review_progress" => {
+                let state: ReviewProgress = serde_json::from_value(json!({
+                    "state": message["state"], "position": message["position"],
+                    "done": message["done"], "of": message["of"],
+                }))
+                .unwrap();
+                match state {
+                    ReviewProgress::Queued { position } => assert!(position >= 1, "{message}"),
+                    ReviewProgress::Running { done, of } => {
+                        assert!(done <= of || of == 0, "{message}");
+                    }
+                }
+                // Sent when it changes only.
+                assert_ne!(progress.last(), Some(&message), "sent twice");
+                progress.push(message);
+            }
+            "review_ready" | "review_failed" => return (progress, message),
+            _ => panic!("review of game {game}: {message}"),
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the review of game {game} takes too long"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_review_over_the_websocket_sends_progress_then_the_review_equal_to_the_http_one() {
+    let _alone = ONE_AT_A_TIME.lock().await;
+    let hall = TestHall::start().await;
+    let game = finished_jungle(&hall, 12).await;
+    let mut reader = hall.guest("reader").await;
+    let (progress, last) = review_over_the_websocket(&mut reader, game).await;
+    assert_eq!(last["type"], "review_ready", "{last}");
+    assert!(
+        !progress.is_empty(),
+        "a review computed is preceded by its progress"
+    );
+    assert!(
+        progress.len() <= 4 * 60,
+        "at most about 4 progress messages a second"
+    );
+    assert_eq!(hall.hall.reviews.computed(), 1);
+    // The review is the one the HTTP endpoint serves (from the store now), and the library's.
+    let (status, served) = hall.get(&format!("/api/games/{game}/review")).await;
+    assert_eq!(status, 200, "{served}");
+    assert_eq!(last["review"], served);
+    let library: Value = serde_json::from_str(&library_review(&hall, game).await).unwrap();
+    assert_eq!(last["review"], library);
+
+    // Asked again, over another connection too: from the store, right after the ack, not
+    // computed again.
+    let mut other = hall.guest("other").await;
+    for client in [&mut reader, &mut other] {
+        let (progress, again) = review_over_the_websocket(client, game).await;
+        assert_eq!(progress, Vec::<Value>::new());
+        assert_eq!(again, last);
+    }
+    assert_eq!(hall.hall.reviews.computed(), 1);
+
+    // Two connections asking while it is computed follow the one job, each told once.
+    let second = finished_jungle(&hall, 12).await;
+    let id = reader.send(json!({"type": "review", "game": second})).await;
+    let (_, by_other) = review_over_the_websocket(&mut other, second).await;
+    assert_eq!(reader.answer(id).await["type"], "ack");
+    let by_reader = reader.wait_for(|v| v["type"] == "review_ready").await;
+    assert_eq!(by_other["type"], "review_ready", "{by_other}");
+    assert_eq!(by_reader, by_other);
+    assert_eq!(hall.hall.reviews.computed(), 2);
+    hall.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_review_over_the_websocket_refuses_a_running_game_a_stranger_and_a_guest_without_sign_in()
+{
+    let _alone = ONE_AT_A_TIME.lock().await;
+    let hall = TestHall::start().await;
+    // Not signed in: refused before anything is looked up.
+    let mut anonymous = hall.client().await;
+    let answer = anonymous
+        .fails(json!({"type": "review", "game": 1}), "unauthenticated")
+        .await;
+    assert!(answer["message"].as_str().unwrap().contains("sign in"));
+    let mut eve = hall.guest("eve").await;
+    let none = eve
+        .fails(json!({"type": "review", "game": 1}), "invalid")
+        .await;
+    assert_eq!(none["message"], "no game 1");
+
+    // A running game: refused, even to its players (no help while playing).
+    let (mut first, other, code) = hall.two_players("jungle", json!({})).await;
+    let running = first
+        .fails(json!({"type": "review", "game": 1}), "invalid")
+        .await;
+    assert!(
+        running["message"].as_str().unwrap().contains("running"),
+        "{running}"
+    );
+    drop((other, code));
+
+    // A private game's review is its players' alone: a stranger is told what a game that
+    // does not exist tells.
+    let (mut a, mut b, code) = hall.jungle_started(true).await;
+    a.ok(json!({"type": "resign", "room": code})).await;
+    a.event("game_over").await;
+    let stranger = eve
+        .fails(json!({"type": "review", "game": 2}), "invalid")
+        .await;
+    assert_eq!(stranger["message"], "no game 2");
+    assert_eq!(hall.hall.reviews.computed(), 0, "nothing was computed");
+    assert_eq!(hall.hall.reviews.waiting() + hall.hall.reviews.running(), 0);
+    assert_eq!(count_rows(&hall.hall.config.database, "reviews").await, 0);
+    let (_, last) = review_over_the_websocket(&mut b, 2).await;
+    assert_eq!(last["type"], "review_ready", "{last}");
+    hall.stop().await;
+
+    // Over the address's limit (one review here): `rate_limited`, with the wait; a review
+    // being computed is still followed, at no cost.
+    let hall = slow_review_hall(32, 1, 0, 3_000_000).await;
+    let games = [
+        finished_jungle(&hall, 2).await,
+        finished_jungle(&hall, 2).await,
+    ];
+    let mut reader = hall.guest("reader").await;
+    let id = reader
+        .send(json!({"type": "review", "game": games[0]}))
+        .await;
+    assert_eq!(reader.answer(id).await["result"], json!({}));
+    let limited = reader
+        .fails(json!({"type": "review", "game": games[1]}), "rate_limited")
+        .await;
+    assert!(
+        limited["message"].as_str().unwrap().contains("60 s"),
+        "{limited}"
+    );
+    let id = reader
+        .send(json!({"type": "review", "game": games[0]}))
+        .await;
+    assert_eq!(reader.answer(id).await["result"], json!({}));
+    hall.stop().await;
+}

@@ -205,6 +205,13 @@ pub enum HallCommand {
         /// How many lines (1–100, default 100).
         limit: Option<usize>,
     },
+    /// Review a finished game (P-REVIEW, §9): acknowledged at once, then `review_progress`
+    /// messages while it is computed and `review_ready` with the review (at once when it is
+    /// stored), or `review_failed`.
+    Review {
+        /// The game's id.
+        game: i64,
+    },
 }
 
 /// The default of `leaderboard`'s `bots`: bot accounts are listed.

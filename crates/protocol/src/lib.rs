@@ -1,7 +1,7 @@
 //! The wire protocol of `docs/protocol.md`, one type per message: what clients send
 //! ([`HallCommand`], [`RoomCommand`]), the answers ([`Answer`] with an [`Ack`] or an error),
-//! what rooms and the hall list send ([`RoomMessage`], [`RoomEvent`], [`HallMessage`]) and the
-//! greeting ([`Welcome`]). Every family is a serde enum tagged by `type` (room events by
+//! what rooms and the hall list send ([`RoomMessage`], [`RoomEvent`], [`HallMessage`]), what
+//! the asker of a review is sent ([`ReviewMessage`]) and the greeting ([`Welcome`]). Every family is a serde enum tagged by `type` (room events by
 //! `kind`), and `crates/hall/tests/it/protocol_doc.rs` reads every example of the document as its type.
 
 mod answer;
@@ -14,6 +14,7 @@ mod options;
 mod parse;
 mod player;
 mod profile;
+mod review;
 mod room;
 mod welcome;
 
@@ -39,6 +40,7 @@ pub use profile::{
     BoardOrder, BotRecord, GamePlayer, GameStats, GameSummary, OnlinePlayer, PlayersOnline, Ranked,
     RatingPoint,
 };
+pub use review::{ReviewMessage, ReviewState};
 pub use room::{
     AutoplayReason, ChatLine, EndReason, GameEvent, GameResult, OutReason, PassReason, ResultLine,
     RoomEvent, RoomMessage, RoomState, RoomStatus, SeatView, TurnNeed, TurnView,
@@ -102,6 +104,8 @@ pub enum ServerMessage {
     Welcome(Welcome),
     /// A challenge for the receiver, its room, or its end (P-CHALLENGE).
     Challenge(ChallengeMessage),
+    /// Where a review the connection asked for stands, the review, or why none (P-REVIEW).
+    Review(ReviewMessage),
 }
 
 /// A command's outcome: the ack's result, or the error that refused it.
@@ -187,7 +191,7 @@ mod tests {
         assert!(!names_variant::<HallCommand>("type", "roll"));
         assert!(!names_variant::<RoomAction>("type", "ping"));
         assert!(variant_names::<RoomAction>("type").contains(&"use_item"));
-        assert_eq!(variant_names::<HallCommand>("type").len(), 30);
+        assert_eq!(variant_names::<HallCommand>("type").len(), 31);
         assert!(variant_names::<RoomEvent>("kind").contains(&"game_over"));
         assert_eq!(name_variants::<ErrorCode>().len(), 31);
         assert!(name_variants::<ErrorCode>().contains(&"stake_uncovered"));

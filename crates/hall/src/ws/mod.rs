@@ -10,6 +10,7 @@ mod gate;
 mod identity;
 mod logins;
 mod players;
+mod review;
 
 pub(crate) use identity::token_issued_after;
 pub use logins::LoginGuard;
@@ -361,6 +362,7 @@ pub async fn serve_socket(
         peers.connection_closed(outbox.id);
     }
     hall.unsubscribe(outbox.id);
+    review::connection_closed(&hall, outbox.id);
     hall.connection_closed(outbox.id);
     // An arena of another node lets the connection go with its stand-in there (above).
     let _ = hall.arenas.unfollow(outbox.id);
@@ -472,6 +474,8 @@ impl Conn {
                     | HallCommand::HallPage { .. }
                     | HallCommand::Arenas
                     | HallCommand::ArenaStandings { .. }
+                    // Asked again, a review is followed again (or sent again from the store).
+                    | HallCommand::Review { .. }
             )
         );
         let (answered, action) = match command {
@@ -623,6 +627,7 @@ impl Conn {
                 offset,
                 limit,
             } => self.arena_standings(id, arena, offset, limit).await.into(),
+            HallCommand::Review { game } => self.review(id, game).await,
         }
     }
 

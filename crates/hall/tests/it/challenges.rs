@@ -691,7 +691,8 @@ async fn p_challenge_a_block_stops_challenges_either_way_and_quick_match_togethe
     ana.fails(jungle(bo.player_id), "challenge_refused").await;
     challenge(&mut cy, ana.player_id, "jungle", json!({})).await;
 
-    // Quick match: Ana waits in a room of her own; Bo is not put with her, Cy is.
+    // Quick match: Ana waits in a room of her own; Bo is not put with her but in a room of
+    // his own; Cy, blocked by nobody, joins one of the two.
     let waiting = ana
         .ok(json!({"type": "quick_match", "game": "jungle"}))
         .await;
@@ -700,10 +701,15 @@ async fn p_challenge_a_block_stops_challenges_either_way_and_quick_match_togethe
         .ok(json!({"type": "quick_match", "game": "jungle"}))
         .await;
     assert_ne!(bo_match["room"], json!(room), "{bo_match}");
+    assert_eq!(bo_match["seat"], 0, "a room of his own: {bo_match}");
     let cy_match = cy
         .ok(json!({"type": "quick_match", "game": "jungle"}))
         .await;
-    assert_eq!(cy_match["room"], json!(room), "{cy_match}");
+    assert_eq!(cy_match["created"], false, "{cy_match}");
+    assert!(
+        cy_match["room"] == json!(room) || cy_match["room"] == bo_match["room"],
+        "{cy_match}"
+    );
 
     let unblocked = ana
         .ok(json!({"type": "unblock", "player": bo.player_id}))

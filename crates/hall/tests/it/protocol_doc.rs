@@ -13,8 +13,8 @@ use hangar_games::review::{REVIEW_FORMAT, Review};
 use hangar_hall::review::ReviewProgress;
 use hangar_protocol::{
     Ack, Answer, ArenaMessage, ChallengeMessage, Command, ErrorCode, GameEvent, HallCommand,
-    HallMessage, OptionsCatalogue, PlayerView, RoomAction, RoomEvent, RoomMessage, Welcome,
-    name_variants, names_variant, parse_command, variant_names,
+    HallMessage, OptionsCatalogue, PlayerView, ReviewMessage, RoomAction, RoomEvent, RoomMessage,
+    Welcome, name_variants, names_variant, parse_command, variant_names,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -145,7 +145,8 @@ fn answers_of(command: &Command) -> &'static [&'static str] {
             }
             HallCommand::ArenaUnsubscribe
             | HallCommand::ArenaJoin { .. }
-            | HallCommand::ArenaWithdraw { .. } => &["done"],
+            | HallCommand::ArenaWithdraw { .. }
+            | HallCommand::Review { .. } => &["done"],
         },
         Command::Room(command) => match command.action {
             RoomAction::JoinRoom { .. } => &["joined"],
@@ -246,6 +247,16 @@ fn every_example_of_the_protocol_document_reads_as_its_type() {
                     read::<ChallengeMessage>(line, &value);
                     seen.note("challenge message", &value, "type");
                 }
+                // `review` is the command: its messages are `review_…`.
+                Some("review_progress" | "review_ready" | "review_failed") => {
+                    let message: ReviewMessage = read(line, &value);
+                    seen.note("review message", &value, "type");
+                    // The review carried is the HTTP endpoint's body.
+                    if let ReviewMessage::ReviewReady { review, .. } = message {
+                        assert_eq!(review["format"], REVIEW_FORMAT, "protocol.md:{line}");
+                        read::<Review>(line, &review);
+                    }
+                }
                 Some("arena" | "arena_game") => {
                     read::<ArenaMessage>(line, &value);
                     seen.note("arena message", &value, "type");
@@ -297,6 +308,7 @@ fn every_example_of_the_protocol_document_reads_as_its_type() {
         variant_names::<ChallengeMessage>("type"),
     );
     seen.check("arena message", variant_names::<ArenaMessage>("type"));
+    seen.check("review message", variant_names::<ReviewMessage>("type"));
     seen.check("welcome", &["welcome"]);
 }
 
