@@ -179,9 +179,15 @@ impl Room {
     }
 
     /// A challenge's party arrives in the seat held for them: ready at once (P-CHALLENGE:
-    /// accepting starts the game), which starts it when every party is there.
+    /// accepting starts the game), which starts it when every party is there. Only for the
+    /// challenge's game: a rematch in the room waits for everyone's Ready as in any room.
     fn ready_as_arrived(&mut self, index: usize) {
-        if !self.ready_on_arrival || self.status != Status::Waiting || self.seats[index].ready {
+        let first_game = self.last_result.is_none() && self.game.is_none();
+        if !self.ready_on_arrival
+            || !first_game
+            || self.status != Status::Waiting
+            || self.seats[index].ready
+        {
             return;
         }
         self.seats[index].ready = true;
