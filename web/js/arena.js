@@ -108,6 +108,9 @@ async function fetchResults(id) {
   }
 }
 
+/** Follows tried, half a second apart, of an arena the hall has stored but not taken up yet. */
+const ARENA_TAKE_UP_TRIES = 10;
+
 /** The page `#/arena/ID`. */
 export class ArenaView {
   constructor(app, id) {
@@ -120,10 +123,19 @@ export class ArenaView {
   }
 
   async start() {
+    clearTimeout(this.retry);
     try {
       this.table = await this.app.conn.send('arena_subscribe', { arena: this.id });
     } catch (err) {
-      this.table = err.code === 'no_arena' ? await fetchResults(this.id) : null;
+      const stored = err.code === 'no_arena' ? await fetchResults(this.id) : null;
+      // An arena made a moment ago is followed once the hall takes it up (twice a second):
+      // its stored table is shown only once it is over, as the results.
+      this.tries = (this.tries || 0) + 1;
+      if (stored && stored.arena.status !== 'finished' && this.tries <= ARENA_TAKE_UP_TRIES) {
+        this.retry = setTimeout(() => this.start(), 500);
+        return;
+      }
+      this.table = stored;
       if (!this.table) {
         this.error = err;
         this.render();
@@ -146,6 +158,7 @@ export class ArenaView {
   destroy() {
     this.unlisten();
     clearInterval(this.timer);
+    clearTimeout(this.retry);
     // A player who took part keeps following until the end (the arena seats them through this
     // connection, and tells them of its end); one who looked at another arena follows their
     // own again.
