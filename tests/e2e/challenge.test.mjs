@@ -213,8 +213,10 @@ test('P-CHALLENGE: a challenge during a running game only raises the badge, and 
   // The result dialog is modal: closed, the badge opens the list again.
   await ana.locator('#result .result-close').click();
   await ana.locator('#challenge-badge').click();
+  // Ana is still on the finished game's room: she goes to the new one.
+  const finished = roomOf(ana);
   await item.locator('.challenge-accept').click();
-  await ana.waitForURL(/#\/room\//);
+  await ana.waitForURL((url) => url.hash.startsWith('#/room/') && !url.hash.includes(finished));
   await cy.waitForURL(/#\/room\//);
   assert.equal(roomOf(ana), roomOf(cy));
   await playing(cy);
