@@ -1,6 +1,7 @@
 //! `hangar`: the hall server and the command-line tools around Hangar's two games.
 
 mod admin_cli;
+mod args;
 mod engine;
 mod flight_cli;
 mod hall_cli;
@@ -32,9 +33,9 @@ enum Command {
     /// Serve the hall over HTTP and WebSocket (the default command).
     Serve(hall_cli::ServeArgs),
     /// Play a game in the terminal against bots.
-    Play(play::PlayArgs),
+    Play(args::play::PlayArgs),
     /// Play many bot games and report win rates and speed.
-    Sim(sim::SimArgs),
+    Sim(args::sim::SimArgs),
     /// The rule engines as JSON in, JSON out: legal moves, apply a move, result.
     Rules(rules::RulesArgs),
     /// Play an engine (any program speaking docs/engine.md) against the built-in bots, offline.

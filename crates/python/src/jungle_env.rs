@@ -9,23 +9,15 @@
 use hangar_bots::jungle::{JungleBot, choose_move};
 use hangar_dice::Dice;
 use hangar_jungle::{
-    Color, DrawReason, Game, MAX_MOVES, Move, MoveList, Outcome, Position, Rules, SQUARES, Square,
+    Color, DrawReason, Game, MAX_MOVES, Move, MoveList, Outcome, Position, Rules, SQUARES,
 };
 
 use crate::env::{Env, StepError};
-use crate::jungle_obs::{JUNGLE_OBS, write_observation};
+use crate::jungle_obs::{JUNGLE_OBS, view_square, write_observation};
 
 /// Actions: `4 × from + direction`, the from-square (0..63, a1 = 0, rank by rank) and the
 /// direction (0 up, 1 right, 2 down, 3 left) seen by the mover.
 pub const JUNGLE_ACTIONS: usize = SQUARES * 4;
-
-/// A square as the mover of `color` sees it: yellow's board is turned half a turn.
-pub(crate) fn view_square(square: Square, color: Color) -> usize {
-    match color {
-        Color::Red => square.index(),
-        Color::Yellow => SQUARES - 1 - square.index(),
-    }
-}
 
 /// The action of `m` for the mover `color`.
 pub fn action_of_move(m: Move, color: Color) -> usize {

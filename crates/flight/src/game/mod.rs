@@ -1,9 +1,11 @@
 //! The game state: [`Game`], a small `Copy` value that knows whose turn it is and what it
 //! awaits, and its rules, one file per concern: [`setup`] builds and checks a position,
-//! [`moves`] lists the legal moves, [`walk`] resolves one plane's move, `play` applies an
-//! action, [`chance`] settles the item and weather draws, [`result`] ranks and scores.
+//! [`moves`] lists the legal moves, [`walk`] resolves one plane's move into a [`choice`],
+//! `play` applies an action, [`chance`] settles the item and weather draws, [`result`] ranks
+//! and scores.
 
 pub(crate) mod chance;
+pub(crate) mod choice;
 pub(crate) mod moves;
 mod play;
 pub(crate) mod result;

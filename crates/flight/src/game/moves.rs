@@ -1,62 +1,17 @@
-//! The legal choices for a roll (F-CHOICE, F-D-SAME, F-D-SIT); `walk.rs` resolves each.
+//! The legal choices for a roll (F-CHOICE, F-D-SAME, F-D-SIT); `walk.rs` resolves each into
+//! a [`Move`] (`choice.rs`).
 
 use std::ops::Deref;
 
 use crate::board::Progress;
-use crate::colour::Colour;
 use crate::event::NoEvents;
-use crate::game::walk::{Occupancy, picked_slots};
+use crate::game::walk::Occupancy;
 use crate::game::{Game, Phase};
-use crate::items::ItemOnBoard;
 use crate::options::ThreeSixes;
 
-/// One legal choice for a roll: moving `plane`, with its result computed in advance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Move {
-    /// The plane's index within its colour.
-    pub plane: u8,
-    /// Where it starts.
-    pub from: Progress,
-    /// Where it ends: `FINISHED`, or `HANGAR` when it landed on an enemy stack under `block`.
-    pub to: Progress,
-    /// The enemy planes sent back, bit `4 × colour + plane` (see [`Move::captured_planes`]).
-    pub captured: u16,
-    /// Whether it ends sitting on an enemy stack (F-D-SIT).
-    pub sits: bool,
-    /// The board items it takes (F-ITEM-PICK), in the order taken: 4 bits each holding the
-    /// item's slot + 1, first in the low bits; 0 for none. See [`Move::picked_items`].
-    pub picked: u8,
-}
-
-impl Move {
-    const NONE: Move = Move {
-        plane: 0,
-        from: Progress::HANGAR,
-        to: Progress::HANGAR,
-        captured: 0,
-        sits: false,
-        picked: 0,
-    };
-
-    /// The items this move takes from the board, in the order taken (F-ITEM-PICK).
-    pub fn picked_items(&self, game: &Game) -> Vec<ItemOnBoard> {
-        picked_slots(self.picked)
-            .filter_map(|slot| game.extras.board_items[slot])
-            .collect()
-    }
-
-    /// The enemy planes this move sends back, as (colour, plane).
-    pub fn captured_planes(&self) -> impl Iterator<Item = (Colour, u8)> + '_ {
-        (0..16u8)
-            .filter(|bit| self.captured & (1 << bit) != 0)
-            .map(|bit| (Colour::from_index(bit as usize / 4), bit % 4))
-    }
-
-    /// Number of enemy planes this move sends back.
-    pub fn capture_count(&self) -> u32 {
-        self.captured.count_ones()
-    }
-}
+// The crate exports the list and its entries from here, together; `Move` itself is
+// defined in `choice.rs`, which `walk.rs` shares without depending on this file.
+pub use crate::game::choice::Move;
 
 /// The legal choices for a roll, one per distinct result (F-D-SAME): at most one per plane,
 /// in plane order, held inline (no allocation).

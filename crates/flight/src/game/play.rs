@@ -7,8 +7,9 @@ use crate::action::{Action, PlayError};
 use crate::board::Progress;
 use crate::colour::Colour;
 use crate::event::{Event, EventSink, NoEvents, ReturnReason};
-use crate::game::moves::{Move, Moves};
-use crate::game::walk::{Occupancy, picked_slots};
+use crate::game::choice::{Move, picked_slots};
+use crate::game::moves::Moves;
+use crate::game::walk::Occupancy;
 use crate::game::{Game, Phase};
 use crate::options::ThreeSixes;
 

@@ -9,7 +9,7 @@ use crate::board::{
 use crate::colour::Colour;
 use crate::event::{Event, EventSink, ReturnReason};
 use crate::game::Game;
-use crate::game::moves::Move;
+use crate::game::choice::{Move, picked_slots};
 use crate::items::ItemBar;
 use crate::options::{Finish, Stacks};
 use crate::weather::{Weather, WeatherEffect};
@@ -537,14 +537,6 @@ impl<S: EventSink> Walk<'_, S> {
         }
         self.forward::<false>(cell, left)
     }
-}
-
-/// The board item slots in `picked` (4 bits each: slot + 1), in the order taken.
-pub(crate) fn picked_slots(picked: u8) -> impl Iterator<Item = usize> {
-    [picked & 0xF, picked >> 4]
-        .into_iter()
-        .take_while(|&code| code != 0)
-        .map(|code| code as usize - 1)
 }
 
 /// One pip forward on the route; under circle the loop follows square 55.

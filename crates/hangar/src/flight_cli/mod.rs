@@ -6,10 +6,11 @@ mod pool;
 mod sim;
 mod tally;
 
-pub(crate) use sim::parse_options;
+// `review` reads flight rule options through here.
+pub(crate) use crate::args::rules::parse_options;
 
-use crate::play::PlayArgs;
-use crate::sim::SimArgs;
+use crate::args::play::PlayArgs;
+use crate::args::sim::SimArgs;
 
 /// `hangar sim --game flight`.
 pub fn sim(args: &SimArgs) -> anyhow::Result<()> {

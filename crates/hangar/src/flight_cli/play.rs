@@ -15,8 +15,8 @@ use hangar_flight::board::locate;
 use hangar_flight::{Colour, Event, Game, Item, Location, Progress, ReturnReason, Table, Weather};
 
 use super::board::{COLOUR_NAMES, LETTERS, PlaneMark, Spot, SquareMark, render_with};
-use super::sim::parse_options;
-use crate::play::PlayArgs;
+use crate::args::play::PlayArgs;
+use crate::args::rules::parse_options;
 
 /// The human's planes are numbered from 1 on screen; the engine counts from 0.
 fn shown(plane: u8) -> u8 {

@@ -9,30 +9,13 @@
 use std::io::IsTerminal;
 use std::time::Instant;
 
-use anyhow::Context;
 use hangar_bots::flight::{Clock, FlightBot, parse_bot_clocked, play_game, split_bot_list};
 use hangar_dice::Seed;
-use hangar_flight::{Options, Preset};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::pool::run_indexed;
 use super::tally::{GameOutcome, ReportContext, render_text, summarise};
-use crate::sim::SimArgs;
-
-/// The options of a preset (default traditional) with `key=value` options applied in order.
-pub fn parse_options(preset: Option<&str>, settings: &[String]) -> anyhow::Result<Options> {
-    let mut options = match preset {
-        Some(name) => name.parse::<Preset>()?.options(),
-        None => Options::traditional(),
-    };
-    for setting in settings {
-        let (key, value) = setting
-            .split_once('=')
-            .with_context(|| format!("option `{setting}` is not key=value"))?;
-        options.set(key.trim(), value.trim())?;
-    }
-    Ok(options)
-}
+use crate::args::sim::SimArgs;
 
 /// The options as `key=value` text for the report.
 fn describe(preset: Option<&str>, settings: &[String]) -> String {

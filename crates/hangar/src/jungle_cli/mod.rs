@@ -4,11 +4,10 @@ mod perft;
 mod play;
 mod sim;
 
-use crate::play::PlayArgs;
-use crate::sim::SimArgs;
+use crate::args::play::PlayArgs;
+use crate::args::sim::SimArgs;
 
 pub use perft::PerftArgs;
-pub(crate) use perft::parse_rules;
 pub(crate) use sim::opening;
 
 /// `hangar perft`.

@@ -4,7 +4,9 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use hangar_jungle::{Position, Rules, perft, perft_divide};
+use hangar_jungle::{Position, perft, perft_divide};
+
+use crate::args::rules::{apply_options, parse_rules};
 
 /// Arguments of `hangar perft`.
 #[derive(Args, Debug)]
@@ -20,21 +22,6 @@ pub struct PerftArgs {
     /// A rule option `key=value`, repeatable (order, elephant-takes-rat, leopard-leaps).
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub options: Vec<String>,
-}
-
-/// Parses `--option key=value` flags on top of the default rules.
-pub(crate) fn parse_rules(options: &[String]) -> anyhow::Result<Rules> {
-    apply_options(Rules::default(), options)
-}
-
-/// Sets `--option key=value` flags over `rules`: options not named keep their value.
-fn apply_options(mut rules: Rules, options: &[String]) -> anyhow::Result<Rules> {
-    for pair in options {
-        rules
-            .set_pair(pair)
-            .with_context(|| format!("bad --option {pair:?}"))?;
-    }
-    Ok(rules)
 }
 
 /// The position of `--fen` (or the start) with the rules of `--option` set over its own: a

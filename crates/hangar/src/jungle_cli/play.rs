@@ -11,7 +11,7 @@ use hangar_jungle::{
     Color, FILES, Game, Move, Position, RANKS, Role, Rules, Square, den, is_water, traps,
 };
 
-use crate::play::PlayArgs;
+use crate::args::play::PlayArgs;
 
 /// Draws the board, rank 9 at the top; red pieces upper case, yellow lower case.
 pub(crate) fn board_text(pos: &Position, colour: bool) -> String {

@@ -16,7 +16,7 @@ use hangar_dice::{Dice, Seed};
 use hangar_jungle::{Color, Game, Outcome, Rules};
 use serde::Serialize;
 
-use crate::sim::SimArgs;
+use crate::args::sim::SimArgs;
 
 /// Random plies at the start of each game (one pair of moves per side), so that
 /// deterministic bots do not replay one game over and over.
