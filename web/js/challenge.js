@@ -58,14 +58,16 @@ function openForm(app, player, game) {
   const turn = opts.turn_seconds ?? { min: 5, max: 120, default: 20 };
   const seatRange = flightOpts.seats ?? { min: 2, max: 4 };
   const stake = flightOpts.stake ?? { min: 10, max: 10000, default: 100 };
-  const bots = flightOpts.bots ?? ['random', 'heuristic', 'hard'];
+  // The hall's flight levels and the one it offers first (GET /api/options, loaded before
+  // the page starts): no copy of them here.
+  const { bots, default_bot: defaultBot } = flightOpts;
   const presets = Object.keys(flightOpts.presets ?? { traditional: 1, improved: 1 });
   const gameSel = h('select', { name: 'game', id: 'challenge-game' },
     ['jungle', 'flight'].map((g) => h('option', { value: g, selected: g === game }, t(g))));
   const seatSel = h('select', { name: 'seats', id: 'challenge-seats' },
     FLIGHT_SEATS.filter((n) => n >= seatRange.min && n <= seatRange.max).map((n) => h('option', { value: n }, t(`players_${n}`))));
   const botSel = h('select', { name: 'bot', id: 'challenge-bot' },
-    bots.map((b) => h('option', { value: b, selected: b === (flightOpts.default_bot ?? 'heuristic') }, t(`bot_${b}`))));
+    bots.map((b) => h('option', { value: b, selected: b === defaultBot }, t(`bot_${b}`))));
   const presetSel = h('select', { name: 'preset', id: 'challenge-preset' },
     presets.map((p) => h('option', { value: p, selected: p === flightOpts.default_preset }, t(`preset_${p}`))));
   const stakeIn = h('input', { type: 'number', name: 'stake', id: 'challenge-stake', min: stake.min, max: stake.max, value: stake.default, inputmode: 'numeric' });

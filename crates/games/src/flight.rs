@@ -4,14 +4,13 @@
 
 use hangar_bots::flight::FlightLevel;
 use hangar_dice::{Dice, DiceScheme, Entropy, Seed};
-use hangar_flight::{
-    Colour, Event, Game, Item, ItemEffect, NoEvents, Phase, PlayError, Table, UnknownItem,
-};
+use hangar_flight::{Colour, Event, Game, Item, ItemEffect, NoEvents, Phase, PlayError, Table};
 use std::borrow::Cow;
 
 use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
+use crate::act::FLIGHT_MOVE;
 use crate::view::{FlightNeed, FlightView, ItemView, MoveView, WeatherView};
 use hangar_protocol::{EndReason, ErrorCode, GameEvent, GameKind, ProtoError, TurnNeed};
 
@@ -248,10 +247,8 @@ impl FlightSession {
                 let value = rolled(&events).expect("a roll is told");
                 Ok(self.rolled(seat, value, Some(value), entropy, None, events))
             }
-            Act::UseItem { item } => {
-                let item: Item = item
-                    .parse()
-                    .map_err(|e: UnknownItem| illegal(e.to_string()))?;
+            Act::UseItem(item) => {
+                let item = *item;
                 let mut events = Vec::new();
                 self.table
                     .use_item_with(item, entropy, &mut events)
@@ -266,33 +263,28 @@ impl FlightSession {
                 };
                 Ok(self.rolled(seat, value, drawn, entropy, Some(item), events))
             }
-            Act::Move {
-                plane: Some(plane),
-                notation: None,
-            } => {
-                let plane = u8::try_from(*plane).map_err(|_| illegal("no such plane"))?;
+            Act::Plane(plane) => {
+                let plane = *plane;
                 let mut events = Vec::new();
                 self.table.choose(plane, &mut events).map_err(refused)?;
                 self.settle(&events);
                 Ok(Played::done(vec![self.moved(seat, Some(plane), &events)]))
             }
-            Act::Move { .. } => Err(illegal("a flight move names a \"plane\"")),
+            Act::Step(_) => Err(illegal(FLIGHT_MOVE)),
             _ => Err(illegal("not a flight action")),
         }
     }
 
-    /// What a bot of `level` does on this seat's turn.
-    pub fn bot_act(&mut self, _seat: usize, level: FlightLevel) -> Act {
+    /// What a bot of `level` does on this seat's turn; `None` when it has no plane to move
+    /// (no seat on turn is left so: the game passes such a turn on).
+    pub fn bot_act(&mut self, _seat: usize, level: FlightLevel) -> Option<Act> {
         match self.game().phase() {
             Phase::Move { .. } => {
                 let bot = level.bot();
-                let plane = bot.choose(self.table.game(), &mut self.bot_rng);
-                Act::Move {
-                    plane: plane.map(usize::from),
-                    notation: None,
-                }
+                bot.choose(self.table.game(), &mut self.bot_rng)
+                    .map(Act::Plane)
             }
-            _ => Act::Roll,
+            _ => Some(Act::Roll),
         }
     }
 
@@ -407,7 +399,9 @@ mod tests {
             let mut actions = 0;
             while let Some((seat, _)) = session.turn() {
                 assert_eq!(*session.game(), game, "seed {seed}, action {actions}");
-                let act = session.bot_act(seat, FlightLevel::Heuristic);
+                let act = session
+                    .bot_act(seat, FlightLevel::Heuristic)
+                    .expect("a bot has a move");
                 let played = session.play(seat, &act, None).expect("a bot plays legally");
                 match act {
                     Act::Roll => {
@@ -416,10 +410,7 @@ mod tests {
                         game.play(Action::Roll { value }, &mut NoEvents)
                             .expect("the same roll");
                     }
-                    Act::Move {
-                        plane: Some(plane), ..
-                    } => {
-                        let plane = u8::try_from(plane).expect("a plane index");
+                    Act::Plane(plane) => {
                         game.play(Action::Move { plane }, &mut NoEvents)
                             .expect("the same move");
                     }

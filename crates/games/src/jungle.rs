@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::{Act, Ending, Played, WireEvent, wire};
+use crate::act::JUNGLE_MOVE;
 use crate::view::JungleView;
 use hangar_protocol::{
     EndReason, ErrorCode, GameEvent, GameKind, PassReason, ProtoError, TurnNeed,
@@ -85,18 +86,13 @@ impl JungleSession {
 
     /// Plays the move of the seat to move.
     pub fn play(&mut self, seat: usize, act: &Act) -> Result<Played, ProtoError> {
-        let Act::Move {
-            notation: Some(text),
-            plane: None,
-        } = act
-        else {
-            return Err(illegal("a jungle move is {\"move\": \"e3e4\"}"));
+        let Act::Step(m) = *act else {
+            return Err(illegal(JUNGLE_MOVE));
         };
-        let m: Move = text.parse().map_err(|e| illegal(format!("{text}: {e}")))?;
         let captured = self.game.position().piece_at(m.to);
         self.game
             .play(m)
-            .map_err(|e| illegal(format!("{text}: {e}")))?;
+            .map_err(|e| illegal(format!("{m}: {e}")))?;
         self.last = Some(m.to_string());
         Ok(Played::done(vec![wire(
             &GameEvent::<_, (), (), ()>::JungleMoved {
@@ -122,13 +118,9 @@ impl JungleSession {
         )]))
     }
 
-    /// The move a bot of `level` plays.
-    pub fn bot_act(&mut self, level: JungleLevel) -> Act {
-        let pick = choose_move(&self.game, &JungleBot::level(level), &mut self.bot_rng);
-        Act::Move {
-            plane: None,
-            notation: pick.map(|m| m.to_string()),
-        }
+    /// The move a bot of `level` plays; `None` when there is none (the game is then over).
+    pub fn bot_act(&mut self, level: JungleLevel) -> Option<Act> {
+        choose_move(&self.game, &JungleBot::level(level), &mut self.bot_rng).map(Act::Step)
     }
 
     /// A seat leaves: the other wins.

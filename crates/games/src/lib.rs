@@ -2,10 +2,12 @@
 //! engines only through [`GameSession`]. Nothing here knows the rules: it translates between
 //! the wire and the engines (`hangar-flight`, `hangar-jungle`) and draws dice from the seed.
 
+mod act;
 pub mod arena;
 pub mod engine_line;
 mod flight;
 mod jungle;
+mod levels;
 mod log;
 mod log_line;
 mod options;
@@ -21,14 +23,19 @@ pub mod view;
 use hangar_bots::flight::FlightLevel;
 use hangar_bots::jungle::JungleLevel;
 use hangar_dice::{DiceScheme, Entropy, Seed};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use hangar_protocol::{Ack, EndReason, GameKind, ProtoError, Rolled, TurnNeed};
+use hangar_protocol::{Ack, BotLevel, EndReason, ProtoError, Rolled, TurnNeed};
 
+pub use act::{Act, BadAct};
 pub use flight::FlightSession;
 pub use jungle::JungleSession;
+pub use levels::{
+    autoplay_level, check_bot_level, flight_level, jungle_level, of_flight, of_jungle,
+    quick_bot_level, stored_bot_level,
+};
 pub use log::{CommandRef, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct};
 pub use log_line::{LineError, LineRoll};
 pub use options::{
@@ -37,50 +44,6 @@ pub use options::{
 };
 pub use stored::{NewGame, StoredGame};
 pub use view::{FlightView, GameView, JungleView};
-
-/// Something a seat did, as written in the action log and the record (P-RECORD).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Act {
-    /// Flight: roll the die (the server draws it).
-    Roll,
-    /// Move a plane (flight) or a piece (jungle, `move` in notation).
-    Move {
-        /// Flight: the plane index.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        plane: Option<usize>,
-        /// Jungle: the move, e.g. `e3e4`.
-        #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
-        notation: Option<String>,
-    },
-    /// Flight: use an item.
-    UseItem {
-        /// The item's wire name (`six_die`, `booster`; F-ITEM-USE).
-        item: String,
-    },
-    /// Auto-play switched on or off (P-AUTOPLAY).
-    Autoplay {
-        /// Whether auto-play is on after this.
-        on: bool,
-    },
-    /// The seat's timer ran out (jungle: the move passes, P-JUNGLE-TIMEOUT).
-    Timeout,
-    /// Resignation (P-RESIGN).
-    Resign,
-    /// Left a running game on purpose (P-ESCAPE).
-    Escape,
-    /// Lost the connection (counted in jungle, P-JUNGLE-DISCONNECT).
-    Disconnect,
-    /// Gone for 3 minutes (P-DISCONNECT).
-    Abandon,
-    /// Jungle: a draw offer.
-    DrawOffer,
-    /// Jungle: the answer to a draw offer.
-    DrawAnswer {
-        /// Whether the offer was accepted (the game is then drawn).
-        accept: bool,
-    },
-}
 
 /// A room event (`{"kind": …}`), serialised once when it happens: the room writes the same
 /// text into the frame every member gets (no `Value` tree built and walked per event).
@@ -142,30 +105,6 @@ pub struct Ending {
     pub jungle_winner: Option<usize>,
     /// Why it ended (the hall may name a player's leaving instead).
     pub reason: EndReason,
-}
-
-/// The wire names of a game's bot levels (P-SEATS): `hangar-bots`' level enums.
-pub fn bot_levels(game: GameKind) -> Vec<&'static str> {
-    match game {
-        GameKind::Flight => FlightLevel::ALL.iter().map(|l| l.name()).collect(),
-        GameKind::Jungle => JungleLevel::ALL.iter().map(|l| l.name()).collect(),
-    }
-}
-
-/// The bots of middle strength that fill a quick match nobody else joined (P-QUICK).
-pub fn quick_bot_level(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Flight => FlightLevel::Heuristic.name(),
-        GameKind::Jungle => JungleLevel::Normal.name(),
-    }
-}
-
-/// The level auto-play (P-AUTOPLAY) plays for a person, as a wire name.
-pub fn autoplay_level(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Flight => FlightLevel::AUTOPLAY.name(),
-        GameKind::Jungle => JungleLevel::AUTOPLAY.name(),
-    }
 }
 
 /// Where a running game stood (see [`GameSession::mark`]).
@@ -249,23 +188,25 @@ impl GameSession {
         }
     }
 
-    /// The action a bot of `level` (a wire name of [`bot_levels`]) takes for the seat on
-    /// turn. A name that is no level of this game (the room refuses those) plays as
-    /// auto-play does.
-    pub fn bot_act(&mut self, seat: usize, level: &str) -> Act {
+    /// The action a bot of `level` takes for the seat on turn; `None` when it has nothing to
+    /// play (no seat on turn is left so). A level that is not this game's (the room refuses
+    /// those) plays as auto-play does.
+    pub fn bot_act(&mut self, seat: usize, level: BotLevel) -> Option<Act> {
         match self {
             GameSession::Flight(s) => {
-                s.bot_act(seat, level.parse().unwrap_or(FlightLevel::AUTOPLAY))
+                s.bot_act(seat, flight_level(level).unwrap_or(FlightLevel::AUTOPLAY))
             }
-            GameSession::Jungle(s) => s.bot_act(level.parse().unwrap_or(JungleLevel::AUTOPLAY)),
+            GameSession::Jungle(s) => {
+                s.bot_act(jungle_level(level).unwrap_or(JungleLevel::AUTOPLAY))
+            }
         }
     }
 
     /// Whether a bot of this level thinks long enough to be run off the async runtime.
-    pub fn bot_is_slow(&self, level: &str) -> bool {
+    pub fn bot_is_slow(&self, level: BotLevel) -> bool {
         match self {
-            GameSession::Flight(_) => level.parse().is_ok_and(FlightLevel::is_slow),
-            GameSession::Jungle(_) => level.parse().is_ok_and(JungleLevel::is_slow),
+            GameSession::Flight(_) => flight_level(level).is_some_and(FlightLevel::is_slow),
+            GameSession::Jungle(_) => jungle_level(level).is_some_and(JungleLevel::is_slow),
         }
     }
 
@@ -379,6 +320,7 @@ impl GameSession {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hangar_protocol::GameKind;
     use serde_json::json;
 
     /// Plays `session` to its end (or `limit` actions) by bot, checking before each action
@@ -390,7 +332,9 @@ mod tests {
             if played == limit {
                 break;
             }
-            let act = session.bot_act(seat, autoplay_level_of(&session));
+            let act = session
+                .bot_act(seat, autoplay_level_of(&session))
+                .expect("a bot has a move");
             let before = format!("{session:?}");
             let mark = session.mark();
             // Every other roll as a person's, so that undoing drops the bytes too.
@@ -417,7 +361,7 @@ mod tests {
         assert!(played > 10, "only {played} actions");
     }
 
-    fn autoplay_level_of(session: &GameSession) -> &'static str {
+    fn autoplay_level_of(session: &GameSession) -> BotLevel {
         match session {
             GameSession::Flight(_) => autoplay_level(GameKind::Flight),
             GameSession::Jungle(_) => autoplay_level(GameKind::Jungle),

@@ -18,7 +18,8 @@ use base64::engine::general_purpose::STANDARD_NO_PAD;
 use hangar_dice::{Entropy, EntropyError};
 use serde::{Deserialize, Serialize};
 
-use crate::{Act, CommandRef, LoggedAct};
+use crate::act::Notation;
+use crate::{Act, BadAct, CommandRef, LoggedAct};
 
 /// The format byte that starts every line; a line of another format is refused, not misread.
 const FORMAT: u8 = 1;
@@ -44,6 +45,9 @@ pub enum LineError {
     /// The roller's bytes are too few or too many.
     #[error("the roller's bytes: {0}")]
     Entropy(#[from] EntropyError),
+    /// Fields that hold no act (a move naming no plane and no move, an unknown item).
+    #[error("not an action: {0}")]
+    Act(#[from] BadAct),
 }
 
 /// The fields of a line, in their stored order (which is the format: fields and variants are
@@ -59,9 +63,10 @@ struct Line<'a> {
     cmd: Option<(&'a str, u64)>,
 }
 
-/// [`Act`] with its variants numbered by their order here. A copy rather than `Act` itself: a
-/// stored number must not move when `Act` changes, and `Act` is tagged by a `kind` field, which
-/// postcard (not self-describing) cannot read.
+/// [`Act`] with its variants numbered by their order here, in the shape of the acts that
+/// carried text (a move is a plane index or a notation; an item is its name). A copy rather
+/// than `Act` itself: a stored number must not move when `Act` changes, and the lines this
+/// shape wrote must read.
 #[derive(Serialize, Deserialize)]
 enum LineAct<'a> {
     Roll,
@@ -80,38 +85,41 @@ enum LineAct<'a> {
     DrawAnswer(bool),
 }
 
-impl<'a> From<&'a Act> for LineAct<'a> {
-    fn from(act: &'a Act) -> Self {
+impl<'a> LineAct<'a> {
+    /// The line's copy of `act`; a jungle move's text is `notation`'s (written on the
+    /// stack by the caller: a line names the move as the logs always did).
+    fn of(act: Act, notation: Option<&'a Notation>) -> Self {
         match act {
             Act::Roll => LineAct::Roll,
-            Act::Move { plane, notation } => LineAct::Move {
-                plane: *plane,
-                notation: notation.as_deref(),
+            Act::Plane(plane) => LineAct::Move {
+                plane: Some(usize::from(plane)),
+                notation: None,
             },
-            Act::UseItem { item } => LineAct::UseItem(item),
-            Act::Autoplay { on } => LineAct::Autoplay(*on),
+            Act::Step(_) => LineAct::Move {
+                plane: None,
+                notation: notation.map(Notation::as_str),
+            },
+            Act::UseItem(item) => LineAct::UseItem(item.name()),
+            Act::Autoplay { on } => LineAct::Autoplay(on),
             Act::Timeout => LineAct::Timeout,
             Act::Resign => LineAct::Resign,
             Act::Escape => LineAct::Escape,
             Act::Disconnect => LineAct::Disconnect,
             Act::Abandon => LineAct::Abandon,
             Act::DrawOffer => LineAct::DrawOffer,
-            Act::DrawAnswer { accept } => LineAct::DrawAnswer(*accept),
+            Act::DrawAnswer { accept } => LineAct::DrawAnswer(accept),
         }
     }
 }
 
-impl From<LineAct<'_>> for Act {
-    fn from(act: LineAct<'_>) -> Self {
-        match act {
+impl TryFrom<LineAct<'_>> for Act {
+    type Error = BadAct;
+
+    fn try_from(act: LineAct<'_>) -> Result<Self, Self::Error> {
+        Ok(match act {
             LineAct::Roll => Act::Roll,
-            LineAct::Move { plane, notation } => Act::Move {
-                plane,
-                notation: notation.map(str::to_owned),
-            },
-            LineAct::UseItem(item) => Act::UseItem {
-                item: item.to_owned(),
-            },
+            LineAct::Move { plane, notation } => Act::stored_move(plane, notation)?,
+            LineAct::UseItem(item) => Act::stored_item(item)?,
             LineAct::Autoplay(on) => Act::Autoplay { on },
             LineAct::Timeout => Act::Timeout,
             LineAct::Resign => Act::Resign,
@@ -120,17 +128,21 @@ impl From<LineAct<'_>> for Act {
             LineAct::Abandon => Act::Abandon,
             LineAct::DrawOffer => Act::DrawOffer,
             LineAct::DrawAnswer(accept) => Act::DrawAnswer { accept },
-        }
+        })
     }
 }
 
 impl LoggedAct {
     /// The line the hall stores for this action.
     pub fn to_line(&self) -> String {
+        let notation = match self.action {
+            Act::Step(m) => Some(Notation::of(m)),
+            _ => None,
+        };
         let line = Line {
             format: FORMAT,
             seat: self.seat,
-            action: LineAct::from(&self.action),
+            action: LineAct::of(self.action, notation.as_ref()),
             roll: self.roll,
             entropy: self.entropy.as_ref().map(Entropy::as_bytes),
             auto: self.auto,
@@ -149,7 +161,7 @@ impl LoggedAct {
         read_fields(line, |line| {
             Ok(LoggedAct {
                 seat: line.seat,
-                action: line.action.into(),
+                action: line.action.try_into()?,
                 roll: line.roll,
                 entropy: line.entropy.map(Entropy::from_bytes).transpose()?,
                 auto: line.auto,
@@ -210,17 +222,10 @@ mod tests {
     fn every_act() -> Vec<Act> {
         vec![
             Act::Roll,
-            Act::Move {
-                plane: Some(3),
-                notation: None,
-            },
-            Act::Move {
-                plane: None,
-                notation: Some("e3e4".into()),
-            },
-            Act::UseItem {
-                item: "six_die".into(),
-            },
+            Act::Plane(3),
+            Act::Step("e3e4".parse().unwrap()),
+            Act::UseItem(hangar_flight::Item::SixDie),
+            Act::UseItem(hangar_flight::Item::Booster),
             Act::Autoplay { on: true },
             Act::Autoplay { on: false },
             Act::Timeout,
@@ -296,6 +301,156 @@ mod tests {
         let older = r#"{"seat":1,"action":{"kind":"move","plane":0},"auto":true}"#;
         let read = LoggedAct::from_line(older).unwrap();
         assert_eq!((read.seat, read.auto, read.cmd), (1, true, None));
+    }
+
+    /// The shapes the lines were written in while acts carried text (`Act::Move` with a
+    /// `plane` or a `notation`, `Act::UseItem` with the item's name), copied here so that
+    /// the bytes of the older build are made by its own types, not by the code under test.
+    mod older {
+        use serde::Serialize;
+
+        #[derive(Serialize)]
+        pub struct Line<'a> {
+            pub format: u8,
+            pub seat: usize,
+            pub action: LineAct<'a>,
+            pub roll: Option<u8>,
+            pub entropy: Option<&'a [u8]>,
+            pub auto: bool,
+            pub cmd: Option<(&'a str, u64)>,
+        }
+
+        #[derive(Serialize)]
+        #[allow(dead_code)] // every variant keeps its number
+        pub enum LineAct<'a> {
+            Roll,
+            Move {
+                plane: Option<usize>,
+                notation: Option<&'a str>,
+            },
+            UseItem(&'a str),
+            Autoplay(bool),
+            Timeout,
+            Resign,
+            Escape,
+            Disconnect,
+            Abandon,
+            DrawOffer,
+            DrawAnswer(bool),
+        }
+
+        pub fn line(seat: usize, action: LineAct<'_>, roll: Option<u8>) -> String {
+            use base64::Engine;
+            let line = Line {
+                format: 1,
+                seat,
+                action,
+                roll,
+                entropy: None,
+                auto: true,
+                cmd: Some(("tab-1", 7)),
+            };
+            let bytes = postcard::to_stdvec(&line).unwrap();
+            base64::engine::general_purpose::STANDARD_NO_PAD.encode(bytes)
+        }
+    }
+
+    #[test]
+    fn p_durable_lines_of_the_build_that_stored_text_read_as_typed_acts() {
+        use hangar_flight::Item;
+        let cases = [
+            (
+                older::LineAct::Move {
+                    plane: Some(2),
+                    notation: None,
+                },
+                Act::Plane(2),
+            ),
+            (
+                older::LineAct::Move {
+                    plane: None,
+                    notation: Some("e3e4"),
+                },
+                Act::Step("e3e4".parse().unwrap()),
+            ),
+            (
+                older::LineAct::UseItem("six_die"),
+                Act::UseItem(Item::SixDie),
+            ),
+            (
+                older::LineAct::UseItem("booster"),
+                Act::UseItem(Item::Booster),
+            ),
+            (older::LineAct::Roll, Act::Roll),
+            (
+                older::LineAct::DrawAnswer(true),
+                Act::DrawAnswer { accept: true },
+            ),
+        ];
+        for (stored, act) in cases {
+            let line = older::line(1, stored, None);
+            let read = LoggedAct::from_line(&line).unwrap();
+            assert_eq!(read.action, act, "{line}");
+            assert_eq!((read.seat, read.auto), (1, true));
+            // Written again, the line is the same bytes.
+            assert_eq!(read.to_line(), line);
+        }
+        // Lines as a running hall stored them, frozen: a plane, a jungle move, an item.
+        for (line, act) in [
+            ("AQEBAQIAAAABAQV0YWItMQc", Act::Plane(2)),
+            (
+                "AQEBAAEEZTNlNAAAAQEFdGFiLTEH",
+                Act::Step("e3e4".parse().unwrap()),
+            ),
+            (
+                "AQECB2Jvb3N0ZXIAAAEBBXRhYi0xBw",
+                Act::UseItem(Item::Booster),
+            ),
+        ] {
+            assert_eq!(LoggedAct::from_line(line).unwrap().action, act, "{line}");
+        }
+        // What no build wrote is refused, not misread.
+        for stored in [
+            older::LineAct::Move {
+                plane: None,
+                notation: None,
+            },
+            older::LineAct::Move {
+                plane: Some(300),
+                notation: None,
+            },
+            older::LineAct::Move {
+                plane: None,
+                notation: Some("e3"),
+            },
+            older::LineAct::UseItem("umbrella"),
+        ] {
+            let line = older::line(0, stored, None);
+            assert!(
+                matches!(LoggedAct::from_line(&line), Err(LineError::Act(_))),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn p_durable_json_logs_of_moves_and_items_read_as_typed_acts() {
+        for (stored, act) in [
+            (
+                r#"{"seat":0,"action":{"kind":"move","move":"a7a6"}}"#,
+                Act::Step("a7a6".parse().unwrap()),
+            ),
+            (
+                r#"{"seat":0,"action":{"kind":"use_item","item":"six_die"},"roll":6}"#,
+                Act::UseItem(hangar_flight::Item::SixDie),
+            ),
+        ] {
+            assert_eq!(
+                LoggedAct::from_line(stored).unwrap().action,
+                act,
+                "{stored}"
+            );
+        }
     }
 
     #[test]

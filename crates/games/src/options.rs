@@ -11,9 +11,12 @@ use serde_json::Value;
 
 use hangar_bots::flight::FlightLevel;
 use hangar_bots::jungle::JungleLevel;
+
 use hangar_protocol::{
     Bounds, ErrorCode, FlightCatalogue, GameKind, JungleCatalogue, OptionsCatalogue, ProtoError,
 };
+
+use crate::levels::{of_flight, of_jungle};
 
 /// Shortest and longest turn timer in seconds (P-ROOM).
 pub const TURN_SECONDS: RangeInclusive<u64> = 5..=120;
@@ -369,11 +372,8 @@ pub fn catalogue(turn_seconds: u64) -> OptionsCatalogue {
             stake: bounds((*STAKE.start(), *STAKE.end()), DEFAULT_STAKE),
             default_preset: Preset::Traditional.to_string(),
             presets,
-            bots: FlightLevel::ALL
-                .iter()
-                .map(|l| l.name().to_owned())
-                .collect(),
-            default_bot: FlightLevel::Heuristic.name().to_owned(),
+            bots: FlightLevel::ALL.into_iter().map(of_flight).collect(),
+            default_bot: of_flight(FlightLevel::Heuristic),
         },
         jungle: JungleCatalogue {
             level: bounds(
@@ -383,15 +383,16 @@ pub fn catalogue(turn_seconds: u64) -> OptionsCatalogue {
                 ),
                 i64::from(DEFAULT_JUNGLE_LEVEL),
             ),
-            bots: JUNGLE_OFFERED.iter().map(|l| l.name().to_owned()).collect(),
+            bots: JUNGLE_OFFERED.into_iter().map(of_jungle).collect(),
             // The normal searcher beats a newcomer every time: a new table starts easier.
-            default_bot: JungleLevel::Easy.name().to_owned(),
+            default_bot: of_jungle(JungleLevel::Easy),
         },
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use hangar_protocol::BotLevel;
     use serde_json::json;
 
     use super::*;
@@ -440,11 +441,19 @@ mod tests {
                 assert_eq!(&room[key], value, "{name}: {key}");
             }
         }
-        assert_eq!(c.flight.bots, ["random", "heuristic", "hard"]);
+        let names = |levels: &[BotLevel]| levels.iter().map(|l| l.name()).collect::<Vec<_>>();
+        assert_eq!(names(&c.flight.bots), ["random", "heuristic", "hard"]);
         assert_eq!(
-            c.jungle.bots,
+            names(&c.jungle.bots),
             ["random", "greedy", "easy", "alphabeta", "hard"]
         );
+        // The page reads the levels by their wire names.
+        let shown = serde_json::to_value(&c).expect("the catalogue serialises");
+        assert_eq!(
+            shown["flight"]["bots"],
+            json!(["random", "heuristic", "hard"])
+        );
+        assert_eq!(shown["jungle"]["default_bot"], json!("easy"));
         assert!(c.flight.bots.contains(&c.flight.default_bot));
         assert!(c.jungle.bots.contains(&c.jungle.default_bot));
     }

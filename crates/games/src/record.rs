@@ -278,7 +278,7 @@ impl GameRecord {
             }
             let mut events = Vec::new();
             match &logged.action {
-                Act::Roll | Act::Move { .. } | Act::UseItem { .. } => {
+                act if act.is_play() => {
                     if session.turn().map(|(seat, _)| seat) != Some(logged.seat) {
                         return Err(illegal(ProtoError::new(
                             hangar_protocol::ErrorCode::NotYourTurn,
@@ -403,16 +403,9 @@ impl GameRecord {
                         .as_ref()
                         .map_or(String::new(), |e| format!(" (own bytes {e})"))
                 ),
-                Act::Move {
-                    plane: Some(plane), ..
-                } => format!("moves plane {plane}"),
-                Act::Move {
-                    notation: Some(m), ..
-                } => format!("plays {m}"),
-                other => serde_json::to_value(other)
-                    .ok()
-                    .and_then(|v| v["kind"].as_str().map(str::to_owned))
-                    .unwrap_or_default(),
+                Act::Plane(plane) => format!("moves plane {plane}"),
+                Act::Step(m) => format!("plays {m}"),
+                other => other.kind().to_owned(),
             };
             let auto = if logged.auto { " [auto]" } else { "" };
             let view = session.view();
@@ -485,7 +478,9 @@ mod tests {
             GameSession::start(&options, 2, seed, DiceScheme::PerRoll).expect("a game");
         let mut actions = Vec::new();
         while let Some((seat, _)) = session.turn() {
-            let action = session.bot_act(seat, "heuristic");
+            let action = session
+                .bot_act(seat, hangar_protocol::BotLevel::Heuristic)
+                .expect("a bot has a move");
             // The second seat rolls as a person, with bytes of its own.
             let entropy = (seat == 1).then(Entropy::random);
             let played = session
@@ -621,7 +616,9 @@ mod tests {
             GameSession::start(&options, 2, seed, DiceScheme::SeedStream).expect("a game");
         let mut actions = Vec::new();
         while let Some((seat, _)) = session.turn() {
-            let action = session.bot_act(seat, "heuristic");
+            let action = session
+                .bot_act(seat, hangar_protocol::BotLevel::Heuristic)
+                .expect("a bot has a move");
             let played = session.play(seat, &action, None).expect("legal");
             actions
                 .push(json!({"seat": seat, "action": action, "roll": played.roll, "auto": true}));

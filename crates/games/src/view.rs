@@ -295,7 +295,9 @@ mod tests {
                 let Some((seat, _)) = session.turn() else {
                     break;
                 };
-                let act = session.bot_act(seat, "heuristic");
+                let act = session
+                    .bot_act(seat, hangar_protocol::BotLevel::Heuristic)
+                    .expect("a bot has a move");
                 let played = session.play(seat, &act, None).expect("a bot plays legally");
                 if let (GameView::Flight(before), RoomOptions::Flight(room), Some(value)) =
                     (&view, &options, played.roll)

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{GameKind, PlayerView};
+use crate::{BotLevel, GameKind, PlayerView, UnknownBotLevel};
 
 /// A seat of a challenge beyond the challenger's and the challenged player's (flight only).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,8 +18,10 @@ pub enum ChallengeSeat {
     },
     /// A hall bot of this level (`docs/protocol.md` §7 lists the levels).
     Bot {
-        /// The bot's level.
-        bot: String,
+        /// The bot's level. Any name is read: one that is no level of the challenge's game
+        /// is refused as `invalid` with the game's levels.
+        #[serde(with = "crate::bot_level::lenient")]
+        bot: Result<BotLevel, UnknownBotLevel>,
     },
 }
 

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{BoardOrder, ChallengePolicy, ChallengeSeat, GameKind};
+use super::{BoardOrder, BotLevel, ChallengePolicy, ChallengeSeat, GameKind, UnknownBotLevel};
 
 /// A command the connection answers itself: identity, leaderboards, the hall list, creating a
 /// room and quick match (§3, §4). Tagged by `type` like every message.
@@ -260,8 +260,11 @@ pub enum RoomAction {
     AddBot {
         /// The seat.
         seat: usize,
-        /// The bot's level (`docs/protocol.md` §7 lists them per game).
-        bot: String,
+        /// The bot's level (`docs/protocol.md` §7 lists them per game). Any name is read:
+        /// one that is no level of the room's game is refused as `invalid` with the game's
+        /// levels, which only the room knows.
+        #[serde(with = "crate::bot_level::lenient")]
+        bot: Result<BotLevel, UnknownBotLevel>,
     },
     /// In a quick-match room: no bots fill the empty seats, the seated wait for people
     /// (P-QUICK); any seated person may ask it.

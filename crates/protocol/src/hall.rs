@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{GameKind, RoomStatus};
+use super::{BotLevel, GameKind, RoomStatus};
 
 /// A message of the hall list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -65,7 +65,7 @@ pub struct SummarySeat {
     /// Who sits there (`bot:level` for a bot); null when empty.
     pub name: Option<String>,
     /// The bot's level; null for a person or an empty seat.
-    pub bot: Option<String>,
+    pub bot: Option<BotLevel>,
     /// A guest sits there, shown marked as one (P-ACCOUNT): present (true) only then.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub guest: bool,

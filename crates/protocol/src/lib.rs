@@ -6,6 +6,7 @@
 
 mod answer;
 mod arena;
+mod bot_level;
 mod challenge;
 mod command;
 mod error;
@@ -27,6 +28,7 @@ pub use answer::{
 pub use arena::{
     ArenaLine, ArenaMark, ArenaMessage, ArenaStatus, ArenaSummary, ArenaTable, Arenas,
 };
+pub use bot_level::{BotLevel, UnknownBotLevel};
 pub use challenge::{
     Challenge, ChallengeEnd, ChallengeMessage, ChallengePolicy, ChallengeSeat, ChallengeSettings,
 };

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::BotLevel;
+
 /// A whole-number option: its least and greatest value and its default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bounds {
@@ -43,9 +45,9 @@ pub struct FlightCatalogue {
     /// Each preset's rule options (flight.md §9), as `create_room` takes them.
     pub presets: BTreeMap<String, Value>,
     /// The bot levels a seat can take, weakest first (P-SEATS).
-    pub bots: Vec<String>,
+    pub bots: Vec<BotLevel>,
     /// The level a page offers first.
-    pub default_bot: String,
+    pub default_bot: BotLevel,
 }
 
 /// The options of a Jungle room.
@@ -54,7 +56,7 @@ pub struct JungleCatalogue {
     /// The room level, which weighs the score (P-SCORE).
     pub level: Bounds,
     /// The bot levels a seat can take, weakest first (P-SEATS).
-    pub bots: Vec<String>,
+    pub bots: Vec<BotLevel>,
     /// The level a page offers first.
-    pub default_bot: String,
+    pub default_bot: BotLevel,
 }

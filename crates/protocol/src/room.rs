@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::GameKind;
+use super::{BotLevel, GameKind};
 use crate::PlayerView;
 use crate::RatingChange;
 
@@ -95,7 +95,7 @@ pub struct SeatView {
     /// The person sitting there, with score and level; null for a bot or an empty seat.
     pub player: Option<PlayerView>,
     /// The level of the bot sitting there; null for a person or an empty seat.
-    pub bot: Option<String>,
+    pub bot: Option<BotLevel>,
     /// Marked ready (bots always are).
     pub ready: bool,
     /// The seat's colour in the running game; null without a game.
@@ -317,7 +317,7 @@ pub enum RoomEvent {
         /// The seat.
         seat: usize,
         /// The bot's level.
-        bot: String,
+        bot: BotLevel,
     },
     /// A seat was marked ready or not.
     Ready {

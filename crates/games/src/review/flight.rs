@@ -363,18 +363,16 @@ pub fn review_steps_with_progress(
                 chances: chances.to_vec(),
             })
         };
-        match &logged.action {
+        match logged.action {
             Act::Roll => {
                 if let Some(kind) = roll(&judge, &mut ledger, before, colours, seat, logged.roll) {
                     push(kind, &ledger.current.clone());
                 }
             }
-            Act::UseItem { item } => {
+            Act::UseItem(item) => {
                 // The item's own effect is not rated: residual. A booster's die is luck.
                 let mut mid = *before;
-                if let Ok(item) = item.parse()
-                    && mid.play(Action::UseItem { item }, &mut NoEvents).is_ok()
-                {
+                if mid.play(Action::UseItem { item }, &mut NoEvents).is_ok() {
                     ledger.residual(&judge.settled(&mid, colours));
                     push(
                         FlightStepKind::Other {
@@ -390,16 +388,11 @@ pub fn review_steps_with_progress(
                     }
                 }
             }
-            Act::Move {
-                plane: Some(plane), ..
-            } => {
+            Act::Plane(plane) => {
                 if let Phase::Move { roll: die } = before.phase() {
                     let (options, best) = judge.options(before, colours);
                     let mut chosen = *before;
-                    if let Ok(plane) = u8::try_from(*plane)
-                        && chosen.choose(plane, &mut NoEvents).is_ok()
-                        && !options.is_empty()
-                    {
+                    if chosen.choose(plane, &mut NoEvents).is_ok() && !options.is_empty() {
                         // From the best option's chances (the ledger's, when the roll was
                         // booked) to the chosen one's.
                         ledger.residual(&options[best].chances);
@@ -443,10 +436,7 @@ pub fn review_steps_with_progress(
                 ledger.residual(&judge.settled(after, colours));
                 push(
                     FlightStepKind::Other {
-                        what: serde_json::to_value(&logged.action)
-                            .ok()
-                            .and_then(|v| v["kind"].as_str().map(str::to_owned))
-                            .unwrap_or_default(),
+                        what: logged.action.kind().to_owned(),
                     },
                     &ledger.current.clone(),
                 );

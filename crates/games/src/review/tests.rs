@@ -130,10 +130,7 @@ fn p_review_flight_the_capture_is_preferred_and_walking_into_capture_is_charged(
     let colours = [Colour::Red, Colour::Blue];
     let act = |plane| LoggedAct {
         seat: 0,
-        action: Act::Move {
-            plane: Some(plane),
-            notation: None,
-        },
+        action: Act::Plane(plane),
         roll: None,
         entropy: None,
         auto: false,
@@ -181,7 +178,9 @@ fn simulated_flight_record(seed: u64, seats: usize) -> crate::record::GameRecord
     let mut actions = Vec::new();
     let mut bytes = hangar_dice::Dice::new(seed.derive(7));
     while let Some((seat, _)) = session.turn() {
-        let action = session.bot_act(seat, "heuristic");
+        let action = session
+            .bot_act(seat, hangar_protocol::BotLevel::Heuristic)
+            .expect("a bot has a move");
         let entropy = (seat != 0 && action == Act::Roll).then(|| {
             let raw: Vec<u8> = (0..16).map(|_| bytes.roll_below(256) as u8).collect();
             Entropy::from_bytes(&raw).unwrap()
@@ -346,7 +345,9 @@ fn p_review_jungle_a_record_is_reviewed() {
             });
             break;
         }
-        let action = session.bot_act(seat, "greedy");
+        let action = session
+            .bot_act(seat, hangar_protocol::BotLevel::Greedy)
+            .expect("a bot has a move");
         session.play(seat, &action, None).unwrap();
         actions.push(LoggedAct {
             seat,
@@ -359,7 +360,7 @@ fn p_review_jungle_a_record_is_reviewed() {
     }
     let plies = actions
         .iter()
-        .filter(|a| matches!(a.action, Act::Move { .. }))
+        .filter(|a| matches!(a.action, Act::Step(_)))
         .count();
     let record = crate::record::GameRecord {
         format: RECORD_FORMAT.to_owned(),
@@ -392,7 +393,7 @@ fn p_review_jungle_a_record_is_reviewed() {
     // Every move's action index points at that move in the record.
     for m in &jungle.moves {
         let logged = &record.actions[m.action.unwrap()];
-        assert!(matches!(&logged.action, Act::Move { notation: Some(n), .. } if *n == m.played));
+        assert!(matches!(logged.action, Act::Step(n) if n.to_string() == m.played));
     }
     let text = review.to_text();
     assert!(text.contains("red (ann): "), "{text}");

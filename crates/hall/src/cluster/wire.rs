@@ -356,7 +356,7 @@ mod tests {
         let seats = vec![
             ChallengeSeat::Player { player: 57 },
             ChallengeSeat::Bot {
-                bot: "random".into(),
+                bot: "random".parse(),
             },
         ];
         let challenge = OpenChallenge {
@@ -367,7 +367,7 @@ mod tests {
             options: json!({"seats": 4, "preset": "improved"}),
             shown_options: json!({"seats": 4, "stake": 100}),
             seats: seats.clone(),
-            bots: vec![(3, "random".into())],
+            bots: vec![(3, hangar_protocol::BotLevel::Random)],
             accepted: [57].into(),
             deadline: tokio::time::Instant::now(),
         };
@@ -389,7 +389,7 @@ mod tests {
         assert_eq!(challenge.seats, seats);
         assert_eq!(challenge.options, json!({"seats": 4, "preset": "improved"}));
         assert_eq!(challenge.to[1], (2, player(57, "cy")));
-        assert_eq!(challenge.bots, vec![(3, "random".to_owned())]);
+        assert_eq!(challenge.bots, vec![(3, hangar_protocol::BotLevel::Random)]);
         assert!(challenge.accepted.contains(&57));
     }
 

@@ -37,13 +37,28 @@ fn err(code: ErrorCode, message: impl Into<String>) -> ProtoError {
     ProtoError::new(code, message)
 }
 
+/// Whether `seat` may make a move of the game (roll, move, item) now: its turn, in a game
+/// not over.
+fn turn_of(session: &GameSession, seat: usize) -> Result<(), ProtoError> {
+    match session.turn() {
+        Some((on_turn, _)) if on_turn == seat => Ok(()),
+        Some((on_turn, _)) => Err(err(
+            ErrorCode::NotYourTurn,
+            format!("it is seat {on_turn}'s turn"),
+        )),
+        None => Err(err(ErrorCode::NotPlaying, "the game is over")),
+    }
+}
+
 impl Room {
     /// A command from a seated person; `entropy` is the person's bytes of a roll or booster
-    /// (P-FAIR-DICE, already checked).
+    /// (P-FAIR-DICE, already checked). `act` is the command as typed: one that did not read
+    /// as a move of the game is refused after the checks a move passes before the game sees
+    /// it (the room's game, the seat, the turn), as when the game read the text itself.
     pub(super) async fn player_act(
         &mut self,
         player: i64,
-        act: Act,
+        act: Result<Act, ProtoError>,
         entropy: Option<Entropy>,
     ) -> Outcome {
         if self.game.is_none() {
@@ -61,6 +76,13 @@ impl Room {
         if self.seats[seat].out.is_some() {
             return Err(err(ErrorCode::Illegal, "you have left this game"));
         }
+        let act = match act {
+            Ok(act) => act,
+            Err(refusal) => {
+                self.check_turn(seat)?;
+                return Err(refusal);
+            }
+        };
         self.perform(seat, act, entropy, false).await
     }
 
@@ -88,7 +110,7 @@ impl Room {
             let cmd = if auto { None } else { self.command_ref.take() };
             let logged = LoggedAct {
                 seat,
-                action: act.clone(),
+                action: act,
                 roll,
                 // Only a die thrown keeps the bytes (a six die throws none).
                 entropy: roll.and(entropy),
@@ -107,7 +129,7 @@ impl Room {
             self.store_retry_at = None;
         }
         // Counted once stored (or replayed from the log): an undone act is no decision.
-        if !auto && matches!(act, Act::Roll | Act::Move { .. } | Act::UseItem { .. }) {
+        if !auto && act.is_play() {
             self.seats[seat].own_decisions += 1;
         }
         for event in &events {
@@ -121,13 +143,22 @@ impl Room {
         Ok(ack)
     }
 
+    /// Whether `seat` may make a move of the game now (see [`turn_of`]).
+    fn check_turn(&self, seat: usize) -> Result<(), ProtoError> {
+        let running = self
+            .game
+            .as_ref()
+            .ok_or_else(|| err(ErrorCode::NotPlaying, "no game is running"))?;
+        turn_of(&running.session, seat)
+    }
+
     /// What [`Room::undo`] needs to put the room back as it is before `act`, without copying
     /// the game: the session's mark, the small fields of the running game, and the seats only
     /// for the acts that change them (a roll, move or item changes no seat). `None` when no
     /// game runs (the act is then refused).
     fn undo_point(&self, act: &Act) -> Option<Undo> {
         let running = self.game.as_ref()?;
-        let changes_seats = !matches!(act, Act::Roll | Act::Move { .. } | Act::UseItem { .. });
+        let changes_seats = !act.is_play();
         Some(Undo {
             session: running.session.mark(),
             deadline: running.deadline,
@@ -193,17 +224,8 @@ impl Room {
             .ok_or_else(|| err(ErrorCode::NotPlaying, "no game is running"))?;
         let mut events = Vec::new();
         match act {
-            Act::Roll | Act::Move { .. } | Act::UseItem { .. } => {
-                match running.session.turn() {
-                    Some((on_turn, _)) if on_turn == seat => {}
-                    Some((on_turn, _)) => {
-                        return Err(err(
-                            ErrorCode::NotYourTurn,
-                            format!("it is seat {on_turn}'s turn"),
-                        ));
-                    }
-                    None => return Err(err(ErrorCode::NotPlaying, "the game is over")),
-                }
+            Act::Roll | Act::Plane(_) | Act::Step(_) | Act::UseItem(_) => {
+                turn_of(&running.session, seat)?;
                 let played = running.session.play(seat, act, entropy)?;
                 // A move by the other side answers an open draw offer with "no".
                 if let Some(offerer) = running.draw_offer
@@ -508,20 +530,23 @@ impl Room {
         {
             let level = self.seats[seat]
                 .bot
-                .clone()
-                .unwrap_or_else(|| autoplay_level(self.game_kind).to_owned());
+                .unwrap_or(autoplay_level(self.game_kind));
             let running = self.game.as_mut().expect("checked above");
             running.act_at = None;
-            let act = if running.session.bot_is_slow(&level) {
+            let decided = if running.session.bot_is_slow(level) {
                 // A searching bot thinks off the runtime's threads (other rooms go on).
                 let mut session = running.session.clone();
-                tokio::task::spawn_blocking(move || session.bot_act(seat, &level))
+                tokio::task::spawn_blocking(move || session.bot_act(seat, level))
                     .await
                     .expect("the bot does not panic")
             } else {
-                running.session.bot_act(seat, &level)
+                running.session.bot_act(seat, level)
             };
-            let answer = self.perform(seat, act, None, true).await;
+            let answer = match decided {
+                Some(act) => self.perform(seat, act, None, true).await,
+                // The engines leave no seat on turn without a move: said, not played.
+                None => Err(err(ErrorCode::Illegal, "the bot found nothing to play")),
+            };
             if answer
                 .as_ref()
                 .is_err_and(|e| matches!(e.code, ErrorCode::Internal | ErrorCode::Unavailable))

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{Room, RoomHandle, RoomHost, Seat, spawn, storage_available};
 use crate::accounts::Player;
-use hangar_protocol::{GameKind, ProtoError, RoomEvent};
+use hangar_protocol::{BotLevel, GameKind, ProtoError, RoomEvent};
 
 /// Opens a private room of `game` with `options`, `players` seated (seat, player; the first
 /// is the host) and the hall's `bots` (seat, level) in their seats, ready. The players then
@@ -19,7 +19,7 @@ pub fn open_challenge_room(
     game: GameKind,
     options: &Value,
     players: Vec<(usize, Player)>,
-    bots: Vec<(usize, String)>,
+    bots: Vec<(usize, BotLevel)>,
 ) -> Result<RoomHandle, ProtoError> {
     storage_available(hall.store())?;
     let (options, seat_count, turn_seconds) =
@@ -34,7 +34,7 @@ pub fn open_challenge_room(
     }
     for (seat, bot) in bots {
         room.seats[seat] = Seat {
-            bot: Some(bot.clone()),
+            bot: Some(bot),
             ready: true,
             ..Seat::default()
         };

@@ -3,10 +3,8 @@
 //! that no client falls back to the hall's choice unnoticed.
 
 use hangar_dice::Entropy;
+use hangar_flight::{Item, ItemEffect};
 use hangar_protocol::{ErrorCode, ProtoError};
-
-/// The item whose use throws a die (its throw is a roll and needs the roller's bytes).
-const BOOSTER: &str = "booster";
 
 /// The bytes of a person's `roll`: required.
 pub(super) fn for_roll(entropy: Option<&str>) -> Result<Entropy, ProtoError> {
@@ -16,16 +14,26 @@ pub(super) fn for_roll(entropy: Option<&str>) -> Result<Entropy, ProtoError> {
     parse(text)
 }
 
-/// The bytes of a person's `use_item`: required for a booster, checked if given with
-/// another item (which throws no die and leaves them unused).
-pub(super) fn for_item(item: &str, entropy: Option<&str>) -> Result<Option<Entropy>, ProtoError> {
+/// The bytes of a person's `use_item` of `item` (`None`: a name that is no item, refused
+/// after this): required for an item whose use throws a die (a booster), checked if given
+/// with another (which throws none and leaves them unused).
+pub(super) fn for_item(
+    item: Option<Item>,
+    entropy: Option<&str>,
+) -> Result<Option<Entropy>, ProtoError> {
     match entropy {
         Some(text) => parse(text).map(Some),
-        None if item == BOOSTER => Err(invalid(
+        None if item.is_some_and(throws_die) => Err(invalid(
             "a booster's throw is a roll: it carries \"entropy\", 16 to 64 random bytes as hex",
         )),
         None => Ok(None),
     }
+}
+
+/// Whether using `item` throws the die at once (a booster, F-ITEM-USE): that throw is a
+/// roll, and a person's roll carries the roller's bytes.
+fn throws_die(item: Item) -> bool {
+    matches!(item.effect(), ItemEffect::MultiplyPips { .. })
 }
 
 fn parse(text: &str) -> Result<Entropy, ProtoError> {
@@ -55,8 +63,10 @@ mod tests {
             Err(ErrorCode::Invalid)
         );
         assert_eq!(code(for_roll(Some(&"AB".repeat(16)))), Ok(()));
-        assert!(for_item("booster", None).is_err());
-        assert_eq!(for_item("six_die", None), Ok(None));
-        assert!(for_item("six_die", Some("00")).is_err());
+        assert!(for_item(Some(Item::Booster), None).is_err());
+        assert_eq!(for_item(Some(Item::SixDie), None), Ok(None));
+        assert!(for_item(Some(Item::SixDie), Some("00")).is_err());
+        // A name that is no item needs no bytes: it is refused as no item.
+        assert_eq!(for_item(None, None), Ok(None));
     }
 }

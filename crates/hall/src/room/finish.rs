@@ -14,7 +14,7 @@ use crate::accounts::level;
 use crate::store::{ScoreLine, Scoring, Settled, StoredGame};
 use hangar_games::LoggedAct;
 use hangar_games::scoring::{ESCAPE_PENALTY, FlightLine, Left, flight_deltas, jungle_deltas};
-use hangar_games::{Ending, GameSession, stored_options};
+use hangar_games::{Ending, GameSession, stored_bot_level, stored_options};
 use hangar_protocol::RatingChange;
 use hangar_protocol::{GameKind, GameResult, ResultLine, RoomEvent, answer_frame};
 
@@ -278,7 +278,9 @@ impl Room {
                     room.host = Some(id);
                 }
             } else {
-                restored.bot = seat["bot"].as_str().map(str::to_owned);
+                restored.bot = seat["bot"]
+                    .as_str()
+                    .map(|bot| stored_bot_level(room.game_kind, bot));
             }
             room.seats[i] = restored;
         }
@@ -290,12 +292,7 @@ impl Room {
         for (idx, data) in stored.actions.iter().enumerate() {
             let logged = LoggedAct::from_line(data)?;
             let answer = room
-                .perform(
-                    logged.seat,
-                    logged.action.clone(),
-                    logged.entropy,
-                    logged.auto,
-                )
+                .perform(logged.seat, logged.action, logged.entropy, logged.auto)
                 .await;
             if let Err(e) = &answer {
                 anyhow::bail!("game {}: action {idx} does not replay: {e}", stored.id);

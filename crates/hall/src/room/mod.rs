@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
 use hangar_dice::Seed;
+use hangar_flight::Item;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -30,8 +31,8 @@ use crate::outbox::{ConnId, Outbox};
 use crate::store::{Store, StoredGame, WaitingRoom};
 use hangar_games::{Act, GameSession, RoomOptions, WireEvent};
 use hangar_protocol::{
-    ChatLine, ErrorCode, GameKind, GameResult, OutReason, Outcome, ProtoError, RoomAction,
-    RoomEvent, RoomStatus as Status, answer_frame,
+    BotLevel, ChatLine, ErrorCode, GameKind, GameResult, OutReason, Outcome, ProtoError,
+    RoomAction, RoomEvent, RoomStatus as Status, answer_frame,
 };
 
 pub use challenge::open_challenge_room;
@@ -45,6 +46,11 @@ pub const KEPT_EVENTS: usize = 64;
 /// view (~0.7 KiB): 8 KiB keep the last two rounds of a four-player game, enough for a
 /// dropped connection to resume; a longer absence gets a snapshot instead.
 pub const KEPT_EVENT_BYTES: usize = 8 * 1024;
+
+/// Messages a room's mailbox holds (docs/architecture.md, "Queues and their bounds"). Each
+/// connection has one command in flight at a time, so a full mailbox means a crowd in one
+/// room: a sender then waits its turn (backpressure), nothing is dropped.
+pub const ROOM_MAILBOX: usize = 256;
 
 /// A message to a room's task.
 enum RoomMsg {
@@ -127,7 +133,7 @@ pub struct RoomHandle {
 #[derive(Clone)]
 enum Route {
     /// On this node: its channel.
-    Local(mpsc::UnboundedSender<RoomMsg>),
+    Local(mpsc::Sender<RoomMsg>),
     /// On another node of the cluster: requests travel there.
     Remote {
         node: Arc<str>,
@@ -173,7 +179,10 @@ impl RoomHandle {
         match &self.route {
             Route::Local(tx) => {
                 let (reply, wait) = oneshot::channel();
+                // A full mailbox makes the sender wait its turn: each connection has one
+                // command in flight, so the wait is short and nothing is dropped.
                 tx.send(RoomMsg::Command { request, reply })
+                    .await
                     .map_err(|_| RoomClosed)?;
                 wait.await.map_err(|_| RoomClosed)
             }
@@ -207,7 +216,7 @@ impl RoomHandle {
             return false;
         };
         let (reply, wait) = oneshot::channel();
-        if tx.send(RoomMsg::Close { reason, reply }).is_err() {
+        if tx.send(RoomMsg::Close { reason, reply }).await.is_err() {
             // Its task has ended: the room is gone already.
             return true;
         }
@@ -218,7 +227,13 @@ impl RoomHandle {
     pub fn detach(&self, conn: ConnId) {
         match &self.route {
             Route::Local(tx) => {
-                let _ = tx.send(RoomMsg::Detach { conn });
+                let message = RoomMsg::Detach { conn };
+                if let Err(mpsc::error::TrySendError::Full(message)) = tx.try_send(message) {
+                    // A closing connection's detach must reach the room (the seat's player is
+                    // away from now on): it waits for room in a task of its own.
+                    let tx = tx.clone();
+                    tokio::spawn(async move { tx.send(message).await });
+                }
             }
             Route::Remote { node, rooms } => rooms.detach(node, Some(&self.code), conn),
         }
@@ -229,7 +244,7 @@ impl RoomHandle {
 #[derive(Clone, Debug, Default)]
 struct Seat {
     player: Option<Player>,
-    bot: Option<String>,
+    bot: Option<BotLevel>,
     ready: bool,
     autoplay: bool,
     /// Auto-play was switched on because the player is away: switched off on return.
@@ -455,7 +470,7 @@ pub async fn restore_waiting_room(
 }
 
 fn spawn(mut room: Room) -> RoomHandle {
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = mpsc::channel(ROOM_MAILBOX);
     let handle = RoomHandle {
         code: Arc::from(room.code.as_str()),
         route: Route::Local(tx),
@@ -654,7 +669,8 @@ impl Room {
             RoomAction::LeaveRoom { escape } => self.leave(outbox, player.id, escape).await,
             RoomAction::Roll { entropy } => {
                 let entropy = entropy::for_roll(entropy.as_deref())?;
-                self.player_act(player.id, Act::Roll, Some(entropy)).await
+                self.player_act(player.id, Ok(Act::Roll), Some(entropy))
+                    .await
             }
             RoomAction::Move { plane, notation } => {
                 if plane.is_some() == notation.is_some() {
@@ -663,21 +679,24 @@ impl Room {
                         "move: give \"plane\" (flight) or \"move\" (jungle)",
                     ));
                 }
-                self.player_act(player.id, Act::Move { plane, notation }, None)
-                    .await
+                // Typed here, once: the game, the log and the record take the move as read.
+                let act = Act::of_move(self.game_kind, plane, notation.as_deref());
+                self.player_act(player.id, act, None).await
             }
             RoomAction::UseItem { item, entropy } => {
-                let entropy = entropy::for_item(&item, entropy.as_deref())?;
-                self.player_act(player.id, Act::UseItem { item }, entropy)
-                    .await
+                let item = item.parse::<Item>();
+                let entropy = entropy::for_item(item.as_ref().ok().copied(), entropy.as_deref())?;
+                let act = Act::of_item(self.game_kind, item);
+                self.player_act(player.id, act, entropy).await
             }
             RoomAction::Autoplay { on } => {
-                self.player_act(player.id, Act::Autoplay { on }, None).await
+                self.player_act(player.id, Ok(Act::Autoplay { on }), None)
+                    .await
             }
-            RoomAction::Resign => self.player_act(player.id, Act::Resign, None).await,
-            RoomAction::OfferDraw => self.player_act(player.id, Act::DrawOffer, None).await,
+            RoomAction::Resign => self.player_act(player.id, Ok(Act::Resign), None).await,
+            RoomAction::OfferDraw => self.player_act(player.id, Ok(Act::DrawOffer), None).await,
             RoomAction::AnswerDraw { accept } => {
-                self.player_act(player.id, Act::DrawAnswer { accept }, None)
+                self.player_act(player.id, Ok(Act::DrawAnswer { accept }), None)
                     .await
             }
         }
@@ -887,5 +906,38 @@ impl Room {
                 .history
                 .front()
                 .is_some_and(|(first, _)| *first <= since + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full mailbox makes a detach wait in a task of its own: it still reaches the room, after
+    /// the messages before it, and the caller (a closing connection) does not wait.
+    #[tokio::test]
+    async fn a_detach_reaches_a_room_whose_mailbox_is_full() {
+        let (tx, mut rx) = mpsc::channel(ROOM_MAILBOX);
+        let handle = RoomHandle {
+            code: Arc::from("ROOM"),
+            route: Route::Local(tx),
+        };
+        for conn in 0..ROOM_MAILBOX as ConnId {
+            handle.detach(conn);
+        }
+        handle.detach(9_999);
+        let mut detached = Vec::new();
+        while detached.len() < ROOM_MAILBOX + 1 {
+            match rx.recv().await {
+                Some(RoomMsg::Detach { conn }) => detached.push(conn),
+                _ => panic!("only detaches were sent"),
+            }
+        }
+        assert_eq!(
+            detached.last(),
+            Some(&9_999),
+            "the detach beyond the bound came last"
+        );
+        assert_eq!(detached.len(), ROOM_MAILBOX + 1);
     }
 }

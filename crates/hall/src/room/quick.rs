@@ -104,13 +104,13 @@ impl Room {
         for index in 0..self.seats.len() {
             if self.seats[index].is_empty() {
                 self.seats[index] = Seat {
-                    bot: Some(level.to_owned()),
+                    bot: Some(level),
                     ready: true,
                     ..Seat::default()
                 };
                 self.emit(RoomEvent::BotAdded {
                     seat: index,
-                    bot: level.to_owned(),
+                    bot: level,
                 });
             }
         }

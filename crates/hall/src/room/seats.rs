@@ -7,10 +7,10 @@ use super::{Member, Room, Seat, Status};
 use crate::accounts::Player;
 use crate::outbox::{ConnId, Outbox};
 use crate::time::now_ms;
-use hangar_games::{Act, bot_levels};
+use hangar_games::{Act, check_bot_level};
 use hangar_protocol::{
-    Ack, CHAT_MAX_CHARS, ChatLine, ErrorCode, Joined, Matched, Outcome, ProtoError, RoomEvent,
-    Seated, Watching,
+    Ack, BotLevel, CHAT_MAX_CHARS, ChatLine, ErrorCode, Joined, Matched, Outcome, ProtoError,
+    RoomEvent, Seated, UnknownBotLevel, Watching,
 };
 
 /// Quick phrases a chat line may name by index.
@@ -306,28 +306,24 @@ impl Room {
         Ok(Ack::DONE)
     }
 
-    pub(super) async fn add_bot(&mut self, player: i64, index: usize, bot: &str) -> Outcome {
+    pub(super) async fn add_bot(
+        &mut self,
+        player: i64,
+        index: usize,
+        bot: &Result<BotLevel, UnknownBotLevel>,
+    ) -> Outcome {
         self.require_waiting()?;
         if self.host != Some(player) {
             return Err(err(ErrorCode::NotHost, "only the host may add bots"));
         }
-        let levels = bot_levels(self.game_kind);
-        if !levels.contains(&bot) {
-            return Err(err(
-                ErrorCode::Invalid,
-                format!("bot level {bot:?}: one of {}", levels.join(", ")),
-            ));
-        }
+        let bot = check_bot_level(self.game_kind, bot)?;
         self.check_empty_seat(index)?;
         self.seats[index] = Seat {
-            bot: Some(bot.to_owned()),
+            bot: Some(bot),
             ready: true,
             ..Seat::default()
         };
-        self.emit(RoomEvent::BotAdded {
-            seat: index,
-            bot: bot.to_owned(),
-        });
+        self.emit(RoomEvent::BotAdded { seat: index, bot });
         self.publish();
         self.maybe_start().await;
         Ok(Ack::DONE)

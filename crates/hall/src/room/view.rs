@@ -8,7 +8,7 @@ impl Room {
         SeatView {
             seat: index,
             player: seat.player.as_ref().map(|p| p.view()),
-            bot: seat.bot.clone(),
+            bot: seat.bot,
             ready: seat.ready,
             colour: self.game.as_ref().map(|g| g.session.colour_name(index)),
             autoplay: seat.autoplay,
@@ -88,7 +88,7 @@ impl Room {
                 .map(|(i, s)| SummarySeat {
                     seat: i,
                     name: (!s.is_empty()).then(|| s.name()),
-                    bot: s.bot.clone(),
+                    bot: s.bot,
                     guest: s.player.as_ref().is_some_and(|p| p.guest),
                     ready: s.ready,
                 })

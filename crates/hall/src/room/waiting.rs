@@ -11,7 +11,7 @@ use tokio::time::Instant;
 use super::RoomHost;
 use super::{Room, Seat, Status};
 use crate::store::WaitingRoom;
-use hangar_games::stored_options;
+use hangar_games::{stored_bot_level, stored_options};
 use hangar_protocol::GameKind;
 
 impl Room {
@@ -99,7 +99,7 @@ impl Room {
                 seat.hold(grace);
             } else if let Some(bot) = saved["bot"].as_str() {
                 *seat = Seat {
-                    bot: Some(bot.to_owned()),
+                    bot: Some(stored_bot_level(kind, bot)),
                     ready: true,
                     ..Seat::default()
                 };

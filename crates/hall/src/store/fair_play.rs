@@ -11,8 +11,8 @@ use sqlx::{AnyConnection, Row};
 
 use super::{Store, StoreError};
 use crate::time::now_ms;
+use hangar_games::LoggedAct;
 use hangar_games::rating::Skill;
-use hangar_games::{Act, LoggedAct};
 use hangar_protocol::GameKind;
 
 /// A player as the report and the refunds name it.
@@ -240,11 +240,7 @@ impl Store {
                 let Ok(logged) = LoggedAct::from_line(text) else {
                     continue;
                 };
-                let own = !logged.auto
-                    && matches!(
-                        logged.action,
-                        Act::Roll | Act::Move { .. } | Act::UseItem { .. }
-                    );
+                let own = !logged.auto && logged.action.is_play();
                 if own {
                     *counted.by_seat.entry(logged.seat as i64).or_default() += 1;
                 }

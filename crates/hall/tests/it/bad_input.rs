@@ -146,6 +146,41 @@ async fn missing_and_wrong_tokens_are_refused() {
     hall.stop().await;
 }
 
+/// A move or an item is typed where the room reads the command; one that does not read is
+/// refused only after the checks a move passes first, as when the game read the text: out of
+/// turn is still `not_your_turn`, and on turn the game's own words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_auth_a_move_that_does_not_read_is_refused_after_the_turn_is_checked() {
+    let hall = TestHall::start().await;
+    let (mut on_turn, mut other, code) = flight_pair(&hall).await;
+    let before = room_state(&hall, &code).await;
+    for command in [
+        json!({"type": "move", "room": code, "plane": 300}),
+        json!({"type": "move", "room": code, "move": "zz"}),
+        json!({"type": "use_item", "room": code, "item": "umbrella"}),
+    ] {
+        other.fails(command.clone(), "not_your_turn").await;
+        let refused = on_turn.fails(command.clone(), "illegal").await;
+        let message = refused["message"].as_str().unwrap();
+        assert!(
+            ["no such plane", "a flight move names", "unknown item"]
+                .iter()
+                .any(|words| message.contains(words)),
+            "{command}: {message}"
+        );
+    }
+    // An item is read before its bytes are asked for: a booster in any spelling the game
+    // takes throws a die, so it carries the roller's bytes.
+    on_turn
+        .fails(
+            json!({"type": "use_item", "room": code, "item": "Booster"}),
+            "invalid",
+        )
+        .await;
+    assert_eq!(before, room_state(&hall, &code).await, "nothing changed");
+    hall.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_auth_out_of_turn_and_illegal_actions_change_nothing() {
     let hall = TestHall::start().await;

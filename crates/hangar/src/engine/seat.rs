@@ -368,7 +368,9 @@ mod tests {
                 .collect();
             let hall: Vec<u8> = view.moves.iter().map(|m| m.plane).collect();
             assert_eq!(planes, hall, "decision {checked}: {view:?}");
-            let act = session.bot_act(seat, "heuristic");
+            let act = session
+                .bot_act(seat, hangar_protocol::BotLevel::Heuristic)
+                .expect("a bot has a move");
             let played = session.play(seat, &act, None).expect("a bot plays legally");
             // The bot sees a roll as a `rolled` event on the view before it.
             if let (Some(value), Some((_, TurnNeed::Move))) = (played.roll, session.turn()) {

@@ -10,18 +10,18 @@ use hangar_dice::{DiceScheme, Seed};
 use hangar_games::record::{GameRecord, RECORD_FORMAT};
 use hangar_games::review::{ReviewSettings, review_record};
 use hangar_games::{Act, DEFAULT_TURN_SECONDS, GameSession, LoggedAct, RoomOptions};
-use hangar_protocol::GameKind;
+use hangar_protocol::{BotLevel, GameKind};
 use serde_json::json;
 
 /// A finished game of `game` between the hall's `level` bots from `seed`, as the hall records
 /// it (seat 1 on auto-play).
-fn finished_record(game: GameKind, seats: usize, level: &str, seed: u64) -> GameRecord {
+fn finished_record(game: GameKind, seats: usize, level: BotLevel, seed: u64) -> GameRecord {
     let seed = Seed::from_u64(seed);
     let options = RoomOptions::stored(game, &json!({}), DEFAULT_TURN_SECONDS).unwrap();
     let mut session = GameSession::start(&options, seats, seed, DiceScheme::SeedStream).unwrap();
     let mut actions = Vec::new();
     while let Some((seat, _)) = session.turn() {
-        let action = session.bot_act(seat, level);
+        let action = session.bot_act(seat, level).unwrap();
         let played = session.play(seat, &action, None).unwrap();
         actions.push(LoggedAct {
             seat,
@@ -80,7 +80,7 @@ fn review_cli(record: &GameRecord, args: &[&str]) -> String {
 
 #[test]
 fn p_review_the_cli_gives_the_library_s_review_of_a_jungle_record() {
-    let record = finished_record(GameKind::Jungle, 2, "greedy", 3);
+    let record = finished_record(GameKind::Jungle, 2, BotLevel::Greedy, 3);
     let library = review_record(&record, &ReviewSettings { nodes: 3_000 }).unwrap();
     let text = review_cli(&record, &["--nodes", "3000"]);
     assert_eq!(text, library.to_text());
@@ -100,7 +100,7 @@ fn p_review_the_cli_gives_the_library_s_review_of_a_jungle_record() {
 
 #[test]
 fn p_review_the_cli_gives_the_library_s_review_of_a_flight_record() {
-    let record = finished_record(GameKind::Flight, 3, "heuristic", 4);
+    let record = finished_record(GameKind::Flight, 3, BotLevel::Heuristic, 4);
     let library = review_record(&record, &ReviewSettings::default()).unwrap();
     let text = review_cli(&record, &[]);
     assert_eq!(text, library.to_text());
