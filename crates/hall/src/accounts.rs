@@ -157,6 +157,13 @@ pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
+/// Tokens issued at or before this time (Unix ms) have expired, for tokens that live
+/// `lifetime` (`--token-lifetime`).
+pub fn token_issued_after(lifetime: std::time::Duration) -> i64 {
+    let lifetime = i64::try_from(lifetime.as_millis()).unwrap_or(i64::MAX);
+    crate::time::now_ms().saturating_sub(lifetime)
+}
+
 /// Whether a text looks like a token (32 hex digits).
 pub fn token_well_formed(token: &str) -> bool {
     token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit())

@@ -9,9 +9,9 @@ use axum::extract::{Path, State};
 use axum::http::Extensions;
 use axum::response::{IntoResponse, Response};
 
+use crate::api_reply::{failed, not_found, rate_limited};
 use crate::arena::{NoResults, arena_results};
 use crate::hall::Hall;
-use crate::http::{failed, not_found, rate_limited};
 
 /// The arena's table (`ArenaTable`, without an asker's line), or 404.
 pub async fn arena_table(

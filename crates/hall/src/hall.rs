@@ -89,7 +89,7 @@ pub struct Hall {
     /// The arena tournaments this node runs (P-ARENA).
     pub arenas: crate::arena::Arenas,
     /// The game reviews this node computes (P-REVIEW): its queue and workers.
-    pub reviews: crate::review::Reviews,
+    pub reviews: Arc<crate::review::Reviews>,
 }
 
 impl Hall {
@@ -100,7 +100,7 @@ impl Hall {
             config.limits.accounts_per_network_per_hour,
             config.limits.identity_networks,
         );
-        let reviews = crate::review::Reviews::new(&config.limits.review);
+        let reviews = Arc::new(crate::review::Reviews::new(&config.limits.review));
         Arc::new(Hall {
             answers: AnswerMemory::new(config.limits.answer_bytes, config.limits.answer_window),
             config,

@@ -4,24 +4,22 @@ use std::sync::Arc;
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::{Extension, Router};
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, Query, State};
-use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
 use axum::http::{Extensions, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
-use crate::accounts::token_well_formed;
 use crate::api_limit::ApiLimit;
+use crate::api_reply::{api_error, client_address, failed, json_body, not_found, rate_limited};
+use crate::game_access::{may_see, members};
 use crate::game_cache::{CACHED_BODIES, CACHED_BYTES, Finished, GameCache, Served};
 use crate::hall::Hall;
 use crate::sessions::Sessions;
 use crate::slots::Refused;
-use crate::store::StoredGame;
 use crate::ws::{HARD_MAX_MESSAGE_BYTES, LoginGuard, serve_socket};
 use hangar_games::record::record_json;
 use hangar_games::replay::replay_frames;
@@ -86,13 +84,6 @@ struct Health {
     connections: usize,
 }
 
-/// The body of a refused API request.
-#[derive(Serialize)]
-struct ApiError {
-    /// What went wrong, in words.
-    error: String,
-}
-
 async fn health(State(hall): State<Arc<Hall>>) -> Response {
     let reason = hall.store.fault();
     let status = match reason {
@@ -154,10 +145,6 @@ async fn metrics_text(
         .into_response()
 }
 
-pub(crate) fn api_error(status: StatusCode, error: String) -> Response {
-    (status, Json(ApiError { error })).into_response()
-}
-
 async fn upgrade(
     ws: WebSocketUpgrade,
     State(hall): State<Arc<Hall>>,
@@ -203,110 +190,6 @@ async fn upgrade(
         .max_message_size(HARD_MAX_MESSAGE_BYTES.max(MAX_MESSAGE_BYTES))
         .max_frame_size(HARD_MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| serve_socket(socket, hall, slot, logins, sessions))
-}
-
-/// The client's address: the peer's, or, when the peer is a trusted proxy
-/// (`--trusted-proxy`), the last address of its `X-Forwarded-For` header — the one that proxy
-/// saw (nginx's `$proxy_add_x_forwarded_for` appends it; the earlier ones are the client's
-/// word). A trusted proxy's request without a readable header stays the proxy's.
-pub fn client_address(
-    peer: Option<IpAddr>,
-    headers: &HeaderMap,
-    trusted: &[IpAddr],
-) -> Option<IpAddr> {
-    let peer = peer?;
-    if !trusted.contains(&peer) {
-        return Some(peer);
-    }
-    let forwarded = headers
-        .get_all("x-forwarded-for")
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(','))
-        .next_back()
-        .and_then(|last| last.trim().parse::<IpAddr>().ok());
-    Some(forwarded.unwrap_or(peer))
-}
-
-pub(crate) fn not_found(what: &str) -> Response {
-    api_error(StatusCode::NOT_FOUND, format!("no {what}"))
-}
-
-pub(crate) fn failed() -> Response {
-    api_error(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "storage failed".to_owned(),
-    )
-}
-
-/// The player a request speaks for: the one whose sign-in token it carries as
-/// `Authorization: Bearer TOKEN`, if any.
-async fn asker(hall: &Hall, headers: &HeaderMap) -> Option<i64> {
-    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
-    let token = value.strip_prefix("Bearer ")?.trim();
-    if !token_well_formed(token) {
-        return None;
-    }
-    let issued_after = crate::ws::token_issued_after(hall);
-    let player = hall
-        .store
-        .player_by_token_since(token, issued_after)
-        .await
-        .ok()
-        .flatten()?;
-    Some(player.id)
-}
-
-/// The players seated in a stored game.
-pub(crate) fn members(game: &StoredGame) -> Vec<i64> {
-    seated(&game.start.seats)
-}
-
-/// The players of a game's seats (its stored JSON).
-pub(crate) fn seated(seats: &str) -> Vec<i64> {
-    serde_json::from_str::<Vec<Value>>(seats)
-        .map(|seats| {
-            seats
-                .iter()
-                .filter_map(|seat| seat["player_id"].as_i64())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Whether the request may see a game: a public room's game anyone (its room could be
-/// watched), a private room's only the players seated in it, running or finished: its code,
-/// seats and moves are the members' alone. Only a private game looks the asker up.
-pub(crate) async fn may_see(
-    hall: &Hall,
-    headers: &HeaderMap,
-    private: bool,
-    members: &[i64],
-) -> bool {
-    if !private {
-        return true;
-    }
-    asker(hall, headers)
-        .await
-        .is_some_and(|me| members.contains(&me))
-}
-
-/// HTTP 429 for an address asking too often, before anything is read: every read endpoint
-/// of the API (game records and replays, players' games, the leaderboard) shares one
-/// budget per address (`--api-rate-limit`).
-pub(crate) fn rate_limited(extensions: &Extensions) -> Option<Response> {
-    let address = extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|info| info.0.ip());
-    let allowed = extensions
-        .get::<Arc<ApiLimit>>()
-        .is_none_or(|limit| limit.allow(address));
-    (!allowed).then(|| {
-        api_error(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many requests from this address: try again in a moment".to_owned(),
-        )
-    })
 }
 
 /// A game's record or replay (see [`GameCache`]): over the rate limit, HTTP 429; a game the
@@ -364,11 +247,6 @@ async fn game_answer(
         cache.put(id, served, Arc::new(kept));
     }
     json_body(body)
-}
-
-/// A JSON body already written.
-pub(crate) fn json_body(body: Bytes) -> Response {
-    ([(CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 async fn game_record(

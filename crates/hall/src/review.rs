@@ -25,7 +25,7 @@ use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
 use crate::api_limit::ApiLimit;
-use crate::hall::Hall;
+use crate::store::Store;
 use hangar_games::record::GameRecord;
 use hangar_games::review::{
     DEFAULT_NODES, REVIEW_FORMAT, ReviewError, ReviewSettings, review_record_with_progress,
@@ -204,13 +204,6 @@ impl Reviews {
         self.queue.lock().expect("review queue lock")
     }
 
-    /// The job of game `id` on this node, if any: whether the game is private, its members
-    /// (to decide who may follow it) and its answer now.
-    pub(crate) fn follow(&self, id: i64) -> Option<(bool, Vec<i64>, ReviewAnswer)> {
-        let job = self.lock().jobs.get(&id).cloned()?;
-        Some((job.private, job.members.clone(), self.answer_of(id, &job)))
-    }
-
     fn answer_of(&self, id: i64, job: &Job) -> ReviewAnswer {
         match job.state() {
             JobState::Queued => {
@@ -231,38 +224,21 @@ impl Reviews {
     }
 
     /// Starts reviewing finished game `id` (its `record`) for a client at `address`, or joins
-    /// the job already there: the job's first answer. Refused when the queue is full (503)
-    /// or the address has started too many reviews lately (429).
-    pub(crate) fn start(
-        &self,
-        hall: &Arc<Hall>,
-        id: i64,
-        record: GameRecord,
-        members: (bool, Vec<i64>),
-        address: Option<IpAddr>,
-    ) -> ReviewAnswer {
-        match self.begin(hall, id, record, members, address) {
-            Ok(job) => self.answer_of(id, &job),
-            Err(refused) => refused,
-        }
-    }
-
-    /// As [`Reviews::start`], for a follower of the job (the WebSocket's `review`): the job
-    /// started or joined, or the refusal (a full queue, an address over its limit).
+    /// the job already there, to follow it. Refused when the queue is full (503) or the
+    /// address has started too many reviews lately (429).
     pub(crate) fn start_watched(
-        &self,
-        hall: &Arc<Hall>,
+        self: &Arc<Self>,
+        store: &Store,
         id: i64,
         record: GameRecord,
         members: (bool, Vec<i64>),
         address: Option<IpAddr>,
     ) -> Result<ReviewWatch, ReviewAnswer> {
-        let job = self.begin(hall, id, record, members, address)?;
+        let job = self.begin(store, id, record, members, address)?;
         Ok(ReviewWatch { id, job })
     }
 
-    /// The job of game `id` on this node, if any, to follow: [`Reviews::follow`] without
-    /// its answer.
+    /// The job of game `id` on this node, if any, to follow.
     pub(crate) fn watch(&self, id: i64) -> Option<ReviewWatch> {
         let job = self.lock().jobs.get(&id).cloned()?;
         Some(ReviewWatch { id, job })
@@ -270,8 +246,8 @@ impl Reviews {
 
     /// The job of `id` started or joined, or the refusal.
     fn begin(
-        &self,
-        hall: &Arc<Hall>,
+        self: &Arc<Self>,
+        store: &Store,
         id: i64,
         record: GameRecord,
         (private, members): (bool, Vec<i64>),
@@ -312,7 +288,7 @@ impl Reviews {
             queue.waiting.push_back(id);
             job
         };
-        tokio::spawn(run(hall.clone(), id, record, job.clone()));
+        tokio::spawn(run(self.clone(), store.clone(), id, record, job.clone()));
         Ok(job)
     }
 
@@ -344,8 +320,7 @@ impl ReviewWatch {
 }
 
 /// Waits for a worker, computes the review on a blocking thread, stores it.
-async fn run(hall: Arc<Hall>, id: i64, record: GameRecord, job: Arc<Job>) {
-    let reviews = &hall.reviews;
+async fn run(reviews: Arc<Reviews>, store: Store, id: i64, record: GameRecord, job: Arc<Job>) {
     // The semaphore is fair: the jobs get workers in the queue's order.
     let Ok(permit) = reviews.workers.clone().acquire_owned().await else {
         return;
@@ -381,8 +356,7 @@ async fn run(hall: Arc<Hall>, id: i64, record: GameRecord, job: Arc<Job>) {
                     return;
                 }
             };
-            let stored = hall
-                .store
+            let stored = store
                 .put_review(id, REVIEW_FORMAT, settings.nodes, body.clone())
                 .await;
             if let Err(e) = stored {

@@ -11,17 +11,16 @@ use axum::http::header::RETRY_AFTER;
 use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Json, Response};
 
+use crate::api_reply::{api_error, client_address, failed, json_body, not_found, rate_limited};
+use crate::game_access::may_see;
 use crate::hall::Hall;
-use crate::http::{
-    api_error, client_address, failed, json_body, may_see, members, not_found, rate_limited, seated,
-};
 use crate::review::ReviewAnswer;
-use hangar_games::record::GameRecord;
+use crate::review_request::{ReviewFound, ReviewRefused, find_or_start};
 
 /// `GET /api/games/{id}/review` (docs/protocol.md §9): over the API's rate limit, 429; a game
 /// the request may not see, or none, 404; a stored review, 200 at once; a review being
 /// computed on this node, 202 with its progress; a running game, 409; otherwise the review
-/// is queued ([`Reviews::start`]).
+/// is queued ([`find_or_start`]).
 pub async fn game_review(
     State(hall): State<Arc<Hall>>,
     Path(id): Path<i64>,
@@ -31,56 +30,27 @@ pub async fn game_review(
     if let Some(refused) = rate_limited(&extensions) {
         return refused;
     }
-    // Polling a job reads nothing from the store.
-    if let Some((private, members, answer)) = hall.reviews.follow(id) {
-        if !may_see(&hall, &headers, private, &members).await {
-            return not_found("such game");
-        }
-        return respond(answer);
-    }
-    match hall.store.review(id).await {
-        Ok(Some(stored)) => {
-            if !may_see(&hall, &headers, stored.private, &seated(&stored.seats)).await {
-                return not_found("such game");
-            }
-            return json_body(Bytes::from(stored.body));
-        }
-        Ok(None) => {}
-        Err(_) => return failed(),
-    }
-    let game = match hall.store.game(id).await {
-        Ok(Some(game)) => game,
-        Ok(None) => return not_found("such game"),
-        Err(_) => return failed(),
-    };
-    let members = members(&game);
-    if !may_see(&hall, &headers, game.start.private, &members).await {
-        return not_found("such game");
-    }
-    // The seed is revealed once the game is over (P-FAIR-DICE): before, no review (no help
-    // while playing).
-    let running = || {
-        api_error(
-            StatusCode::CONFLICT,
-            "the game is still running: only a finished game can be reviewed".to_owned(),
-        )
-    };
-    if game.status == "running" {
-        return running();
-    }
-    let record = match GameRecord::from_stored(&game) {
-        Ok(record) if record.seed.is_some() => record,
-        Ok(_) => return running(),
-        Err(e) => return api_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-    };
     let peer = extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|info| info.0.ip());
     let address = client_address(peer, &headers, &hall.config.limits.trusted_proxies);
-    let answer = hall
-        .reviews
-        .start(&hall, id, record, (game.start.private, members), address);
-    respond(answer)
+    let (asking, headers) = (&hall, &headers);
+    let may_see = |private: bool, members: Vec<i64>| async move {
+        may_see(asking, headers, private, &members).await
+    };
+    match find_or_start(&hall.reviews, &hall.store, id, address, may_see).await {
+        Ok(ReviewFound::Stored(body)) => json_body(Bytes::from(body)),
+        Ok(ReviewFound::Job(watch)) => respond(watch.answer(&hall.reviews)),
+        Err(ReviewRefused::NoGame) => not_found("such game"),
+        Err(ReviewRefused::Running) => {
+            api_error(StatusCode::CONFLICT, ReviewRefused::RUNNING.to_owned())
+        }
+        Err(ReviewRefused::Storage(_)) => failed(),
+        Err(ReviewRefused::Broken(e)) => api_error(StatusCode::INTERNAL_SERVER_ERROR, e),
+        Err(ReviewRefused::Busy(status, retry, message)) => {
+            respond(ReviewAnswer::Refused(status, retry, message))
+        }
+    }
 }
 
 /// The HTTP answer of a [`ReviewAnswer`].

@@ -229,7 +229,7 @@ async fn accept(
             continue;
         }
         // A trusted proxy carries every client's connections: its clients are counted by the
-        // address it forwards, once the WebSocket's request is read (`http::client_address`).
+        // address it forwards, once the WebSocket's request is read (`api_reply::client_address`).
         let counted_address = Some(addr.ip()).filter(|ip| !limits.trusted_proxies.contains(ip));
         let Ok(counted) = http.admit(counted_address, usize::MAX, per_address) else {
             metrics::counter!(crate::metrics::REFUSED, "reason" => "tcp_address").increment(1);

@@ -28,7 +28,9 @@ mod dice_stats;
 mod fair_play;
 mod health;
 mod log;
+mod node_scope;
 mod pairs;
+mod placeholders;
 mod privacy;
 mod profiles;
 mod ratings;
@@ -36,6 +38,8 @@ mod reviews;
 mod skeletons;
 mod tails;
 mod waiting;
+mod waiting_room;
+mod write;
 mod writer;
 
 pub use bots::BotRefusal;
@@ -43,17 +47,19 @@ pub use bots::BotRefusal;
 pub use admin::{AdminOrder, OrderKind};
 pub use arenas::{RoomGame, StoredArena};
 pub use backup::backup;
-pub use cluster::{NodeScope, SEQ_RANGE};
 pub use fair_play::{
     EarlyGame, FairPlayLimits, FairPlayReport, Identity, NewIdentityWins, PairGames, Refund,
     SeatDecisions,
 };
 pub use health::DEFAULT_FAILURE_BOUND;
+pub use node_scope::{NodeScope, SEQ_RANGE};
 pub use pairs::PairScope;
+use placeholders::placeholders;
 pub use privacy::{BlockRefusal, MAX_BLOCKS};
 pub use reviews::StoredReview;
-pub use waiting::WaitingRoom;
-use writer::{Append, StartGame, Write, run_writer};
+pub use waiting_room::WaitingRoom;
+use write::{Append, StartGame, WRITE_QUEUE, Write};
+use writer::run_writer;
 
 /// Why a storage operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -135,7 +141,7 @@ pub struct Settled {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
-    writes: mpsc::UnboundedSender<Write>,
+    writes: mpsc::Sender<Write>,
     /// Why storage cannot be trusted now (`None`: healthy), set by the writer; the bound.
     health: health::Shared,
     /// This node in cluster mode (set once, before any write): fences every write.
@@ -193,7 +199,7 @@ impl Store {
             Backend::Postgres => None,
         };
         let health = health::Shared::new();
-        let (writes, rx) = mpsc::unbounded_channel();
+        let (writes, rx) = mpsc::channel(WRITE_QUEUE);
         let committed = Arc::new(Notify::new());
         let scope = Arc::new(std::sync::OnceLock::new());
         tokio::spawn(run_writer(
@@ -417,11 +423,10 @@ impl Store {
         let mut players = Vec::new();
         // Chunks well under the bound parameters of SQLite and PostgreSQL.
         for chunk in ids.chunks(500) {
-            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
             let sql = format!(
                 "SELECT id, name, guest, bot, score FROM players \
                  WHERE guest = 0 AND id NOT IN (SELECT player_id FROM bans) AND id IN ({})",
-                marks.join(", ")
+                placeholders(1, chunk.len())
             );
             let mut query = sqlx::query(&sql);
             for id in chunk {
@@ -742,5 +747,40 @@ mod tests {
             Backend::Postgres
         );
         assert!(normalise_url("mysql://x").is_err());
+    }
+
+    /// The writer's queue is bounded ([`WRITE_QUEUE`]): three times as many writers as it
+    /// holds all wait their turn and all are committed, none refused or lost.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writes_beyond_the_queue_wait_their_turn_and_all_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("h.db").to_str().unwrap())
+            .await
+            .unwrap();
+        assert_eq!(store.writes.max_capacity(), WRITE_QUEUE);
+        let writers: Vec<_> = (0..3 * WRITE_QUEUE)
+            .map(|n| {
+                let store = store.clone();
+                tokio::spawn(async move {
+                    store
+                        .write(move |conn| {
+                            Box::pin(async move {
+                                sqlx::query("SELECT $1")
+                                    .bind(i64::try_from(n).unwrap())
+                                    .execute(&mut *conn)
+                                    .await
+                                    .map(|_| n)
+                            })
+                        })
+                        .await
+                })
+            })
+            .collect();
+        let mut committed = 0;
+        for (n, writer) in writers.into_iter().enumerate() {
+            assert_eq!(writer.await.unwrap().unwrap(), n);
+            committed += 1;
+        }
+        assert_eq!(committed, 3 * WRITE_QUEUE);
     }
 }

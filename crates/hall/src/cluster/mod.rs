@@ -16,6 +16,7 @@
 mod arenas;
 mod commands;
 mod link;
+mod news;
 mod stand_in;
 mod takeover;
 mod wire;
@@ -38,6 +39,7 @@ use crate::sessions::{SIGNED_OUT_CODE, SIGNED_OUT_REASON};
 use futures_util::future::BoxFuture;
 use hangar_protocol::Outcome;
 use link::{Links, inbox_subject};
+use news::{ListingNews, challenge_news, queue_challenge};
 use wire::{
     CHALLENGE_SUBJECT, GONE_SUBJECT, HELLO_SUBJECT, LISTING_SUBJECT, NodeMessage, RemoteAnswer,
     SIGNED_OUT_SUBJECT,
@@ -79,10 +81,11 @@ pub struct Cluster {
     stand_ins: Mutex<HashMap<RemoteConn, Reaching>>,
     /// Turns true when this node lost its lease (it must stop: its rooms are another's now).
     fenced: watch::Sender<bool>,
-    /// Changes of this node's rooms in the hall list, published in order by one task.
-    listing_changes: mpsc::UnboundedSender<ListingChange>,
+    /// Changes of this node's rooms in the hall list, the latest of each room, published by
+    /// one task.
+    listing_changes: Arc<ListingNews>,
     /// Changes of open challenges made on this node, published in order by one task.
-    challenge_changes: mpsc::UnboundedSender<ChallengeEvent>,
+    challenge_changes: mpsc::Sender<ChallengeEvent>,
     /// Queues to the other nodes.
     links: Arc<Links>,
     /// Commands forwarded and not answered yet: (connection, id) → the owner node and who waits.
@@ -106,27 +109,9 @@ impl Cluster {
             .await
             .map_err(|e| anyhow::anyhow!("cannot reach NATS at {nats_url}: {e}"))?;
         hall.store.register_node(&node, address, LEASE).await?;
-        let (listing_changes, mut changes) = mpsc::unbounded_channel::<ListingChange>();
-        let publisher = nats.clone();
-        tokio::spawn(async move {
-            while let Some(change) = changes.recv().await {
-                let body = NodeMessage::Listing(change).encode();
-                if let Err(e) = publisher.publish(LISTING_SUBJECT, body.into()).await {
-                    tracing::warn!(error = %e, "a hall list change could not be published");
-                }
-            }
-        });
-        let (challenge_changes, mut events) = mpsc::unbounded_channel::<ChallengeEvent>();
-        let (publisher, from) = (nats.clone(), node.clone());
-        tokio::spawn(async move {
-            while let Some(event) = events.recv().await {
-                let from = from.clone();
-                let body = NodeMessage::Challenge { from, event }.encode();
-                if let Err(e) = publisher.publish(CHALLENGE_SUBJECT, body.into()).await {
-                    tracing::warn!(error = %e, "a challenge's change could not be published");
-                }
-            }
-        });
+        let listing_changes = Arc::new(ListingNews::default());
+        tokio::spawn(listing_changes.clone().publish(nats.clone()));
+        let challenge_changes = challenge_news(nats.clone(), node.clone());
         let links = Arc::new(Links::new(&node, nats.clone()));
         let cluster = Arc::new(Cluster {
             node,
@@ -229,7 +214,7 @@ impl Cluster {
                 if from != self.node
                     && let Some(hall) = self.hall()
                 {
-                    crate::challenges::apply(&hall, event);
+                    crate::challenge_news::apply(&hall, event);
                 }
             }
             NodeMessage::Gone { node } => self.node_gone(&node),
@@ -238,7 +223,7 @@ impl Cluster {
 
     /// Tells every node of a change of an open challenge made on this node (in order).
     pub fn publish_challenge(&self, event: ChallengeEvent) {
-        let _ = self.challenge_changes.send(event);
+        queue_challenge(&self.challenge_changes, event);
     }
 
     /// Tells the other nodes that `player` signed out everywhere: they close the player's
@@ -257,7 +242,7 @@ impl Cluster {
 
     /// Tells every node that a room of this node changed in the hall list (in order).
     pub fn publish_listing(&self, change: ListingChange) {
-        let _ = self.listing_changes.send(change);
+        self.listing_changes.push(change);
     }
 }
 

@@ -12,9 +12,10 @@ use std::collections::HashMap;
 
 use sqlx::{AnyConnection, Executor, Row};
 
-use super::cluster::{NodeScope, fence, insert_rows_fenced};
+use super::cluster::{fence, insert_rows_fenced};
+use super::node_scope::NodeScope;
 use super::tails::Tails;
-use super::writer::{Append, Deliver, Job, SaveWaiting, StartGame, Write, failed};
+use super::write::{Append, Deliver, Job, SaveWaiting, StartGame, Write, failed};
 use super::{Backend, log};
 use crate::time::now_ms;
 

@@ -19,29 +19,11 @@ use std::time::Duration;
 
 use sqlx::{AnyConnection, Row};
 
+use super::node_scope::{NodeScope, SEQ_RANGE};
 use super::tails::JournalRow;
-use super::writer::failed;
+use super::write::failed;
 use super::{Store, StoreError, WaitingRoom, log};
 use crate::time::now_ms;
-
-/// Journal sequence numbers each node registration may use (2^40: a trillion actions).
-pub const SEQ_RANGE: i64 = 1 << 40;
-
-/// This node as the store knows it in cluster mode.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NodeScope {
-    /// The node's name, unique for each start of a process.
-    pub node: String,
-    /// The first journal sequence number of the node's range.
-    pub seq_base: i64,
-}
-
-impl NodeScope {
-    /// Whether a journal sequence number is in this node's range.
-    pub(super) fn range(&self) -> (i64, i64) {
-        (self.seq_base, self.seq_base + SEQ_RANGE)
-    }
-}
 
 /// Checks, in the writer's transaction, that this node still holds its lease (see the
 /// module's "Fencing"); the row stays locked against a takeover until the transaction ends.

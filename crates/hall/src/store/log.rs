@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use sqlx::{Any, AnyConnection, AnyPool, Executor, Row};
 
-use super::cluster::NodeScope;
+use super::node_scope::NodeScope;
 use super::tails::{Chunk, JournalRow, Tails, split_chunk};
 use super::{Backend, StoreError};
 
@@ -68,7 +68,7 @@ async fn insert_tuples(
 
 /// Most rows of one SQLite statement: the writer's largest batch (so that a batch of actions
 /// alone stays one statement, atomic on its own); 4,096 parameters, well below SQLite's 32,766.
-const SQLITE_MAX_ROWS: usize = super::writer::MAX_BATCH;
+const SQLITE_MAX_ROWS: usize = super::write::MAX_BATCH;
 
 /// [`insert_tuples`] on SQLite: `INSERT … SELECT … FROM (VALUES (?, ?, ?, ?), …)` with every
 /// value bound. The JSON array was the most expensive part of an action on SQLite: each

@@ -8,6 +8,7 @@
 
 use sqlx::{AnyConnection, Row};
 
+use super::placeholders::placeholders;
 use super::{Backend, Store, StoreError};
 
 /// Where the games of a pair are counted.
@@ -63,10 +64,7 @@ async fn busiest_pair(
 ) -> Result<i64, sqlx::Error> {
     // `$3 … $n+2` twice: the ids of both sides of each pair. A few texts (two to four
     // people), each prepared once and cached.
-    let ids = (3..people.len() + 3)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let ids = placeholders(3, people.len());
     let sql = format!(
         "SELECT COUNT(*) AS n FROM pair_games \
          WHERE scope = $1 AND started_at >= $2 AND counted = 1 \

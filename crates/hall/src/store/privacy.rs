@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use sqlx::Row;
 
+use super::placeholders::placeholders;
 use super::{Store, StoreError, player_from_row};
 use crate::accounts::Player;
 use crate::time::now_ms;
@@ -169,10 +170,9 @@ impl Store {
         let mut pairs = HashSet::new();
         // A block has two ends among the players: reading the rows of the blockers finds it.
         for chunk in players.chunks(BLOCKS_READ_CHUNK) {
-            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
             let sql = format!(
                 "SELECT player_id, blocked_id FROM blocks WHERE player_id IN ({})",
-                marks.join(", ")
+                placeholders(1, chunk.len())
             );
             let mut query = sqlx::query(&sql);
             for id in chunk {

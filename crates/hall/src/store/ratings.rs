@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use sqlx::{AnyConnection, Row};
 
+use super::placeholders::placeholders;
 use super::{ScoreLine, Store, StoreError};
 use crate::time::now_ms;
 use hangar_games::rating::{Skill, Standing, rate};
@@ -100,10 +101,9 @@ impl Store {
         if players.is_empty() {
             return Ok(HashMap::new());
         }
-        let marks: Vec<String> = (0..players.len()).map(|i| format!("${}", i + 2)).collect();
         let sql = format!(
             "SELECT player_id, rating FROM ratings WHERE game = $1 AND player_id IN ({})",
-            marks.join(", ")
+            placeholders(2, players.len())
         );
         let mut query = sqlx::query(&sql).bind(game.name());
         for id in players {

@@ -4,25 +4,9 @@
 
 use sqlx::Row;
 
-use super::writer::{SaveWaiting, Write};
+use super::waiting_room::WaitingRoom;
+use super::write::{SaveWaiting, Write};
 use super::{Store, StoreError};
-
-/// A waiting room as stored.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WaitingRoom {
-    /// The room code.
-    pub code: String,
-    /// `flight` or `jungle`.
-    pub game: String,
-    /// Whether the room is unlisted.
-    pub private: bool,
-    /// The checked room options, JSON.
-    pub options: String,
-    /// The host's player id.
-    pub host: Option<i64>,
-    /// The seats, JSON: `[{"player_id": 17, "bot": null, "ready": false}, …]`.
-    pub seats: String,
-}
 
 impl Store {
     /// Stores (or replaces) a waiting room's row.

@@ -16,62 +16,12 @@ use std::sync::Arc;
 use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::batch::Batch;
-use super::cluster::{NodeScope, fence};
+use super::cluster::fence;
 use super::health::{Health, PROBE_EVERY};
+use super::node_scope::NodeScope;
 use super::tails::Tails;
-use super::{Backend, NewGame, Store, StoreError, WaitingRoom, log};
-
-/// One action to append, and who waits for its commit.
-pub(super) struct Append {
-    pub(super) game_id: i64,
-    pub(super) idx: i64,
-    pub(super) data: String,
-    pub(super) done: oneshot::Sender<Result<(), String>>,
-}
-
-impl Append {
-    /// The action as the journal takes it: (game, index, data).
-    pub(super) fn row(&self) -> (i64, i64, &str) {
-        (self.game_id, self.idx, self.data.as_str())
-    }
-}
-
-/// Tells a write's caller how it went, once the transaction holding it has ended (`Err`: the
-/// commit failed).
-pub(super) type Deliver = Box<dyn FnOnce(Result<(), String>) + Send>;
-
-/// A write to run on the writer's connection: whether it succeeded (else its savepoint is
-/// rolled back), and how to answer its caller after the commit.
-pub(super) type Job =
-    Box<dyn for<'c> FnOnce(&'c mut AnyConnection) -> BoxFuture<'c, (bool, Deliver)> + Send>;
-
-/// A game to store as it starts, and who waits for its id.
-pub(super) struct StartGame {
-    pub(super) game: NewGame,
-    pub(super) done: oneshot::Sender<Result<i64, String>>,
-}
-
-/// A waiting room's row to store (`Some`) or remove (`None`), and who waits for the commit.
-pub(super) struct SaveWaiting {
-    pub(super) code: String,
-    pub(super) row: Option<WaitingRoom>,
-    pub(super) done: oneshot::Sender<Result<(), String>>,
-}
-
-/// What the writer is asked to do. The frequent writes (actions, game starts, waiting rooms)
-/// have their own kinds so that a batch stores each kind with one statement, however many
-/// rooms sent one: a burst of game starts costs a few statements, not a few per game.
-pub(super) enum Write {
-    /// Append a game action (the hot path: many in one statement).
-    Append(Append),
-    /// Store a game that starts.
-    StartGame(StartGame),
-    /// Store or remove a waiting room's row.
-    SaveWaiting(SaveWaiting),
-    /// Any other write; `seal` names a game that ends with it, whose last gathered actions are
-    /// chunked in the same transaction (see [`tails`](super::tails)).
-    Run { job: Job, seal: Option<i64> },
-}
+use super::write::{Deliver, Job, MAX_BATCH, Write, failed};
+use super::{Backend, Store, StoreError, log};
 
 impl Store {
     /// Runs `job` on the writer's connection, inside the writer's transaction; its result is
@@ -119,6 +69,7 @@ impl Store {
         });
         self.writes
             .send(Write::Run { job, seal })
+            .await
             .map_err(|_| StoreError::WriterGone)?;
         rx.await.map_err(|_| StoreError::WriterGone)?
     }
@@ -131,6 +82,7 @@ impl Store {
         let (done, answer) = oneshot::channel();
         self.writes
             .send(write(done))
+            .await
             .map_err(|_| StoreError::WriterGone)?;
         match answer.await {
             Ok(Ok(value)) => Ok(value),
@@ -143,9 +95,6 @@ impl Store {
 /// How long the writer keeps its connection without work.
 const KEEP_CONNECTION: std::time::Duration = std::time::Duration::from_millis(100);
 
-/// Most writes taken into one transaction.
-pub(super) const MAX_BATCH: usize = 1024;
-
 /// Least time between two chunkings of the gathered actions (each its own transaction, after a
 /// commit's callers are answered): frequent small ones keep the tails short, the journal
 /// trimmed and each pause of the commits behind them short.
@@ -155,7 +104,7 @@ const CHUNK_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
 pub(super) async fn run_writer(
     pool: AnyPool,
     backend: Backend,
-    mut rx: mpsc::UnboundedReceiver<Write>,
+    mut rx: mpsc::Receiver<Write>,
     committed: Arc<Notify>,
     mut health: Health,
     scope: Arc<std::sync::OnceLock<NodeScope>>,
@@ -304,10 +253,4 @@ async fn probe(pool: &AnyPool) -> Result<(), String> {
     let ended = conn.execute("ROLLBACK").await;
     made.map(drop).map_err(|e| e.to_string())?;
     ended.map(drop).map_err(|e| e.to_string())
-}
-
-/// Logs a failed write; its message for the callers.
-pub(super) fn failed(e: sqlx::Error) -> String {
-    tracing::error!(error = %e, "storing failed");
-    e.to_string()
 }

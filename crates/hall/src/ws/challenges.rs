@@ -9,10 +9,11 @@ use serde_json::Value;
 
 use super::{Conn, Reply, internal, invalid};
 use crate::accounts::Player;
-use crate::challenges::{self, OpenChallenge, new_id, party_seats};
+use crate::challenge_news;
+use crate::challenges::{OpenChallenge, new_id, party_seats};
 use crate::room::{Answered, open_challenge_room};
 use crate::store::BotRefusal;
-use hangar_games::bot_levels;
+use hangar_games::check_bot_level;
 use hangar_protocol::{
     Ack, ChallengeEnd, ChallengeSeat, Challenged, ErrorCode, GameKind, Outcome, ProtoError,
     Upgraded, answer_frame,
@@ -47,7 +48,7 @@ impl Conn {
         let player = self.player.as_ref().map(|p| p.id);
         self.answer_then(id, outcome, || {
             let Some(player) = player else { return };
-            for message in self.hall.challenges.for_player(&self.hall, player) {
+            for message in self.hall.challenges.for_player(&self.hall.sessions, player) {
                 self.outbox.send_text(message.to_text());
             }
         })
@@ -117,9 +118,11 @@ impl Conn {
             return Err(e).into();
         }
         let ack = Ack::Challenged(Box::new(Challenged {
-            challenge: challenge.view(&self.hall),
+            challenge: challenge.view(&self.hall.sessions),
         }));
-        self.answer_then(id, Ok(ack), || challenges::opened(&self.hall, &challenge))
+        self.answer_then(id, Ok(ack), || {
+            challenge_news::opened(&self.hall, &challenge)
+        })
     }
 
     /// The challenge a `challenge` command asks for, checked: nothing is opened yet.
@@ -180,16 +183,7 @@ impl Conn {
                     }
                     to.push((index, self.challenged(&from, *player).await?));
                 }
-                ChallengeSeat::Bot { bot } => {
-                    let levels = bot_levels(game);
-                    if !levels.contains(&bot.as_str()) {
-                        return Err(invalid(format!(
-                            "bot level {bot:?}: one of {}",
-                            levels.join(", ")
-                        )));
-                    }
-                    bots.push((index, bot.clone()));
-                }
+                ChallengeSeat::Bot { bot } => bots.push((index, check_bot_level(game, bot)?)),
             }
         }
         if let Some(stake) = stake {
@@ -286,7 +280,7 @@ impl Conn {
             Some(Ok((open, ()))) => open,
         };
         if !open.all_accepted() {
-            challenges::accepted(&self.hall, &open, &player);
+            challenge_news::accepted(&self.hall, &open, &player);
             return Ok(Ack::DONE).into();
         }
         let room = open_challenge_room(
@@ -300,7 +294,7 @@ impl Conn {
             Ok(room) => room,
             Err(e) => {
                 // The challenge was taken out: its parties learn that it is over.
-                challenges::ended(&self.hall, &open, ChallengeEnd::Cancelled, None);
+                challenge_news::ended(&self.hall, &open, ChallengeEnd::Cancelled, None);
                 return Err(e).into();
             }
         };
@@ -312,7 +306,7 @@ impl Conn {
             tracing::warn!(room = room.code(), error = %e, "a challenge room's owner was not stored yet");
         }
         self.answer_then(id, Ok(Ack::DONE), || {
-            challenges::roomed(&self.hall, &open, room.code());
+            challenge_news::roomed(&self.hall, &open, room.code());
         })
     }
 
@@ -360,7 +354,7 @@ impl Conn {
             None => Err(no_challenge(challenge_id)).into(),
             Some(Err(e)) => Err(e).into(),
             Some(Ok((open, ()))) => self.answer_then(id, Ok(Ack::DONE), || {
-                challenges::ended(&self.hall, &open, reason, Some(by));
+                challenge_news::ended(&self.hall, &open, reason, Some(by));
             }),
         }
     }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::{Answers, Conn, internal, invalid};
 use crate::accounts::{
     Player, check_name, check_password, hash_password, name_shape, normalize_name,
-    token_well_formed, verify_password,
+    token_issued_after, token_well_formed, verify_password,
 };
 use crate::answers::MAX_CLIENT_BYTES;
 use crate::hall::Hall;
@@ -94,7 +94,10 @@ impl Conn {
         let Some(player) = self
             .hall
             .store
-            .player_by_token_since(&token, token_issued_after(&self.hall))
+            .player_by_token_since(
+                &token,
+                token_issued_after(self.hall.config.limits.token_lifetime),
+            )
             .await
             .map_err(internal)?
         else {
@@ -259,12 +262,6 @@ impl Conn {
             ),
         ))
     }
-}
-
-/// Tokens issued at or before this time (Unix ms) have expired.
-pub(crate) fn token_issued_after(hall: &Hall) -> i64 {
-    let lifetime = i64::try_from(hall.config.limits.token_lifetime.as_millis()).unwrap_or(i64::MAX);
-    crate::time::now_ms().saturating_sub(lifetime)
 }
 
 /// Refuses a player the hall's administrators banned (`hangar admin ban`).

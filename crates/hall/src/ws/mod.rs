@@ -12,7 +12,6 @@ mod logins;
 mod players;
 mod review;
 
-pub(crate) use identity::token_issued_after;
 pub use logins::LoginGuard;
 
 use std::collections::HashMap;

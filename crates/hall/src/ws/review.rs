@@ -8,16 +8,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use axum::http::StatusCode;
 use tokio::time::MissedTickBehavior;
 
 use super::{Conn, Reply, internal, invalid};
 use crate::hall::Hall;
-use crate::http::{members, seated};
 use crate::outbox::{ConnId, Outbox};
 use crate::review::{ReviewAnswer, ReviewProgress, ReviewWatch};
+use crate::review_request::{ReviewFound, ReviewRefused, find_or_start};
 use crate::room::Answered;
-use hangar_games::record::GameRecord;
 use hangar_protocol::{Ack, ErrorCode, ProtoError, ReviewMessage, ReviewState, answer_frame};
 
 /// How often a follower reads its job: at most this many progress messages a second, four.
@@ -35,16 +33,6 @@ pub(super) fn connection_closed(hall: &Hall, conn: ConnId) {
     }
 }
 
-/// The refusal of a game the player may not see, or of none: the same for both, as the
-/// HTTP endpoint's 404.
-fn no_game(game: i64) -> ProtoError {
-    invalid(format!("no game {game}"))
-}
-
-fn still_running() -> ProtoError {
-    invalid("the game is still running: only a finished game can be reviewed".to_owned())
-}
-
 impl Conn {
     /// `review`: a finished game's review for a signed-in player who may see the game. A
     /// stored review is sent at once after the ack; otherwise the job is started (or joined)
@@ -59,71 +47,29 @@ impl Conn {
 
     async fn review_checked(&self, id: u64, game: i64) -> Result<Reply, ProtoError> {
         let player = self.require_player()?.id;
-        let may_see = |private: bool, members: &[i64]| !private || members.contains(&player);
-        let reviews = &self.hall.reviews;
-        // A job on this node: followed (reading nothing from the store).
-        if let Some(watch) = reviews.watch(game) {
-            let (private, members) = watch.members();
-            if !may_see(private, members) {
-                return Err(no_game(game));
-            }
-            return Ok(self.follow(id, game, watch));
-        }
-        let store = &self.hall.store;
-        if let Some(stored) = store.review(game).await.map_err(internal)? {
-            if !may_see(stored.private, &seated(&stored.seats)) {
-                return Err(no_game(game));
-            }
-            let answered = self.ack(id);
-            self.outbox
-                .send_text(ReviewMessage::ready_frame(game, &stored.body));
-            return Ok(Reply::Sent(answered));
-        }
-        let Some(stored) = store.game(game).await.map_err(internal)? else {
-            return Err(no_game(game));
+        let may_see = |private: bool, members: Vec<i64>| {
+            std::future::ready(!private || members.contains(&player))
         };
-        let members = members(&stored);
-        if !may_see(stored.start.private, &members) {
-            return Err(no_game(game));
-        }
-        // The seed is revealed once the game is over (P-FAIR-DICE): before, no review.
-        if stored.status == "running" {
-            return Err(still_running());
-        }
-        let record = match GameRecord::from_stored(&stored) {
-            Ok(record) if record.seed.is_some() => record,
-            Ok(_) => return Err(still_running()),
-            Err(e) => {
-                tracing::error!(game, error = %e, "a stored game is no record");
-                return Err(ProtoError::new(ErrorCode::Internal, e.to_string()));
+        let (reviews, store) = (&self.hall.reviews, &self.hall.store);
+        match find_or_start(reviews, store, game, self.address, may_see).await {
+            Ok(ReviewFound::Job(watch)) => Ok(self.follow(id, game, watch)),
+            Ok(ReviewFound::Stored(body)) => {
+                let answered = self.ack(id);
+                self.outbox
+                    .send_text(ReviewMessage::ready_frame(game, &body));
+                Ok(Reply::Sent(answered))
             }
-        };
-        let started = reviews.start_watched(
-            &self.hall,
-            game,
-            record,
-            (stored.start.private, members),
-            self.address,
-        );
-        match started {
-            Ok(watch) => Ok(self.follow(id, game, watch)),
-            Err(ReviewAnswer::Refused(status, retry, message))
-                if status == StatusCode::TOO_MANY_REQUESTS
-                    || status == StatusCode::SERVICE_UNAVAILABLE =>
-            {
+            Err(ReviewRefused::NoGame) => Err(invalid(format!("no game {game}"))),
+            Err(ReviewRefused::Running) => Err(invalid(ReviewRefused::RUNNING.to_owned())),
+            Err(ReviewRefused::Storage(e)) => Err(internal(e)),
+            Err(ReviewRefused::Broken(e)) => Err(ProtoError::new(ErrorCode::Internal, e)),
+            Err(ReviewRefused::Busy(_, retry, message)) => {
                 let wait = retry.map_or(1, |retry| retry.as_secs().max(1));
                 Err(ProtoError::new(
                     ErrorCode::RateLimited,
                     format!("{message} (in {wait} s)"),
                 ))
             }
-            Err(ReviewAnswer::Refused(_, _, message)) => {
-                Err(ProtoError::new(ErrorCode::Internal, message))
-            }
-            Err(_) => Err(ProtoError::new(
-                ErrorCode::Internal,
-                "the review could not be started",
-            )),
         }
     }
 
