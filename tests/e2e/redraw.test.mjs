@@ -72,20 +72,31 @@ test('P-AUTOPLAY: the focused auto-play switch keeps the focus while the bots pl
 });
 
 test('P-HALL: a press on a room\'s Watch button that spans a change of the live list still counts', { timeout: 120000 }, async () => {
-  const [ana, bo, kim] = [await newPage(browser), await newPage(browser), await newPage(browser)];
+  const [ana, bo, cy, kim] = [await newPage(browser), await newPage(browser), await newPage(browser), await newPage(browser)];
   await guest(ana, 'Ana');
   await guest(bo, 'Bo');
+  await guest(cy, 'Cy');
   await guest(kim, 'Kim');
   await kim.locator('.tab[data-game=flight]').click();
+  // Cy's room is listed above Ana's.
+  const above = await createRoom(cy, 'flight', { seats: 2, turn_seconds: 60 });
   const code = await createRoom(ana, 'flight', { seats: 2, turn_seconds: 60 });
+  await kim.locator(`.room-row[data-code="${above}"]`).waitFor();
   const watch = kim.locator(`.room-row[data-code="${code}"] .room-actions button`).last();
   await watch.waitFor();
-  // Kim presses Watch and keeps it down while Bo's new room comes into her list.
+  // Kim presses Watch and keeps it down while the list changes under her: Cy's room, above,
+  // leaves it (Ana's row would move up a row) and Bo's new room comes in.
   const box = await watch.boundingBox();
   await kim.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await kim.mouse.down();
+  await cy.evaluate((room) => window.hangar.conn.send('leave_room', { room }), above);
   const other = await createRoom(bo, 'flight', { seats: 2, turn_seconds: 60 });
-  await kim.locator(`.room-row[data-code="${other}"]`).waitFor();
+  // Both changes have reached Kim's page (the hall sends them in order, Bo's last) before
+  // she lets go.
+  await kim.waitForFunction(([gone, come]) => {
+    const rooms = window.hangar.view?.rooms;
+    return rooms && !rooms.has(gone) && rooms.has(come);
+  }, [above, other]);
   await kim.mouse.up();
   await kim.waitForURL(new RegExp(`#/room/${code}/watch`), { timeout: 10000 });
   assert.deepEqual([...ana.errors, ...bo.errors, ...kim.errors], []);

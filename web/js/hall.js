@@ -64,6 +64,28 @@ export class HallView {
     // Whom to challenge (P-CHALLENGE): loaded now and every 15 s while the hall is shown.
     this.online = new PlayersOnline(app, () => this.game);
     this.unlisten = app.conn.on((msg) => this.onMessage(msg));
+    // While a press is down in the room list, the list holds still (as lichess's lobby holds
+    // its seeks under the pointer): rows coming, going or changing status above the pressed
+    // row would move it from under the pointer, and the press would land on another row. The
+    // changes are drawn once the press is over, after its click.
+    this.pressing = false;
+    this.listStale = false;
+    this.release = () => {
+      if (!this.pressing) return;
+      this.pressing = false;
+      if (this.listStale) {
+        this.listStale = false;
+        setTimeout(() => this.redraw(), 0);
+      }
+    };
+    window.addEventListener('pointerup', this.release);
+    window.addEventListener('pointercancel', this.release);
+  }
+
+  /** Draws a change of the live list, or keeps it for the end of a press in the list. */
+  listChanged() {
+    if (this.pressing) this.listStale = true;
+    else this.redraw();
   }
 
   start() {
@@ -76,6 +98,8 @@ export class HallView {
 
   destroy() {
     this.unlisten();
+    window.removeEventListener('pointerup', this.release);
+    window.removeEventListener('pointercancel', this.release);
     clearInterval(this.arenaTimer);
     this.online.stop();
     if (this.app.conn.open) this.app.conn.send('hall_unsubscribe').catch(() => {});
@@ -109,13 +133,13 @@ export class HallView {
       // The first page of the list; `total` says how many there are (protocol §4).
       this.total = msg.total ?? msg.rooms.length;
       this.loaded = true;
-      this.redraw();
+      this.listChanged();
     } else if (msg.type === 'hall_room' && msg.game === this.game) {
       this.rooms.set(msg.room.code, msg.room);
-      this.redraw();
+      this.listChanged();
     } else if (msg.type === 'hall_room_removed' && msg.game === this.game) {
       this.rooms.delete(msg.code);
-      this.redraw();
+      this.listChanged();
     }
   }
 
@@ -274,7 +298,10 @@ export class HallView {
   roomListView() {
     const rooms = [...this.rooms.values()].sort((a, b) => (a.status === 'waiting' ? 0 : 1) - (b.status === 'waiting' ? 0 : 1));
     // Busy until the hall's list of this game has come: "no rooms" is not known before.
-    return v('div', { class: 'room-list', id: 'room-list', 'data-game': this.game, 'aria-busy': String(!this.loaded) },
+    return v('div', {
+      class: 'room-list', id: 'room-list', 'data-game': this.game, 'aria-busy': String(!this.loaded),
+      onpointerdown: () => { this.pressing = true; },
+    },
       rooms.length ? this.roomRows(rooms) : v('p', { class: 'empty' }, t('no_rooms')));
   }
 
