@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use hangar_flight::{Item, UnknownItem};
+use hangar_flight::{Item, ItemEffect, UnknownItem};
 use hangar_jungle::Move;
 use hangar_protocol::{ErrorCode, GameKind, ProtoError};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -81,12 +81,33 @@ impl Act {
         }
     }
 
-    /// A `use_item` command of a `game` room as an act, its item already read: an unknown
-    /// item is refused as `illegal`, and so is any item in a jungle game.
-    pub fn of_item(game: GameKind, item: Result<Item, UnknownItem>) -> Result<Act, ProtoError> {
+    /// The item a `use_item` command names, read whatever the room's game, so that the room
+    /// can ask whether its use [`Act::needs_entropy`] before the game refuses or takes it: the
+    /// act, or `illegal` for a name that is no item.
+    pub fn item_named(name: &str) -> Result<Act, ProtoError> {
+        name.parse()
+            .map(Act::UseItem)
+            .map_err(|e: UnknownItem| illegal(e.to_string()))
+    }
+
+    /// A `use_item` command of a `game` room as an act, its item already read by
+    /// [`Act::item_named`]: an unknown item is refused as `illegal`, and so is any item in a
+    /// jungle game.
+    pub fn of_item(game: GameKind, item: Result<Act, ProtoError>) -> Result<Act, ProtoError> {
         match game {
-            GameKind::Flight => item.map(Act::UseItem).map_err(|e| illegal(e.to_string())),
+            GameKind::Flight => item,
             GameKind::Jungle => Err(illegal(JUNGLE_MOVE)),
+        }
+    }
+
+    /// Whether a person's act throws a die and so carries the roller's bytes (P-FAIR-DICE): a
+    /// roll, and an item whose use throws at once (a booster, F-ITEM-USE); a six die throws
+    /// none.
+    pub const fn needs_entropy(self) -> bool {
+        match self {
+            Act::Roll => true,
+            Act::UseItem(item) => matches!(item.effect(), ItemEffect::MultiplyPips { .. }),
+            _ => false,
         }
     }
 
@@ -401,17 +422,37 @@ mod tests {
             JUNGLE_MOVE
         );
         assert_eq!(
-            Act::of_item(GameKind::Flight, "booster".parse()),
+            Act::of_item(GameKind::Flight, Act::item_named("booster")),
             Ok(Act::UseItem(Item::Booster))
         );
         assert_eq!(
-            refused(Act::of_item(GameKind::Flight, "umbrella".parse())),
+            refused(Act::of_item(GameKind::Flight, Act::item_named("umbrella"))),
             "unknown item \"umbrella\" (expected six_die or booster)"
         );
         assert_eq!(
-            refused(Act::of_item(GameKind::Jungle, "booster".parse())),
+            refused(Act::of_item(GameKind::Jungle, Act::item_named("booster"))),
             JUNGLE_MOVE
         );
+    }
+
+    #[test]
+    fn p_fair_dice_a_roll_and_a_boosters_throw_need_the_rollers_bytes() {
+        assert!(Act::Roll.needs_entropy());
+        assert_eq!(Act::item_named("booster").map(Act::needs_entropy), Ok(true));
+        // A six die is set, not thrown: no bytes.
+        assert_eq!(
+            Act::item_named("six_die").map(Act::needs_entropy),
+            Ok(false)
+        );
+        for act in [
+            Act::Plane(0),
+            step("e3e4"),
+            Act::Timeout,
+            Act::Autoplay { on: true },
+            Act::DrawOffer,
+        ] {
+            assert!(!act.needs_entropy(), "{act:?}");
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod levels;
 mod log;
 mod log_line;
 mod options;
+mod policy;
 pub mod rating;
 pub mod record;
 pub mod replay;
@@ -42,6 +43,8 @@ pub use options::{
     DEFAULT_STAKE, DEFAULT_TURN_SECONDS, FlightRoom, JungleRoom, RoomOptions, TURN_SECONDS,
     catalogue, check_options, stored_options,
 };
+pub use policy::StandIn;
+pub use scoring::SeatOutcome;
 pub use stored::{NewGame, StoredGame};
 pub use view::{FlightView, GameView, JungleView};
 

@@ -225,6 +225,15 @@ impl RoomOptions {
         }
     }
 
+    /// The stake a person's score must reach to sit at the table (P-SCORE): a flight room's
+    /// S; a jungle room asks none.
+    pub fn stake(&self) -> Option<i64> {
+        match self {
+            RoomOptions::Flight(f) => Some(f.stake),
+            RoomOptions::Jungle(_) => None,
+        }
+    }
+
     /// Number of seats.
     pub fn seats(&self) -> usize {
         usize::from(match self {
@@ -490,6 +499,7 @@ mod tests {
         let stored = RoomOptions::stored(GameKind::Flight, &json!({"stake": 50_000}), 20)
             .expect("a stored room loads");
         assert!(matches!(stored, RoomOptions::Flight(f) if f.stake == 50_000));
+        assert_eq!(stored.stake(), Some(50_000));
     }
 
     #[test]
@@ -519,6 +529,8 @@ mod tests {
         assert_eq!(room.rules().order, Order::WolfOverDog);
         assert!(room.rules().leopard_leaps && !room.rules().elephant_takes_rat);
         assert_eq!(options.seats(), 2);
+        // P-SCORE: a jungle table asks no stake of who sits.
+        assert_eq!(options.stake(), None);
         assert!(check(GameKind::Jungle, json!({"level": 11})).is_err());
         assert!(check(GameKind::Jungle, json!({"seats": 3})).is_err());
     }

@@ -1,5 +1,13 @@
 //! Score changes at the end of a game: F-SCORE, F-CAPTURE-BONUS, P-RESIGN, P-ESCAPE for
 //! flight; P-JUNGLE-DRAW and P-JUNGLE-DISCONNECT for jungle. Pure functions.
+//!
+//! The room scores through [`crate::GameSession::score`]: it gives each seat's
+//! [`SeatOutcome`] (facts it keeps whatever the game) and gets the score changes and the end
+//! reason; which of those facts count, and how, is the game's rule and stays here.
+
+use hangar_protocol::{EndReason, OutReason};
+
+use crate::Ending;
 
 /// Points an escaper loses (P-ESCAPE).
 pub const ESCAPE_PENALTY: i64 = 200;
@@ -32,6 +40,94 @@ pub struct FlightLine {
     pub colour: usize,
     /// Whether and how the player left; `order` of leaving among leavers (0 first).
     pub left: Option<(Left, u32)>,
+}
+
+/// What the room knows of one seat at the end of a game, whatever the game: how it left (if
+/// it did), its disconnections and its finished pieces as the result shows them. The room
+/// fills it; the game's scoring ([`crate::GameSession::score`]) reads what its rules need.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatOutcome {
+    /// Why the seat left the running game and its order among those who left (0 first);
+    /// `None` for a seat that played to the end.
+    pub out: Option<(OutReason, u32)>,
+    /// Disconnections during the game (counted in jungle, P-JUNGLE-DISCONNECT).
+    pub disconnects: u32,
+    /// Finished pieces as the result counts them: for a seat that left, those it had when it
+    /// left (its pieces left the board with it); else the game's count at the end (the
+    /// flight planes of F-SCORE; 0 in jungle).
+    pub finished: u32,
+}
+
+/// The reason of the seat that left last, if any left: a game that ended because of a
+/// leaving ends with that reason.
+fn last_out(seats: &[SeatOutcome]) -> Option<OutReason> {
+    seats
+        .iter()
+        .filter_map(|s| s.out.map(|(o, order)| (order, o)))
+        .max_by_key(|(order, _)| *order)
+        .map(|(_, o)| o)
+}
+
+/// A flight game's score changes and end reason (F-SCORE, F-CAPTURE-BONUS, P-RESIGN,
+/// P-ESCAPE; P-DISCONNECT: one gone too long, or put out otherwise, scores as a resigner).
+/// `stake` and `planes` are the room's; `ending` the session's, `seats` the room's facts.
+pub(crate) fn flight_score(
+    stake: i64,
+    planes: u32,
+    ending: &Ending,
+    seats: &[SeatOutcome],
+) -> (Vec<i64>, EndReason) {
+    let last_out = last_out(seats);
+    let lines: Vec<FlightLine> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| FlightLine {
+            finished: s.finished,
+            captures: ending.captures[i],
+            rank: ending.ranks[i].unwrap_or(seats.len() as u32),
+            colour: ending.colours[i],
+            left: s.out.map(|(o, order)| {
+                let left = if o == OutReason::Escaped {
+                    Left::Escaped
+                } else {
+                    Left::Resigned
+                };
+                (left, order)
+            }),
+        })
+        .collect();
+    let winners_done = lines
+        .iter()
+        .any(|l| l.left.is_none() && l.rank == 1 && l.finished == planes);
+    let ended_by_leaving = last_out.is_some() && !winners_done;
+    let reason = match (ended_by_leaving, last_out) {
+        (true, Some(out)) => out.into(),
+        _ => EndReason::Finished,
+    };
+    (
+        flight_deltas(stake, planes, &lines, ended_by_leaving),
+        reason,
+    )
+}
+
+/// A jungle game's score changes and end reason (P-JUNGLE-DRAW, P-JUNGLE-DISCONNECT,
+/// P-ESCAPE; a forfeit is named by how the loser left: P-JUNGLE-TIMEOUT's timeouts, P-RESIGN,
+/// P-DISCONNECT). `level` is the room's (P-SCORE weighs the win by it).
+pub(crate) fn jungle_score(
+    level: u8,
+    ending: &Ending,
+    seats: &[SeatOutcome],
+) -> (Vec<i64>, EndReason) {
+    let disconnects = [seats[0].disconnects, seats[1].disconnects];
+    let escaped = [0, 1].map(|i| matches!(seats[i].out, Some((OutReason::Escaped, _))));
+    let reason = match (ending.reason, last_out(seats)) {
+        (EndReason::Forfeit, Some(out)) => out.into(),
+        (reason, _) => reason,
+    };
+    (
+        jungle_deltas(ending.jungle_winner, i64::from(level), disconnects, escaped).to_vec(),
+        reason,
+    )
 }
 
 /// The score change of each seat (F-SCORE with the platform's leaving rules).

@@ -10,12 +10,10 @@ use super::{OutReason, Room, Running, Seat, Status};
 use crate::store::NewGame;
 use crate::time::now_ms;
 use hangar_games::{
-    Act, CommandRef, GameSession, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct, SessionMark, WireEvent,
-    autoplay_level, wire,
+    Act, CommandRef, GameSession, JUNGLE_TIMEOUTS_ALLOWED, LoggedAct, SessionMark, StandIn,
+    WireEvent, autoplay_level, wire,
 };
-use hangar_protocol::{
-    Ack, AutoplayReason, ErrorCode, GameKind, Outcome, ProtoError, RoomEvent, TurnView,
-};
+use hangar_protocol::{Ack, AutoplayReason, ErrorCode, Outcome, ProtoError, RoomEvent, TurnView};
 
 /// How a room comes back to where it was before an action whose write failed: everything
 /// [`Room::apply`] may change. The game itself is not copied (it grows with every action):
@@ -217,7 +215,6 @@ impl Room {
         entropy: Option<&Entropy>,
         auto: bool,
     ) -> Result<(Vec<WireEvent>, Option<u8>, Ack), ProtoError> {
-        let kind = self.game_kind;
         let running = self
             .game
             .as_mut()
@@ -275,9 +272,7 @@ impl Room {
                 self.seats[seat].disconnects += 1;
             }
             Act::DrawOffer => {
-                if kind != GameKind::Jungle {
-                    return Err(err(ErrorCode::Illegal, "draws are offered in jungle only"));
-                }
+                running.session.may_offer_draw()?;
                 if running.draw_offer.is_some() {
                     return Err(err(ErrorCode::Illegal, "a draw offer is already open"));
                 }
@@ -570,10 +565,13 @@ impl Room {
         }
     }
 
-    /// A decision's timer ran out (P-TIMER).
+    /// A decision's timer ran out (P-TIMER): the game says what stands in for the seat.
     async fn timeout(&mut self, seat: usize) {
-        match self.game_kind {
-            GameKind::Flight => {
+        let Some(running) = self.game.as_ref() else {
+            return;
+        };
+        match running.session.on_timeout() {
+            StandIn::Autoplay => {
                 // P-AUTOPLAY: auto-play takes over at once and stays on.
                 if !self.seats[seat].autoplay {
                     let answer = self
@@ -585,22 +583,29 @@ impl Room {
                     running.act_at = Some(Instant::now());
                 }
             }
-            GameKind::Jungle => {
-                let answer = self.perform(seat, Act::Timeout, None, true).await;
+            StandIn::Act(act) => {
+                // The game's own act for it (jungle: the move passes and the timeout is
+                // counted, P-JUNGLE-TIMEOUT).
+                let answer = self.perform(seat, act, None, true).await;
                 self.report(answer);
             }
         }
     }
 
-    /// A seated player's last connection closed during the game (P-DISCONNECT).
+    /// A seated player's last connection closed during the game (P-DISCONNECT): the game
+    /// says what stands in for the seat meanwhile.
     pub(super) async fn go_away(&mut self, seat: usize) {
-        if self.seats[seat].out.is_some() || self.game.is_none() {
+        let Some(running) = self.game.as_ref() else {
+            return;
+        };
+        if self.seats[seat].out.is_some() {
             return;
         }
+        let stand_in = running.session.on_away();
         let until = self.seats[seat].hold(self.hall.config().reconnect_grace);
         self.emit(RoomEvent::Away { seat, until });
-        match self.game_kind {
-            GameKind::Flight => {
+        match stand_in {
+            StandIn::Autoplay => {
                 if !self.seats[seat].autoplay {
                     self.seats[seat].autoplay = true;
                     self.seats[seat].autoplay_for_away = true;
@@ -612,8 +617,10 @@ impl Room {
                     self.schedule_bot();
                 }
             }
-            GameKind::Jungle => {
-                let answer = self.perform(seat, Act::Disconnect, None, true).await;
+            StandIn::Act(act) => {
+                // The game's own act for it (jungle: the disconnection is counted and scored
+                // at the end, P-JUNGLE-DISCONNECT).
+                let answer = self.perform(seat, act, None, true).await;
                 self.report(answer);
             }
         }

@@ -3,7 +3,7 @@
 //! that no client falls back to the hall's choice unnoticed.
 
 use hangar_dice::Entropy;
-use hangar_flight::{Item, ItemEffect};
+use hangar_games::Act;
 use hangar_protocol::{ErrorCode, ProtoError};
 
 /// The bytes of a person's `roll`: required.
@@ -15,25 +15,21 @@ pub(super) fn for_roll(entropy: Option<&str>) -> Result<Entropy, ProtoError> {
 }
 
 /// The bytes of a person's `use_item` of `item` (`None`: a name that is no item, refused
-/// after this): required for an item whose use throws a die (a booster), checked if given
-/// with another (which throws none and leaves them unused).
+/// after this): required for an item whose use throws a die (the game says which,
+/// [`Act::needs_entropy`]: that throw is a roll), checked if given with another (which
+/// throws none and leaves them unused).
 pub(super) fn for_item(
-    item: Option<Item>,
+    item: Option<Act>,
     entropy: Option<&str>,
 ) -> Result<Option<Entropy>, ProtoError> {
     match entropy {
         Some(text) => parse(text).map(Some),
-        None if item.is_some_and(throws_die) => Err(invalid(
+        // The words of the one such item (a booster), as clients have always been told.
+        None if item.is_some_and(Act::needs_entropy) => Err(invalid(
             "a booster's throw is a roll: it carries \"entropy\", 16 to 64 random bytes as hex",
         )),
         None => Ok(None),
     }
-}
-
-/// Whether using `item` throws the die at once (a booster, F-ITEM-USE): that throw is a
-/// roll, and a person's roll carries the roller's bytes.
-fn throws_die(item: Item) -> bool {
-    matches!(item.effect(), ItemEffect::MultiplyPips { .. })
 }
 
 fn parse(text: &str) -> Result<Entropy, ProtoError> {
@@ -63,9 +59,10 @@ mod tests {
             Err(ErrorCode::Invalid)
         );
         assert_eq!(code(for_roll(Some(&"AB".repeat(16)))), Ok(()));
-        assert!(for_item(Some(Item::Booster), None).is_err());
-        assert_eq!(for_item(Some(Item::SixDie), None), Ok(None));
-        assert!(for_item(Some(Item::SixDie), Some("00")).is_err());
+        let item = |name| Act::item_named(name).ok();
+        assert!(for_item(item("booster"), None).is_err());
+        assert_eq!(for_item(item("six_die"), None), Ok(None));
+        assert!(for_item(item("six_die"), Some("00")).is_err());
         // A name that is no item needs no bytes: it is refused as no item.
         assert_eq!(for_item(None, None), Ok(None));
     }

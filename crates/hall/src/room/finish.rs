@@ -13,70 +13,27 @@ use super::{OutReason, Room, Seat, Status};
 use crate::accounts::level;
 use crate::store::{ScoreLine, Scoring, Settled, StoredGame};
 use hangar_games::LoggedAct;
-use hangar_games::scoring::{ESCAPE_PENALTY, FlightLine, Left, flight_deltas, jungle_deltas};
-use hangar_games::{Ending, GameSession, stored_bot_level, stored_options};
+use hangar_games::scoring::ESCAPE_PENALTY;
+use hangar_games::{Ending, GameSession, SeatOutcome, stored_bot_level, stored_options};
 use hangar_protocol::RatingChange;
 use hangar_protocol::{GameKind, GameResult, ResultLine, RoomEvent, answer_frame};
 
 impl Room {
-    fn score_deltas(&self, ending: &Ending) -> (Vec<i64>, EndReason) {
-        let last_out = self
+    /// The score changes and end reason of the finished game: the room gives what it knows of
+    /// each seat (how and when it left, its disconnections, its finished pieces as the result
+    /// shows them) and the game scores them by its rules (P-SCORE).
+    fn score_deltas(&self, session: &GameSession, ending: &Ending) -> (Vec<i64>, EndReason) {
+        let seats: Vec<SeatOutcome> = self
             .seats
             .iter()
-            .filter_map(|s| s.out.map(|o| (s.out_order, o)))
-            .max_by_key(|(order, _)| *order)
-            .map(|(_, o)| o);
-        match self.game_kind {
-            GameKind::Flight => {
-                let flight = self.options.flight().expect("a flight room");
-                let planes = u32::from(flight.rules.planes);
-                let stake = flight.stake;
-                let lines: Vec<FlightLine> = self
-                    .seats
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| FlightLine {
-                        finished: s.finished_planes(ending.finished[i]),
-                        captures: ending.captures[i],
-                        rank: ending.ranks[i].unwrap_or(self.seats.len() as u32),
-                        colour: ending.colours[i],
-                        left: s.out.map(|o| {
-                            let left = if o == OutReason::Escaped {
-                                Left::Escaped
-                            } else {
-                                Left::Resigned
-                            };
-                            (left, s.out_order)
-                        }),
-                    })
-                    .collect();
-                let winners_done = lines
-                    .iter()
-                    .any(|l| l.left.is_none() && l.rank == 1 && l.finished == planes);
-                let ended_by_leaving = last_out.is_some() && !winners_done;
-                let reason = match (ended_by_leaving, last_out) {
-                    (true, Some(out)) => out.into(),
-                    _ => EndReason::Finished,
-                };
-                (
-                    flight_deltas(stake, planes, &lines, ended_by_leaving),
-                    reason,
-                )
-            }
-            GameKind::Jungle => {
-                let level = i64::from(self.options.jungle().expect("a jungle room").level);
-                let disconnects = [self.seats[0].disconnects, self.seats[1].disconnects];
-                let escaped = [0, 1].map(|i| self.seats[i].out == Some(OutReason::Escaped));
-                let reason = match (ending.reason, last_out) {
-                    (EndReason::Forfeit, Some(out)) => out.into(),
-                    (reason, _) => reason,
-                };
-                (
-                    jungle_deltas(ending.jungle_winner, level, disconnects, escaped).to_vec(),
-                    reason,
-                )
-            }
-        }
+            .enumerate()
+            .map(|(i, s)| SeatOutcome {
+                out: s.out.map(|o| (o, s.out_order)),
+                disconnects: s.disconnects,
+                finished: s.finished_planes(ending.finished[i]),
+            })
+            .collect();
+        session.score(&self.options, ending, &seats)
     }
 
     /// Whether the game's winner made fewer decisions of their own than a game needs to count
@@ -107,7 +64,7 @@ impl Room {
         };
         let ending = running.session.ending();
         let practice = running.practice;
-        let (mut deltas, reason) = self.score_deltas(&ending);
+        let (mut deltas, reason) = self.score_deltas(&running.session, &ending);
         let ranks: Vec<u32> = (0..self.seats.len())
             .map(|i| ending.ranks[i].unwrap_or(self.seats.len() as u32))
             .collect();

@@ -21,7 +21,6 @@ use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
 use hangar_dice::Seed;
-use hangar_flight::Item;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -684,7 +683,9 @@ impl Room {
                 self.player_act(player.id, act, None).await
             }
             RoomAction::UseItem { item, entropy } => {
-                let item = item.parse::<Item>();
+                // Read whatever the game: a throw's bytes are checked before the game refuses
+                // or takes the item, as for a roll.
+                let item = Act::item_named(&item);
                 let entropy = entropy::for_item(item.as_ref().ok().copied(), entropy.as_deref())?;
                 let act = Act::of_item(self.game_kind, item);
                 self.player_act(player.id, act, entropy).await

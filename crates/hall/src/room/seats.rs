@@ -68,7 +68,7 @@ impl Room {
         if self.hall.arena_of(&self.code).is_some() {
             return Ok(());
         }
-        let stake = self.options.flight().map(|f| f.stake);
+        let stake = self.options.stake();
         crate::stakes::check_stake(self.hall.store(), player.id, stake).await
     }
 
