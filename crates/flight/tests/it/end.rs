@@ -4,8 +4,8 @@
 
 use crate::common;
 
-use common::{has, planes_of, player, position, roll_move, roll_only, with_planes};
-use hangar_flight::{Colour, Event, Finish, Game, Options, Phase, PlayError, SetupError};
+use common::{has, planes_of, player, position, roll_move, roll_only, same, with_planes};
+use hangar_flight::{Colour, Event, Finish, Game, Options, Phase, PlayError, SetupError, Stacks};
 
 use Colour::{Blue, Green, Red, Yellow};
 
@@ -57,10 +57,12 @@ fn f_rank_by_finished_planes_then_progress() {
             player(Red, &[56, 56, 56, 55]),
             player(Yellow, &[56, 10, -1, -1]),
             player(Blue, &[56, 56, -1, -1]),
-            player(Green, &[56, 30, -1, -1]),
+            player(Green, &[56, 50, 50, -1]),
         ],
         Red,
     );
+    // Green is further along in all (156 against blue's 112) but finished fewer planes.
+    assert!(g.total_progress(Green) > g.total_progress(Blue));
     roll_move(&mut g, 1, 3);
     // Blue finished two; Green and Yellow one each, Green further along.
     assert_eq!(g.ranks().unwrap(), [Some(1), Some(4), Some(2), Some(3)]);
@@ -281,6 +283,51 @@ fn f_score_example_and_f_capture_bonus() {
     assert_eq!(scores.result, [1500, -250, -500, -750]);
     assert_eq!(scores.capture_bonus, [0, 10, 0, 0]);
     assert_eq!(scores.total(Yellow), -240);
+}
+
+/// F-CAPTURE-BONUS in play: a loser who sends back a stack of two (F-STACK-IMPROVED) earns
+/// +10 and one who sends back a single plane +5, counted by the moves themselves, on top of
+/// a losing result; the winner, who sent nothing back, earns none.
+#[test]
+fn f_capture_bonus_counts_each_plane_sent_back_whatever_the_result() {
+    let red = |yellow_progress: i16| same(Yellow, yellow_progress, Red);
+    for (stacks, red_planes, bonus) in [
+        (Stacks::Pass, [red(8), red(8), -1, -1], 10),
+        (Stacks::Block, [red(8), -1, -1, -1], 5),
+    ] {
+        let mut g = position(
+            Options {
+                stacks,
+                ..Options::traditional()
+            },
+            vec![
+                player(Red, &red_planes),
+                player(Yellow, &[5, -1, -1, -1]),
+                player(Blue, &[56, 56, 56, 55]),
+            ],
+            Yellow,
+        );
+        // Yellow walks 5 → 8 (not an own-colour square: no jump) onto the red plane(s).
+        let events = roll_move(&mut g, 3, 0);
+        assert_eq!(planes_of(&g, Red), vec![-1; 4], "{stacks:?}");
+        assert_eq!(planes_of(&g, Yellow)[0], 8, "{stacks:?}");
+        assert!(has(&events, |e| matches!(
+            e,
+            Event::Captured {
+                by: Yellow,
+                colour: Red,
+                ..
+            }
+        )));
+        // Blue brings its last plane home: the game is over and yellow lost.
+        roll_move(&mut g, 1, 3);
+        assert_eq!(g.phase(), Phase::Over);
+        let scores = g.scores(1000).unwrap();
+        assert_eq!(scores.result, [-1000, -1000, 2000, 0], "{stacks:?}");
+        assert_eq!(scores.capture_bonus, [0, bonus, 0, 0], "{stacks:?}");
+        assert_eq!(scores.total(Yellow), -1000 + bonus);
+        assert_eq!(scores.total(Blue), 2000);
+    }
 }
 
 /// F-D-SCORE: v is rounded down; teams split the gain, the odd point to the earlier colour;
