@@ -10,14 +10,14 @@ from engine_cli import rules_many
 from helpers import play_random
 
 
-def test_rewards_follow_the_ranks_and_sum_to_zero():
+def test_f_rank_rewards_follow_the_ranks_and_sum_to_zero():
     # F-RANK: first +1, last −1, evenly between; play-on ranks all four.
     env = flight_v0.raw_env(players=4, play_on=True)
     final, _ = play_random(env, seed=5)
     assert sorted(final.values()) == pytest.approx([-1, -1 / 3, 1 / 3, 1])
 
 
-def test_partners_share_their_reward():
+def test_f_team_partners_share_their_reward():
     # F-TEAM: partners sit opposite and share the result.
     env = flight_v0.raw_env(players=4, teams=True)
     env.reset(seed=2)
@@ -28,7 +28,7 @@ def test_partners_share_their_reward():
     assert abs(by_colour["red"]) == 1
 
 
-def test_two_planes_option_leaves_two_planes():
+def test_f_planes_two_planes_option_leaves_two_planes():
     # F-PLANES: slots past `planes` read as finished (56) for every seat.
     env = flight_v0.raw_env(players=2, planes=2)
     env.reset(seed=1)
@@ -37,7 +37,7 @@ def test_two_planes_option_leaves_two_planes():
     assert not env.observe(env.agent_selection)["action_mask"][2:4].any()
 
 
-def test_takeoff_needs_a_six_traditionally_and_a_five_under_improved():
+def test_f_takeoff_needs_a_six_traditionally_and_a_five_under_improved():
     # F-TAKEOFF: with every plane in the hangar, a pending 5 offers a move only under improved.
     for preset, five_moves in [("traditional", False), ("improved", True)]:
         seen_five = False
@@ -52,7 +52,7 @@ def test_takeoff_needs_a_six_traditionally_and_a_five_under_improved():
         assert seen_five == five_moves
 
 
-def test_unknown_options_and_bad_player_counts_are_refused():
+def test_f_players_and_f_team_bad_player_counts_and_unknown_options_are_refused():
     with pytest.raises(TypeError):
         flight_v0.raw_env(players=4, lasers=True)
     with pytest.raises(ValueError):
@@ -75,7 +75,7 @@ def engine_mask(position, answer):
     return mask
 
 
-def test_masks_equal_the_engines_legal_moves():
+def test_f_choice_f_d_same_f_item_use_masks_equal_the_engines_legal_moves():
     # F-CHOICE, F-D-SAME, F-ITEM-USE: at every decision of 3 random 4-player games with items
     # and weather, the mask is what `hangar rules flight` says for the env's position.
     env = flight_v0.env(players=4, preset="improved", items=True, weather=True)
@@ -115,7 +115,7 @@ REPLAY_SETS = [
 
 
 @pytest.mark.parametrize("options", REPLAY_SETS)
-def test_games_replay_from_the_seed_as_the_engine_records_them(options):
+def test_p_record_games_replay_from_the_seed_as_the_engine_records_them(options):
     # P-RECORD: the env's dice are the Table's; the record replays to the same position, for
     # 6 random games of each rule set.
     env = flight_v0.raw_env(**options)
@@ -125,7 +125,7 @@ def test_games_replay_from_the_seed_as_the_engine_records_them(options):
         assert json.loads(flight_replay(env.record())) == json.loads(env.position())
 
 
-def test_explicit_chance_nodes_offer_the_die():
+def test_f_roll_explicit_chance_nodes_offer_the_die():
     # F-ROLL as a chance node: six outcomes of 1/6; agents cannot act before the roll.
     env = flight_v0.raw_env(players=2, explicit_chance=True)
     env.reset(seed=4)

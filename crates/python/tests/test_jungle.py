@@ -23,7 +23,7 @@ def perft(core, depth):
     return total
 
 
-def test_perft_through_the_python_api_equals_the_engines():
+def test_j_step_perft_through_the_python_api_equals_the_engines():
     env = jungle_v0.raw_env()
     env.reset(seed=0)
     start = env._core.position()
@@ -31,8 +31,8 @@ def test_perft_through_the_python_api_equals_the_engines():
     assert perft(env._core, 4) == jungle_perft(start, 4)
 
 
-def test_masks_equal_the_engines_legal_moves_on_random_positions():
-    # J-MOVE, J-REPEAT: at every ply of 3 random games (leaps on) the mask holds exactly the
+def test_j_step_j_leap_j_repeat_masks_equal_the_engines_legal_moves_on_random_positions():
+    # J-STEP, J-LEAP, J-REPEAT: at every ply of 3 random games (leaps on) the mask holds exactly the
     # moves `hangar rules jungle` allows after the same history, as actions by the formula of
     # docs/python.md; each game is played with moves the command line lists.
     options = {"leopard-leaps": True}
@@ -59,7 +59,7 @@ def test_masks_equal_the_engines_legal_moves_on_random_positions():
     assert plies > 300
 
 
-def test_the_mover_sees_its_own_pieces_at_the_bottom():
+def test_j_setup_the_mover_sees_its_own_pieces_at_the_bottom():
     env = jungle_v0.raw_env()
     env.reset(seed=0)
     red = env.observe("player_0")["observation"]
@@ -70,7 +70,7 @@ def test_the_mover_sees_its_own_pieces_at_the_bottom():
     assert red[0, 0, 5] == 1 and red[8, 6, 8 + 5] == 1
 
 
-def test_entering_the_den_wins():
+def test_j_win_den_entering_the_den_wins():
     # J-WIN-DEN: red's rat steps into yellow's den: +1 for red, −1 for yellow.
     env = jungle_v0.raw_env(position="l6/3R3/7/7/7/7/7/7/L6 r")
     env.reset(seed=0)
@@ -80,7 +80,7 @@ def test_entering_the_den_wins():
     assert env.rewards == {"player_0": 1.0, "player_1": -1.0}
 
 
-def test_two_hundred_quiet_plies_truncate_the_game():
+def test_j_draw_two_hundred_quiet_plies_truncate_the_game():
     # J-DRAW: 100 moves of each side without a capture end the game as a draw: truncated, 0.
     env = jungle_v0.raw_env(position="7/7/7/7/7/7/7/7/E5e r")
     env.reset(seed=0)
@@ -103,7 +103,7 @@ def test_two_hundred_quiet_plies_truncate_the_game():
     assert steps == 200
 
 
-def test_options_change_the_rules():
+def test_j_rat_elephant_the_option_changes_the_rules():
     # J-RAT-ELEPHANT: the elephant takes the rat only with the option.
     position = "7/7/7/7/7/7/7/7/Er5 r"
     plain = jungle_v0.raw_env(position=position)

@@ -30,4 +30,5 @@ mod jungle_cli;
 mod record_cli;
 mod review_cli;
 mod review_hall;
+mod rule_ids;
 mod rules_bot;
