@@ -42,11 +42,7 @@ impl Room {
     /// auto-play, resigns or escapes cannot turn a lost game into an aborted one, and a
     /// winner who let auto-play or a puppet's resignation win for them gains nothing.
     fn winner_made_too_few_decisions(&self, ranks: &[u32]) -> bool {
-        let least = self.hall.config().fair.abort_decisions;
-        self.seats
-            .iter()
-            .zip(ranks)
-            .any(|(s, &rank)| rank == 1 && s.player.is_some() && s.own_decisions < least)
+        too_few_winner_decisions(&self.seats, ranks, self.hall.config().fair.abort_decisions)
     }
 
     /// The rating team of a seat: partners share one (F-TEAMS), otherwise each seat is one.
@@ -282,6 +278,15 @@ impl Room {
     }
 }
 
+/// [`Room::winner_made_too_few_decisions`] on the seats and their ranks alone: whether a
+/// person ranked 1 made fewer than `least` decisions of their own.
+fn too_few_winner_decisions(seats: &[Seat], ranks: &[u32], least: u32) -> bool {
+    seats
+        .iter()
+        .zip(ranks)
+        .any(|(s, &rank)| rank == 1 && s.player.is_some() && s.own_decisions < least)
+}
+
 /// What a seat's score change becomes when its game is aborted (P-ABORT): nothing, except the
 /// penalty of one who escaped (P-ESCAPE: 200) or was away too long (its loss as scored).
 fn abort_penalty(seat: &Seat, delta: i64) -> i64 {
@@ -316,5 +321,94 @@ pub(super) fn result_line(
         level: None,
         out: seat.out,
         rating: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accounts::Player;
+
+    /// A person's seat with `own_decisions` decisions of their own.
+    fn person(id: i64, own_decisions: u32) -> Seat {
+        Seat {
+            player: Some(Player {
+                id,
+                name: format!("p{id}"),
+                guest: true,
+                bot: false,
+                score: 1000,
+            }),
+            own_decisions,
+            ..Seat::default()
+        }
+    }
+
+    fn bot() -> Seat {
+        Seat {
+            bot: Some("random".into()),
+            ..Seat::default()
+        }
+    }
+
+    #[test]
+    fn p_abort_counts_the_winners_own_decisions_only() {
+        // The winner made 3 (enough), the loser 1: scored, whichever seat wins.
+        assert!(!too_few_winner_decisions(
+            &[person(1, 3), person(2, 1)],
+            &[1, 2],
+            3
+        ));
+        assert!(!too_few_winner_decisions(
+            &[person(1, 1), person(2, 5)],
+            &[2, 1],
+            3
+        ));
+        // The winner made 2 (one short), the loser many: aborted.
+        assert!(too_few_winner_decisions(
+            &[person(1, 2), person(2, 9)],
+            &[1, 2],
+            3
+        ));
+        assert!(too_few_winner_decisions(
+            &[person(1, 9), person(2, 0)],
+            &[2, 1],
+            3
+        ));
+        // Every person ranked 1 counts: a winning team, or both sides of a jungle draw.
+        let team = [person(1, 4), person(2, 0), person(3, 4), person(4, 0)];
+        assert!(!too_few_winner_decisions(&team, &[1, 2, 1, 2], 3));
+        assert!(too_few_winner_decisions(&team, &[2, 1, 2, 1], 3));
+        assert!(too_few_winner_decisions(
+            &[person(1, 3), person(2, 2)],
+            &[1, 1],
+            3
+        ));
+        // A bot that wins makes no game aborted (it is a practice game anyway, P-PRACTICE).
+        assert!(!too_few_winner_decisions(
+            &[bot(), person(2, 0)],
+            &[1, 2],
+            3
+        ));
+        // 0 switches the rule off.
+        assert!(!too_few_winner_decisions(
+            &[person(1, 0), person(2, 0)],
+            &[1, 2],
+            0
+        ));
+    }
+
+    #[test]
+    fn p_abort_keeps_only_the_escape_and_away_penalties() {
+        let mut seat = person(1, 0);
+        assert_eq!(abort_penalty(&seat, -750), 0);
+        assert_eq!(abort_penalty(&seat, 1500), 0);
+        seat.out = Some(OutReason::Resigned);
+        assert_eq!(abort_penalty(&seat, -750), 0);
+        seat.out = Some(OutReason::Escaped);
+        assert_eq!(abort_penalty(&seat, -750), -ESCAPE_PENALTY);
+        seat.out = Some(OutReason::Disconnected);
+        assert_eq!(abort_penalty(&seat, -750), -750);
+        assert_eq!(abort_penalty(&seat, 250), 0);
     }
 }
