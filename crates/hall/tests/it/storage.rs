@@ -495,6 +495,13 @@ async fn p_durable_a_rebuilt_room_never_numbers_its_events_below_what_clients_sa
         .ok(json!({"type": "join_room", "room": code, "since": seen}))
         .await;
     assert_eq!(joined["resumed"], false, "{joined}");
+    // The join's own version, too, is at least the client's since (as across a cluster's
+    // takeover, hangar's hall_cluster.rs, which needs PostgreSQL).
+    assert!(
+        joined["v"].as_u64().unwrap() >= seen,
+        "the join's version {} is at least the client's since {seen}",
+        joined["v"]
+    );
     let snapshot = red.wait_for(|v| v["type"] == "snapshot").await;
     assert!(
         snapshot["v"].as_u64().unwrap() > seen,
