@@ -184,6 +184,55 @@ async fn p_abort_the_fourth_game_of_a_pair_in_a_day_is_practice_and_said_before_
     hall.stop().await;
 }
 
+/// P-ABORT's window: the pair cap (the hall's default, 3) counts the games a pair started in
+/// the last 24 hours. Three scored games are moved back in the database (their `pair_games`
+/// rows, as the store decided them at their start) to 23 h 50 min ago: a fourth game is
+/// practice; moved to 24 h 10 min ago, they are out of the window and the next game counts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_abort_the_pair_cap_counts_the_games_started_in_the_last_24_hours() {
+    const HOUR_MS: i64 = 3_600_000;
+    let dir = tempfile::tempdir().unwrap();
+    let url = sqlite_url(&dir);
+    let mut config = test_config(url.clone());
+    config.fair.pair_games_per_day = hangar_hall::FairPlay::default().pair_games_per_day;
+    assert_eq!(config.fair.pair_games_per_day, 3);
+    let hall = TestHall::with(dir, config).await;
+    let pool = common::any_pool(&url).await;
+    let started_ago = |ms: i64| {
+        let pool = pool.clone();
+        async move {
+            let at = hangar_hall::time::now_ms() - ms;
+            let moved = sqlx::query("UPDATE pair_games SET started_at = $1 WHERE counted = 1")
+                .bind(at)
+                .execute(&pool)
+                .await
+                .unwrap()
+                .rows_affected();
+            assert_eq!(moved, 3, "the three scored games' pair rows");
+        }
+    };
+    let (mut ana, mut bo, code) = hall.jungle_started(false).await;
+    for game in 1..=3 {
+        let result = resigned_game(&mut ana, &mut bo, &code, game > 1).await;
+        assert_eq!(result["practice"], false, "game {game}: {result}");
+    }
+    // Within the window: the cap holds.
+    started_ago(24 * HOUR_MS - HOUR_MS / 6).await;
+    let fourth = resigned_game(&mut ana, &mut bo, &code, true).await;
+    assert_eq!(
+        fourth["practice"], true,
+        "23 h 50 min ago is today: {fourth}"
+    );
+    assert_eq!(fourth["players"][1]["delta"], 0, "{fourth}");
+    // Out of the window: the pair starts afresh.
+    started_ago(24 * HOUR_MS + HOUR_MS / 6).await;
+    let fifth = resigned_game(&mut ana, &mut bo, &code, true).await;
+    assert_eq!(fifth["practice"], false, "24 h 10 min ago is past: {fifth}");
+    assert_eq!(fifth["players"][1]["delta"], -2, "scored: {fifth}");
+    pool.close().await;
+    hall.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_quick_never_joins_a_room_whose_host_chose_the_stake() {
     let hall = TestHall::start().await;
