@@ -31,6 +31,77 @@ async fn jungle_arena(hall: &TestHall, minutes: i64) -> i64 {
     create_arena(&hall.hall.store, &new).await.unwrap().unwrap()
 }
 
+/// Polls `check` every 20 ms until it holds, for at most [`common::WAIT`]; `what` says what
+/// did not come in time.
+async fn until<F: std::future::Future<Output = bool>>(what: &str, mut check: impl FnMut() -> F) {
+    let deadline = tokio::time::Instant::now() + common::WAIT;
+    while !check().await {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{what}: not in time"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// Waits until the hall runs arena `id` (its loop takes up new arenas once a round).
+async fn taken_up(hall: &TestHall, id: i64) {
+    until("the arena is taken up", || async {
+        hall.hall.arenas.runs(id)
+    })
+    .await;
+}
+
+/// The name of the arenas [`a_round_passed`] makes.
+const PROBE: &str = "Round probe";
+
+/// Waits until a whole round of the arenas' loop that began after this call is over, with the
+/// pairing and seating of every arena in it: two probe players join an arena of their own;
+/// the round that pairs them began after both joined, and the table it sends them (their
+/// room in it) leaves at its end, after every table of the round was seated. What a round
+/// would have done by now (seat someone, make an arena) it has done.
+async fn a_round_passed(hall: &TestHall) {
+    static PROBES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let new = NewArena {
+        name: PROBE.into(),
+        game: GameKind::Jungle,
+        starts_at: now_ms(),
+        minutes: 30,
+        turn_seconds: 60,
+    };
+    let probe = create_arena(&hall.hall.store, &new).await.unwrap().unwrap();
+    taken_up(hall, probe).await;
+    let mut p = hall.guest(&format!("probe{n}p")).await;
+    let mut q = hall.guest(&format!("probe{n}q")).await;
+    for client in [&mut p, &mut q] {
+        client
+            .ok(json!({"type": "arena_join", "arena": probe}))
+            .await;
+    }
+    p.wait_for(|v| {
+        v["type"] == "arena" && v["arena"]["id"] == probe && v["me"]["room"].is_string()
+    })
+    .await;
+    p.close().await;
+    q.close().await;
+}
+
+/// The client is free in `arena`, and was sent no game of it: its own line shows no room, and
+/// no `arena_game` came before the answer (the arena's messages and the answer leave in order).
+async fn not_seated(client: &mut Client, arena: i64) {
+    let standings = client
+        .ok(json!({"type": "arena_standings", "arena": arena}))
+        .await;
+    assert_eq!(standings["me"]["room"], Value::Null, "{standings}");
+    let games: Vec<&Value> = client
+        .inbox
+        .iter()
+        .filter(|v| v["type"] == "arena_game" && v["arena"] == arena)
+        .collect();
+    assert!(games.is_empty(), "seated: {games:?}");
+}
+
 /// Both join the arena; the room the arena seats them in.
 async fn paired(a: &mut Client, b: &mut Client, arena: i64) -> String {
     for client in [&mut *a, &mut *b] {
@@ -51,8 +122,7 @@ async fn paired(a: &mut Client, b: &mut Client, arena: i64) -> String {
 /// the arena, A, B and the game's room.
 async fn playing_pair(hall: &TestHall) -> (i64, Client, Client, String) {
     let arena = jungle_arena(hall, 30).await;
-    // Taken up within a round.
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    taken_up(hall, arena).await;
     let mut a = hall.guest("a").await;
     let mut b = hall.guest("b").await;
     let room = paired(&mut a, &mut b, arena).await;
@@ -84,20 +154,9 @@ async fn p_arena_two_players_join_are_paired_play_and_score() {
     let arena = jungle_arena(&hall, 30).await;
     let mut a = hall.guest("a").await;
     let mut b = hall.guest("b").await;
-    // The arena is listed (the hall takes it up within a round).
-    let mut listed = Value::Null;
-    for _ in 0..50 {
-        listed = a.ok(json!({"type": "arenas"})).await;
-        if listed["arenas"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|x| x["id"] == arena)
-        {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    // The arena is listed once the hall takes it up.
+    taken_up(&hall, arena).await;
+    let listed = a.ok(json!({"type": "arenas"})).await;
     assert_eq!(listed["arenas"][0]["status"], "running", "{listed}");
     assert_eq!(listed["arenas"][0]["game"], "jungle");
 
@@ -171,12 +230,9 @@ async fn p_arena_an_escaper_is_withdrawn_until_they_come_back() {
     assert_eq!(line_a["points"], 0);
     assert_eq!(line_a["active"], false, "withdrawn: {line_a}");
     assert_eq!(line_a["recent"][0]["escaped"], true);
-    // Nobody is paired while A stays away: B waits.
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-    let standings = b
-        .ok(json!({"type": "arena_standings", "arena": arena}))
-        .await;
-    assert_eq!(standings["me"]["room"], Value::Null, "{standings}");
+    // Nobody is paired while A stays away: B waits, a whole round after the escape.
+    a_round_passed(&hall).await;
+    not_seated(&mut b, arena).await;
     // A comes back: both are paired again.
     a.ok(json!({"type": "arena_join", "arena": arena})).await;
     let again = next_game(&mut a, arena).await;
@@ -184,42 +240,74 @@ async fn p_arena_an_escaper_is_withdrawn_until_they_come_back() {
     hall.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn p_arena_a_game_running_at_the_end_does_not_count() {
-    let hall = TestHall::start().await;
-    let starts_at = now_ms();
+/// A Jungle arena from `starts_at` for `length_ms`, stored as `hangar admin` makes one.
+async fn short_arena(hall: &TestHall, starts_at: i64, length_ms: i64) -> i64 {
     let state =
-        hangar_games::arena::Arena::new(GameKind::Jungle, starts_at, starts_at + 4_000, 5_000);
-    let arena = hall
-        .hall
+        hangar_games::arena::Arena::new(GameKind::Jungle, starts_at, starts_at + length_ms, 5_000);
+    hall.hall
         .store
         .create_arena(&StoredArena {
             id: 0,
             name: "short".into(),
             game: "jungle".into(),
             starts_at,
-            ends_at: starts_at + 4_000,
+            ends_at: starts_at + length_ms,
             turn_seconds: 60,
             state: serde_json::to_string(&state).unwrap(),
             finished: false,
         })
         .await
         .unwrap()
-        .unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_arena_a_game_running_at_the_end_does_not_count() {
+    let hall = TestHall::start().await;
     let mut a = hall.guest("a").await;
     let mut b = hall.guest("b").await;
-    let room = paired(&mut a, &mut b, arena).await;
+    // An arena short enough for its clock to run out while A and B play (60 s a turn): 4 s,
+    // or twice as long again while a loaded machine did not seat them before its end.
+    let mut length_ms = 4_000;
+    let (arena, room) = loop {
+        assert!(
+            length_ms <= 64_000,
+            "A and B were never seated before an arena's end"
+        );
+        let arena = short_arena(&hall, now_ms(), length_ms).await;
+        length_ms *= 2;
+        taken_up(&hall, arena).await;
+        let join = json!({"type": "arena_join", "arena": arena});
+        if a.call(join.clone()).await["type"] != "ack" || b.call(join).await["type"] != "ack" {
+            continue;
+        }
+        let first = a
+            .wait_for(|v| {
+                (v["type"] == "arena_game" && v["arena"] == arena)
+                    || (v["type"] == "arena"
+                        && v["arena"]["id"] == arena
+                        && v["arena"]["status"] == "finished")
+            })
+            .await;
+        if first["type"] == "arena_game" {
+            let room = first["room"].as_str().unwrap().to_owned();
+            a.room = Some(room.clone());
+            assert_eq!(next_game(&mut b, arena).await, room);
+            break (arena, room);
+        }
+    };
     a.event("game_started").await;
     // The clock runs out while the game runs.
     let table = b
-        .wait_for(|v| v["type"] == "arena" && v["arena"]["status"] == "finished")
+        .wait_for(|v| {
+            v["type"] == "arena" && v["arena"]["id"] == arena && v["arena"]["status"] == "finished"
+        })
         .await;
     assert_eq!(table["me"]["games"], 0);
-    // The game still ends (scored as usual), and the arena does not count it.
+    // The game still ends (scored as usual), and the arena does not count it: the room tells
+    // the arena the result before its players (the standings read it as the arena took it).
     a.ok(json!({"type": "resign", "room": room})).await;
     b.event("game_over").await;
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
     let standings = b
         .ok(json!({"type": "arena_standings", "arena": arena}))
         .await;
@@ -242,8 +330,11 @@ async fn p_arena_survives_a_restart_with_its_standings() {
     let (arena, mut a, mut b, room) = playing_pair(&hall).await;
     a.ok(json!({"type": "resign", "room": room})).await;
     my_line(&mut b, |me| me["points"] == 2).await;
-    // Stored within a round.
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    // Stored (by the round after the game's end).
+    until("the arena stored B's points", || async {
+        stored_line(&hall, arena, "b").await["points"] == 2
+    })
+    .await;
     a.close().await;
     b.close().await;
     let dir = hall.stop().await;
@@ -264,6 +355,16 @@ async fn p_arena_survives_a_restart_with_its_standings() {
 async fn stored_state(hall: &TestHall, id: i64) -> String {
     let stored = hall.hall.store.arenas_after(id - 1, 0).await.unwrap();
     stored[0].state.clone()
+}
+
+/// The stored line of player `name` in arena `id` (Null if none).
+async fn stored_line(hall: &TestHall, id: i64, name: &str) -> Value {
+    let state: Value = serde_json::from_str(&stored_state(hall, id).await).unwrap();
+    state["players"]
+        .as_array()
+        .and_then(|players| players.iter().find(|p| p["name"] == name))
+        .cloned()
+        .unwrap_or(Value::Null)
 }
 
 /// The standings of arena `id` as (name, points, games), and whether a room is shown for
@@ -300,8 +401,10 @@ async fn arena_that_missed_its_game(edit: impl Fn(String, &str) -> String) -> (T
     my_line(&mut b, |me| me["points"] == 2).await;
     a.close().await;
     b.close().await;
-    // Nobody follows: the arena changes no more once it has stored the game.
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    // Nobody follows: the arena changes no more, and a whole round later it has stored all
+    // it changed, the game's end included.
+    a_round_passed(&hall).await;
+    assert_eq!(stored_line(&hall, arena, "b").await["points"], 2);
     assert_ne!(stored_state(&hall, arena).await, seated);
     hall.hall
         .store
@@ -353,14 +456,22 @@ async fn p_arena_a_schedule_makes_the_next_arena_ahead_once() {
     ];
     let hall = TestHall::with(dir, config.clone()).await;
     let mut a = hall.guest("a").await;
-    let listed = |v: &Value| v["arenas"].as_array().map_or(0, Vec::len);
-    let mut arenas = Value::Null;
-    for _ in 0..50 {
+    // The arenas listed, the probes of [`a_round_passed`] left out.
+    let listed = |v: &Value| -> Vec<i64> {
+        v["arenas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["name"] != PROBE)
+            .map(|x| x["id"].as_i64().unwrap())
+            .collect()
+    };
+    let deadline = tokio::time::Instant::now() + common::WAIT;
+    let mut arenas = a.ok(json!({"type": "arenas"})).await;
+    while listed(&arenas).len() < 2 {
+        assert!(tokio::time::Instant::now() < deadline, "{arenas}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         arenas = a.ok(json!({"type": "arenas"})).await;
-        if listed(&arenas) == 2 {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     let hour = 3_600_000;
     let now = now_ms();
@@ -393,10 +504,14 @@ async fn p_arena_a_schedule_makes_the_next_arena_ahead_once() {
     a.close().await;
     let dir = hall.stop().await;
     let hall = TestHall::with(dir, config).await;
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    // The restarted hall takes up the two and runs a whole round, with its schedule.
+    for id in listed(&arenas) {
+        taken_up(&hall, id).await;
+    }
+    a_round_passed(&hall).await;
     let mut b = hall.guest("b").await;
     let again = b.ok(json!({"type": "arenas"})).await;
-    assert_eq!(listed(&again), 2, "{again}");
+    assert_eq!(listed(&again), listed(&arenas), "{again}");
     hall.stop().await;
 }
 
@@ -411,7 +526,7 @@ async fn p_arena_four_flight_players_share_a_table_of_four_and_score_by_place() 
         turn_seconds: 60,
     };
     let arena = create_arena(&hall.hall.store, &new).await.unwrap().unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    taken_up(&hall, arena).await;
     let mut players = Vec::new();
     for name in ["p1", "p2", "p3", "p4"] {
         let mut client = hall.guest(name).await;
@@ -502,7 +617,7 @@ async fn p_arena_an_aborted_game_brings_no_points() {
 async fn p_arena_a_player_holding_too_many_seats_is_withdrawn_not_seated() {
     let hall = TestHall::start().await;
     let arena = jungle_arena(&hall, 30).await;
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    taken_up(&hall, arena).await;
     let mut a = hall.guest("a").await;
     let mut b = hall.guest("b").await;
     // A sits in as many rooms as a player may.
@@ -535,7 +650,7 @@ async fn p_arena_a_player_holding_too_many_seats_is_withdrawn_not_seated() {
 async fn p_arena_no_one_meets_the_same_opponent_twice_in_a_row_when_another_is_free() {
     let hall = TestHall::start().await;
     let arena = jungle_arena(&hall, 30).await;
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    taken_up(&hall, arena).await;
     let mut a = hall.guest("a").await;
     let mut b = hall.guest("b").await;
     // A and B join first and are paired; C comes once they play.
@@ -549,11 +664,9 @@ async fn p_arena_no_one_meets_the_same_opponent_twice_in_a_row_when_another_is_f
     let c_next = next_game(&mut c, arena).await;
     assert_eq!(b_next, c_next, "B is paired with C");
     assert_ne!(b_next, first);
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-    let standings = a
-        .ok(json!({"type": "arena_standings", "arena": arena}))
-        .await;
-    assert_eq!(standings["me"]["room"], Value::Null, "A waits: {standings}");
+    // A waits, a whole round after B and C were seated.
+    a_round_passed(&hall).await;
+    not_seated(&mut a, arena).await;
     hall.stop().await;
 }
 
@@ -693,7 +806,7 @@ async fn p_arena_silent_followers_of_a_changing_table_hold_a_bounded_number_of_b
         turn_seconds: 60,
     };
     let arena = create_arena(&hall.hall.store, &new).await.unwrap().unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    taken_up(&hall, arena).await;
     // 100 players of 20-character names make a full table (about 16 KiB a message).
     for n in 0..100 {
         let mut player = hall.guest(&format!("Longname{n:012}")).await;
@@ -773,7 +886,7 @@ async fn p_arena_silent_followers_of_a_changing_table_hold_a_bounded_number_of_b
 async fn p_arena_the_first_turn_is_timed_from_the_end_of_the_countdown() {
     let hall = TestHall::start().await;
     let arena = jungle_arena(&hall, 30).await;
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    taken_up(&hall, arena).await;
     let mut a = hall.guest("a").await;
     let mut b = hall.guest("b").await;
     for client in [&mut a, &mut b] {
@@ -832,7 +945,7 @@ async fn p_arena_an_outsider_watches_an_arena_game_without_a_seat_or_a_word() {
 async fn p_challenge_an_arena_never_seats_a_blocked_pair_together() {
     let hall = TestHall::start().await;
     let arena = jungle_arena(&hall, 30).await;
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    taken_up(&hall, arena).await;
     let mut a = hall.guest("a").await;
     let mut b = hall.guest("b").await;
     a.ok(json!({"type": "block", "player": b.player_id})).await;
@@ -841,16 +954,11 @@ async fn p_challenge_an_arena_never_seats_a_blocked_pair_together() {
             .ok(json!({"type": "arena_join", "arena": arena}))
             .await;
     }
-    // Several rounds pass (two a second): nobody is seated.
-    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
-    assert!(
-        a.inbox
-            .iter()
-            .chain(b.inbox.iter())
-            .all(|v| v["type"] != "arena_game"),
-        "a blocked pair was seated: {:?}",
-        a.inbox
-    );
+    // A whole round after both joined (their blocks read before its pairing): nobody is
+    // seated.
+    a_round_passed(&hall).await;
+    not_seated(&mut a, arena).await;
+    not_seated(&mut b, arena).await;
     let mut c = hall.guest("c").await;
     c.ok(json!({"type": "arena_join", "arena": arena})).await;
     let room = next_game(&mut c, arena).await;
