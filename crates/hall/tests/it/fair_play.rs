@@ -267,23 +267,38 @@ async fn p_quick_never_joins_a_room_whose_host_chose_the_stake() {
 async fn p_quick_the_bot_timer_ends_with_its_game() {
     let dir = tempfile::tempdir().unwrap();
     let mut config = test_config(sqlite_url(&dir));
-    config.quick_fill_after = std::time::Duration::from_millis(800);
+    // Long enough for b to come by quick match first on a loaded machine: the check below
+    // reads the room's timer itself, not the clock.
+    config.quick_fill_after = std::time::Duration::from_secs(60);
     let hall = TestHall::with(dir, config).await;
     let mut a = hall.guest("a").await;
     let opened = a.ok(json!({"type": "quick_match", "game": "jungle"})).await;
     let code = opened["room"].as_str().unwrap().to_owned();
     let mut b = hall.guest("b").await;
-    b.ok(json!({"type": "quick_match", "game": "jungle"})).await;
+    let matched = b.ok(json!({"type": "quick_match", "game": "jungle"})).await;
+    assert_eq!(matched["room"], code.as_str(), "{matched}");
+    // Each quick seat set the bots' time, and the room said when.
+    let bots = a
+        .wait_for(|v| v["event"]["kind"] == "quick_bots" && v["event"]["at"].is_i64())
+        .await;
+    assert!(bots["event"]["at"].as_i64().unwrap() > 0, "{bots}");
     a.event("game_started").await;
     // A short game: b escapes at once, its seat is freed, a waits alone.
     b.ok(json!({"type": "leave_room", "room": code, "escape": true}))
         .await;
     a.event("game_over").await;
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    // The wait for people ended with the start: no bot is due in the room a waits in (the
+    // room shows a pending fill's time in `quick_bots_at` until it fires), and none sits there.
     let mut watcher = hall.client().await;
     watcher.ok(json!({"type": "spectate", "room": code})).await;
     let snapshot = watcher.wait_for(|v| v["type"] == "snapshot").await;
-    let seats = snapshot["state"]["seats"].as_array().unwrap();
+    let state = &snapshot["state"];
+    assert_eq!(state["status"], "waiting", "{state}");
+    assert!(
+        state["quick_bots_at"].is_null(),
+        "a fill is still due: {state}"
+    );
+    let seats = state["seats"].as_array().unwrap();
     assert!(
         seats.iter().all(|s| s["bot"].is_null()),
         "no bot seated into the rematch: {seats:?}"
