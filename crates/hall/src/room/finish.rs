@@ -346,7 +346,7 @@ mod tests {
 
     fn bot() -> Seat {
         Seat {
-            bot: Some("random".into()),
+            bot: Some(hangar_protocol::BotLevel::Random),
             ..Seat::default()
         }
     }
