@@ -9,24 +9,53 @@ use std::time::Duration;
 
 use common::TestHall;
 use serde_json::json;
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A hall whose sign-in tokens live `lifetime`.
+async fn hall_with_lifetime(lifetime: Duration) -> TestHall {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = common::test_config(common::sqlite_url(&dir));
+    config.limits.token_lifetime = lifetime;
+    TestHall::with(dir, config).await
+}
+
+/// Signs in with `token` on a fresh connection: the answer (`ack` or `error`).
+async fn auth(hall: &TestHall, token: &str) -> serde_json::Value {
+    let mut c = hall.client().await;
+    c.call(json!({"type": "auth", "token": token})).await
+}
+
+/// The tests' lifetimes are short; a loaded machine may take longer than one between two
+/// steps that must come within it. A step answered sooner than the lifetime after the
+/// moment its clock started surely came in time; one that did not is run again with the
+/// lifetime doubled (up to this many times).
+const LONGER: u32 = 6;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_guest_a_token_expires_after_its_lifetime() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut config = common::test_config(common::sqlite_url(&dir));
-    let lifetime = Duration::from_millis(400);
-    config.limits.token_lifetime = lifetime;
-    let hall = TestHall::with(dir, config).await;
-    let ana = hall.guest("ana").await;
-    let token = ana.token.clone().unwrap();
-    let mut c = hall.client().await;
-    c.ok(json!({"type": "auth", "token": token})).await;
+    let mut lifetime = Duration::from_millis(400);
+    let (hall, token) = 'run: {
+        for _ in 0..LONGER {
+            let hall = hall_with_lifetime(lifetime).await;
+            let issued = Instant::now();
+            let ana = hall.guest("ana").await;
+            let token = ana.token.clone().unwrap();
+            let answer = auth(&hall, &token).await;
+            if issued.elapsed() < lifetime {
+                assert_eq!(answer["type"], "ack", "used within its lifetime: {answer}");
+                break 'run (hall, token);
+            }
+            hall.stop().await;
+            lifetime *= 2;
+        }
+        panic!("the token was never used within its lifetime");
+    };
+    // The sign-in was a use: the token lives until a lifetime after it, and no longer.
     tokio::time::sleep(lifetime * 2).await;
-    // A fresh connection: `c`'s own sign-in ran out with the token, and `c` is closed.
-    let mut c = hall.client().await;
-    let expired = c
-        .fails(json!({"type": "auth", "token": token}), "bad_token")
-        .await;
+    // A fresh connection: the earlier one's own sign-in ran out with the token.
+    let expired = auth(&hall, &token).await;
+    assert_eq!(expired["code"], "bad_token", "{expired}");
     assert!(
         expired["message"].as_str().unwrap().contains("expired"),
         "{expired}"
@@ -38,24 +67,36 @@ async fn p_guest_a_token_expires_after_its_lifetime() {
 /// their identity, one who stays away longer than the lifetime signs in again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_guest_a_token_used_again_lives_again_from_its_use() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut config = common::test_config(common::sqlite_url(&dir));
-    let lifetime = Duration::from_millis(900);
-    config.limits.token_lifetime = lifetime;
-    let hall = TestHall::with(dir, config).await;
-    let ana = hall.guest("ana").await;
-    let token = ana.token.clone().unwrap();
-    for _ in 0..3 {
-        // Each use comes before the lifetime since the last one is over, and together they
-        // outlast the lifetime since the token was issued.
-        tokio::time::sleep(lifetime / 2).await;
-        let mut c = hall.client().await;
-        c.ok(json!({"type": "auth", "token": token})).await;
-    }
+    let mut lifetime = Duration::from_millis(900);
+    let (hall, token) = 'run: {
+        'again: for _ in 0..LONGER {
+            let hall = hall_with_lifetime(lifetime).await;
+            let mut last_use = Instant::now();
+            let ana = hall.guest("ana").await;
+            let token = ana.token.clone().unwrap();
+            let issued = last_use;
+            for _ in 0..3 {
+                // Each use comes before the lifetime since the last one is over, and together
+                // they outlast the lifetime since the token was issued.
+                tokio::time::sleep(lifetime / 2).await;
+                let asked = Instant::now();
+                let answer = auth(&hall, &token).await;
+                if last_use.elapsed() >= lifetime {
+                    hall.stop().await;
+                    lifetime *= 2;
+                    continue 'again;
+                }
+                assert_eq!(answer["type"], "ack", "used within its lifetime: {answer}");
+                last_use = asked;
+            }
+            assert!(last_use - issued > lifetime, "outlived its first lifetime");
+            break 'run (hall, token);
+        }
+        panic!("the token was never used within its lifetime");
+    };
     tokio::time::sleep(lifetime * 2).await;
-    let mut c = hall.client().await;
-    c.fails(json!({"type": "auth", "token": token}), "bad_token")
-        .await;
+    let refused = auth(&hall, &token).await;
+    assert_eq!(refused["code"], "bad_token", "{refused}");
     hall.stop().await;
 }
 
@@ -63,19 +104,36 @@ async fn p_guest_a_token_used_again_lives_again_from_its_use() {
 /// next frame it sends closes it (1008), and the player signs in again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p_guest_a_socket_whose_sign_in_expired_is_closed() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut config = common::test_config(common::sqlite_url(&dir));
-    let lifetime = Duration::from_millis(400);
-    config.limits.token_lifetime = lifetime;
-    let hall = TestHall::with(dir, config).await;
-    let mut ana = hall.guest("ana").await;
-    ana.ok(json!({"type": "ping"})).await;
+    let mut lifetime = Duration::from_millis(400);
+    let (hall, mut ana) = 'run: {
+        for _ in 0..LONGER {
+            let hall = hall_with_lifetime(lifetime).await;
+            let issued = Instant::now();
+            let mut ana = hall.guest("ana").await;
+            // Answered while the sign-in lives (a close here ends the socket: run again).
+            ana.send_text(r#"{"type":"ping","id":1}"#).await;
+            let answered = loop {
+                match ana.raw_next().await {
+                    Some(Message::Text(text)) if text.contains(r#""id":1"#) => break true,
+                    Some(Message::Close(_)) | None => break false,
+                    Some(_) => {}
+                }
+            };
+            if issued.elapsed() < lifetime {
+                assert!(answered, "closed within the sign-in's lifetime");
+                break 'run (hall, ana);
+            }
+            hall.stop().await;
+            lifetime *= 2;
+        }
+        panic!("the socket was never used within the sign-in's lifetime");
+    };
     tokio::time::sleep(lifetime * 2).await;
     ana.send_text(r#"{"type":"ping","id":99}"#).await;
     let close = loop {
         match ana.raw_next().await {
-            Some(tokio_tungstenite::tungstenite::Message::Close(frame)) => break frame,
-            Some(tokio_tungstenite::tungstenite::Message::Text(text)) => {
+            Some(Message::Close(frame)) => break frame,
+            Some(Message::Text(text)) => {
                 assert!(
                     !text.contains(r#""id":99"#),
                     "answered after expiry: {text}"
